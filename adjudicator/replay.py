@@ -1,0 +1,186 @@
+"""Replay a record under its game's rules and produce the adjudication report.
+
+Implements ``spec/report.md`` (the report) on top of ``spec/rules/*.md`` (the rules). The CLI
+and the HTTP API both call :func:`adjudicate`, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from adjudicator.base import Outcome, Rules, get_rules
+from notation.ast import ImploPlace, Record, Swap, Turn
+from notation.errors import IllegalMoveError, InvalidRecordError, RecordError, ResultMismatchError
+from notation.games import find_game
+from notation.position import format_position, parse_position
+
+TERMINATIONS = {"R": "resignation", "T": "time", "F": "forfeit"}
+
+
+@dataclass(slots=True)
+class Report:
+    """What the adjudicator says of one record (``spec/report.md``)."""
+
+    file: str | None
+    index: int
+    game: str | None = None
+    size: int | None = None
+    valid: bool = False
+    finished: bool = False
+    result: str = "*"
+    termination: str | None = None
+    winner: str | None = None
+    winner_player: str | None = None
+    scores: dict[str, float] | None = None
+    tiebreak: str | None = None
+    plies: int = 0
+    swapped: bool = False
+    players: dict[str, str] = field(default_factory=dict)
+    claimed_result: str | None = None
+    claim_ok: bool | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+    final_position: str | None = None
+    errors: list[dict[str, object]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready report, keys in a fixed order."""
+        return {name: getattr(self, name) for name in self.__slots__}  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """The states a record went through, and the first illegal move if there was one."""
+
+    rules: Rules
+    state: Any
+    plies: int
+    swapped: bool
+    canonical: tuple[Turn, ...]
+    error: RecordError | None
+
+
+def replay(record: Record) -> Replay:
+    """Play the record's moves from its start position, stopping at the first illegal one.
+
+    Raises ``InvalidRecordError`` (code ``bad-setup``) if the Setup is not a position of the
+    game; an illegal move is returned in ``Replay.error``, not raised."""
+    rules = get_rules(record.game)
+    state = _initial_state(rules, record)
+    swapped = False
+    canonical: list[Turn] = []
+    for ply, turn in enumerate(record.turns, 1):
+        try:
+            state = rules.play(state, turn.move)
+        except IllegalMoveError as err:
+            err.located(ply=ply, move=str(turn.move), **turn.where.fields())
+            return Replay(rules, state, ply - 1, swapped, tuple(canonical), err)
+        swapped = swapped or isinstance(turn.move, Swap)
+        canonical.append(_canonical_turn(turn, state))
+    return Replay(rules, state, len(record.turns), swapped, tuple(canonical), None)
+
+
+def _initial_state(rules: Rules, record: Record) -> Any:
+    grid = None
+    try:
+        if record.setup is not None:
+            grid = parse_position(record.setup, find_game(record.game), record.size)
+        return rules.initial_state(record.size, komi=record.komi, setup=grid)
+    except ValueError as err:
+        where = record.where.get("Setup") or record.where.get("Game")
+        raise InvalidRecordError(f"bad Setup: {err}", code="bad-setup",
+                                 **(where.fields() if where else {})) from None
+
+
+def _canonical_turn(turn: Turn, state: Any) -> Turn:
+    written = getattr(state, "last_move", None)
+    if isinstance(turn.move, ImploPlace) and isinstance(written, ImploPlace):
+        return replace(turn, move=written)
+    return turn
+
+
+def canonical_record(record: Record) -> Record:
+    """The record with every move written in full (Implo's resolution steps filled in).
+
+    Raises ``RecordError`` if the record is not legal, since only a legal turn has one
+    canonical spelling."""
+    played = replay(record)
+    if played.error is not None:
+        raise played.error
+    return replace(record, turns=played.canonical)
+
+
+def adjudicate(record: Record, *, file: str | None = None) -> Report:
+    """Replay ``record`` and check its claimed result; never raises ``RecordError``."""
+    report = Report(file=file, index=record.index, game=record.game, size=record.size,
+                    plies=len(record.turns), claimed_result=record.result,
+                    players=dict(record.players))
+    try:
+        played = replay(record)
+    except RecordError as err:
+        return _fail(report, err)
+    report.swapped = played.swapped
+    report.final_position = format_position(played.rules.position(played.state))
+    if played.error is not None:
+        return _fail(report, played.error)
+    outcome = played.rules.outcome(played.state)
+    report.details = dict(outcome.details if outcome else played.rules.details(played.state))
+    try:
+        _decide(report, record, played, outcome)
+    except ResultMismatchError as err:
+        report.claim_ok = False
+        return _fail(report, err)
+    report.claim_ok = True
+    report.valid = True
+    return report
+
+
+def _decide(report: Report, record: Record, played: Replay, outcome: Outcome | None) -> None:
+    colours = played.rules.colours
+    claim = record.result
+    where = record.where.get("Result")
+    location = where.fields() if where else {}
+    if outcome is not None:
+        report.finished = True
+        report.result = outcome.result(colours)
+        report.termination = "rules"
+        report.scores = dict(outcome.scores) if outcome.scores is not None else None
+        report.tiebreak = outcome.tiebreak
+        _set_winner(report, record, outcome.winner, played.swapped)
+        if claim not in ("*", report.result):
+            raise ResultMismatchError(
+                f"the record claims {claim!r} but the moves give {report.result!r}",
+                **location)
+        return
+    colour, _, how = claim.partition("+")
+    if claim == "*":
+        return
+    if how in TERMINATIONS:
+        report.result = claim
+        report.termination = TERMINATIONS[how]
+        _set_winner(report, record, colour, played.swapped)
+        return
+    raise ResultMismatchError(
+        f"the record claims {claim!r} but the game is not over after {played.plies} plies; "
+        "an unfinished game can only be '*' or end by +R, +T or +F", **location)
+
+
+def _set_winner(report: Report, record: Record, colour: str, swapped: bool) -> None:
+    report.winner = colour
+    colours = find_game(record.game).colours
+    started_as = colour
+    if swapped:
+        started_as = colours[1] if colour == colours[0] else colours[0]
+    report.winner_player = record.player(started_as)
+
+
+def _fail(report: Report, err: RecordError) -> Report:
+    report.valid = False
+    report.errors.append(err.to_dict())
+    return report
+
+
+def error_report(err: RecordError, *, file: str | None = None) -> Report:
+    """The report of a record that could not be read at all."""
+    report = Report(file=file if file is not None else err.file, index=err.index or 0)
+    return _fail(report, err)

@@ -1,0 +1,206 @@
+"""Plain, frozen data classes for records: the one model that GRN and JSON both map to.
+
+See ``spec/grn.md`` (movetext, move forms) and ``spec/record.schema.json``. Nothing here knows
+the rules of any game; the adjudicator replays these objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+FILES = "abcdefghijklmnopqrs"  # 19 files at most; no letter is skipped
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Point:
+    """A square or point: ``file`` and ``rank`` count from 0 at the bottom-left (a1)."""
+
+    file: int
+    rank: int
+
+    def __str__(self) -> str:
+        return f"{FILES[self.file]}{self.rank + 1}"
+
+    def __repr__(self) -> str:
+        return f"Point.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Point:
+        """Read ``d4`` (any case). Raises ``ValueError`` if it is not a coordinate."""
+        letter, digits = text[:1].lower(), text[1:]
+        if not letter or letter not in FILES or not digits.isdigit() or digits.startswith("0"):
+            raise ValueError(f"not a coordinate: {text!r}")
+        return cls(FILES.index(letter), int(digits) - 1)
+
+    def index(self, size: int) -> int:
+        """Flat index on a board of ``size``: rank-major, a1 = 0."""
+        return self.rank * size + self.file
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Place a disk or stone on an empty square (all games but Pilare)."""
+
+    at: Point
+    type = "place"
+
+    def __str__(self) -> str:
+        return str(self.at)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolve:
+    """One Implo resolution step: the patch containing ``patch``; ``remove`` names a group."""
+
+    patch: Point
+    remove: Point | None = None
+
+    def __str__(self) -> str:
+        return f"{self.patch}:{self.remove}" if self.remove else str(self.patch)
+
+
+@dataclass(frozen=True, slots=True)
+class ImploPlace:
+    """An Implo turn: a placement and the resolution steps written after it, in order."""
+
+    at: Point
+    resolve: tuple[Resolve, ...] = ()
+    type = "place"
+
+    def __str__(self) -> str:
+        return "/".join([str(self.at), *map(str, self.resolve)])
+
+
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """Pilo/Petrify: move the piece on ``origin`` to ``target``, capturing there."""
+
+    origin: Point
+    target: Point
+    type = "move"
+
+    def __str__(self) -> str:
+        return f"{self.origin}x{self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """Pletore: flip the enemy stone on ``at``."""
+
+    at: Point
+    type = "flip"
+
+    def __str__(self) -> str:
+        return f"{self.at}x"
+
+
+@dataclass(frozen=True, slots=True)
+class Sow:
+    """Pilare: lift the stack on ``origin`` and sow it along ``path`` (letters of n, s, e, w)."""
+
+    origin: Point
+    path: str
+    type = "sow"
+
+    def __str__(self) -> str:
+        return f"{self.origin}:{self.path}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    type = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """The pie rule: the second player takes the first player's colour."""
+
+    type = "swap"
+
+    def __str__(self) -> str:
+        return "swap"
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """Pletore: take the button."""
+
+    type = "button"
+
+    def __str__(self) -> str:
+        return "button"
+
+
+Move: TypeAlias = Place | ImploPlace | Capture | Flip | Sow | Pass | Swap | Button
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where something stands in its source: line/column for GRN, a JSON pointer for JSON."""
+
+    line: int | None = None
+    column: int | None = None
+    pointer: str | None = None
+
+    def fields(self) -> dict[str, object]:
+        """The non-empty fields, for error constructors."""
+        return {k: v for k in ("line", "column", "pointer") if (v := getattr(self, k)) is not None}
+
+
+NOWHERE = Location()
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn of the movetext: the move, the comment written after it, and where it stood."""
+
+    move: Move
+    comment: str | None = None
+    where: Location = field(default=NOWHERE, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    """A tag other than the ones the model gives fields to; kept in order, value unchanged."""
+
+    name: str
+    value: str
+    where: Location = field(default=NOWHERE, compare=False)
+
+
+Grid: TypeAlias = tuple[tuple[str, ...], ...]
+"""A position: ``grid[rank][file]`` is the square's content, pieces bottom to top ("" empty)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One game record. ``players`` and ``tags`` keep their order; ``result`` is "*" if unknown.
+
+    ``setup`` is the position notation of ``spec/grn.md`` (canonical form) or None for the
+    standard start. ``comment`` is a comment that stands before the first move.
+    ``where`` maps field names ("Game", "Size", "Result", ...) to their source locations.
+    """
+
+    game: str
+    size: int
+    komi: int | None = None
+    setup: str | None = None
+    players: tuple[tuple[str, str], ...] = ()
+    tags: tuple[Tag, ...] = ()
+    turns: tuple[Turn, ...] = ()
+    result: str = "*"
+    comment: str | None = None
+    where: dict[str, Location] = field(default_factory=dict, compare=False, hash=False)
+    index: int = field(default=0, compare=False)
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(turn.move for turn in self.turns)
+
+    def player(self, colour: str) -> str | None:
+        """The name of the player who held ``colour`` at the start, if the record gives it."""
+        return dict(self.players).get(colour)

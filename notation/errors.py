@@ -1,0 +1,103 @@
+"""The error family of records: every problem has a stable ``code`` and a location.
+
+See ``spec/grn.md`` section "Error codes". Errors subclass :class:`ValueError` so that callers
+who only want "bad input" may catch that.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class RecordError(ValueError):
+    """A problem with a record, located in its source text (line/column) or JSON (pointer)."""
+
+    code: ClassVar[str] = "record-error"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        pointer: str | None = None,
+        ply: int | None = None,
+        move: str | None = None,
+        index: int | None = None,
+        file: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code  # type: ignore[misc]
+        self.message = message
+        self.line = line
+        self.column = column
+        self.pointer = pointer
+        self.ply = ply
+        self.move = move
+        self.index = index
+        self.file = file
+
+    def located(self, **where: object) -> RecordError:
+        """Return this error with location fields filled where they are still unknown."""
+        for key, value in where.items():
+            if value is not None and getattr(self, key) is None:
+                setattr(self, key, value)
+        return self
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form used in reports, the CLI and the HTTP API (only known fields)."""
+        out: dict[str, object] = {"code": self.code, "message": self.message}
+        for key in ("ply", "move", "line", "column", "pointer"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+    def __str__(self) -> str:
+        where = []
+        if self.line is not None:
+            where.append(f"line {self.line}, column {self.column}")
+        if self.pointer is not None:
+            where.append(f"at {self.pointer or '/'}")
+        if self.ply is not None:
+            where.append(f"ply {self.ply}")
+        prefix = f"{', '.join(where)}: " if where else ""
+        return f"{prefix}{self.code}: {self.message}"
+
+
+class NotationSyntaxError(RecordError):
+    """The text does not follow the GRN grammar (or the JSON is not JSON)."""
+
+    code = "syntax-error"
+
+
+class InvalidRecordError(RecordError):
+    """Well-formed text whose values mean nothing for this game (size 40, a flip in Pilo)."""
+
+    code = "invalid-record"
+
+
+class SchemaError(RecordError):
+    """A JSON record that breaks ``spec/record.schema.json``; ``pointer`` names the field."""
+
+    code = "schema"
+
+
+class IllegalMoveError(RecordError):
+    """A well-formed move that breaks a rule in the position where it is played."""
+
+    code = "illegal-move"
+
+
+class AmbiguousMoveError(IllegalMoveError):
+    """An Implo move that leaves open a choice the rules give the mover."""
+
+    code = "ambiguous-move"
+
+
+class ResultMismatchError(RecordError):
+    """The claimed result contradicts the result the moves produce."""
+
+    code = "result-mismatch"

@@ -1,0 +1,367 @@
+"""Reading GRN text: cut a file into records, parse each with the LALR grammar, build records.
+
+Implements ``spec/grn.md``. The grammar lives in ``grammar/grn.lark``; this module turns its
+tokens into :mod:`notation.ast` objects and its errors into :class:`RecordError` with codes.
+A broken record never stops the reading of the records after it.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from notation.ast import (
+    Capture,
+    Flip,
+    ImploPlace,
+    Location,
+    Move,
+    Pass,
+    Place,
+    Point,
+    Record,
+    Resolve,
+    Sow,
+    Swap,
+    Tag,
+    Turn,
+    Button,
+)
+from notation.build import Value, build_record, normalise_result
+from notation.errors import InvalidRecordError, NotationSyntaxError, RecordError
+from notation.games import GAMES
+
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+"""A record larger than this is reported as ``too-large`` and skipped (spec/grn.md, Limits)."""
+
+BOM = b"\xef\xbb\xbf"
+SPECIAL_TAGS = ("Game", "Size", "Komi", "Setup", "Result")
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """The text of one record, where it starts in its file, and a reading error if any."""
+
+    text: str
+    first_line: int
+    index: int
+    error: RecordError | None = None
+
+
+class _Collect(Transformer[Token, object]):
+    """Inline transformer: keeps tokens (they carry their own line and column)."""
+
+    def tag(self, children: list[Token]) -> tuple[Token, ...]:
+        return tuple(children)
+
+    def movetext(self, children: list[Token]) -> list[Token]:
+        return children
+
+    def record(self, children: list[object]) -> tuple[list[object], object]:
+        return children[:-1], children[-1]
+
+
+_PARSER = Lark.open_from_package(
+    "notation", "grammar/grn.lark", parser="lalr", start="record", transformer=_Collect(),
+    maybe_placeholders=False,
+)
+
+
+def read_grn(source: str | bytes | BinaryIO, *, file: str | None = None) -> Iterator[Record | RecordError]:
+    """Yield each record of a GRN file in order, or the error that stopped it.
+
+    ``source`` is text, bytes, or a binary stream (read lazily, so a large file is never held
+    whole). Never raises :class:`RecordError`; errors are yielded with ``index`` and ``file``."""
+    for chunk in split_records(_lines(source)):
+        try:
+            if chunk.error is not None:
+                raise chunk.error
+            yield parse_record(chunk.text, first_line=chunk.first_line, index=chunk.index)
+        except RecordError as err:
+            yield err.located(index=chunk.index, file=file)
+
+
+def parse_record(text: str, *, first_line: int = 1, index: int = 0) -> Record:
+    """Parse the text of exactly one record. Raises :class:`RecordError` at the first problem."""
+    try:
+        tags, moves = _PARSER.parse(text)  # type: ignore[misc]
+    except UnexpectedInput as err:
+        raise _syntax_error(err, text, first_line) from None
+    shift = first_line - 1
+    return _build(tags, moves, shift, index)  # type: ignore[arg-type]
+
+
+def _lines(source: str | bytes | BinaryIO) -> Iterator[bytes]:
+    if isinstance(source, str):
+        source = source.encode("utf-8", "surrogatepass")
+    stream = io.BytesIO(source) if isinstance(source, bytes) else source
+    first = stream.readline(MAX_RECORD_BYTES + 1)
+    if first.startswith(BOM):
+        first = first[len(BOM):]
+    if first:
+        yield first
+    while line := stream.readline(MAX_RECORD_BYTES + 1):
+        yield line
+
+
+def split_records(lines: Iterable[bytes]) -> Iterator[Chunk]:
+    """Cut a file into records: a tag line that follows movetext starts the next record.
+
+    A ``{`` comment left open across lines keeps its lines in the current record, so a
+    comment line that starts with ``[`` does not cut it."""
+    buffer: list[str] = []
+    size = 0
+    first = 1
+    index = 0
+    seen_movetext = False
+    in_comment = False
+    error: RecordError | None = None
+    for number, raw in enumerate(lines, 1):
+        text, problem = _decode(raw, number)
+        stripped = text.lstrip()
+        starts_tag = stripped.startswith("[") and not in_comment
+        if starts_tag and seen_movetext:
+            yield Chunk("".join(buffer), first, index, error)
+            buffer, size, first, index, seen_movetext, error = [], 0, number, index + 1, False, None
+        if not buffer and not stripped:
+            first = number + 1
+            continue
+        if error is None and problem is not None:
+            error = problem
+        size += len(raw)
+        if size > MAX_RECORD_BYTES:
+            error = error or NotationSyntaxError(
+                f"record is larger than {MAX_RECORD_BYTES} bytes", code="too-large",
+                line=first, column=1)
+        else:
+            buffer.append(text)
+        if stripped and not starts_tag:
+            seen_movetext = True
+            in_comment = _comment_open_after(text, in_comment)
+    if buffer or error:
+        yield Chunk("".join(buffer), first, index, error)
+
+
+def _decode(raw: bytes, number: int) -> tuple[str, RecordError | None]:
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        column = len(raw[: err.start].decode("utf-8", "replace")) + 1
+        problem = NotationSyntaxError(
+            f"the bytes are not UTF-8 (byte 0x{raw[err.start]:02x})", code="encoding",
+            line=number, column=column)
+        return raw.decode("utf-8", "replace"), problem
+
+
+def _comment_open_after(text: str, open_: bool) -> bool:
+    for char in text:
+        if char == "{":
+            open_ = True
+        elif char == "}":
+            open_ = False
+    return open_
+
+
+def _syntax_error(err: UnexpectedInput, text: str, first_line: int) -> RecordError:
+    line = (err.line if err.line and err.line > 0 else text.count("\n") + 1)
+    column = err.column if err.column and err.column > 0 else 1
+    source_line = text.splitlines()[line - 1] if text.splitlines() else ""
+    where = {"line": line + first_line - 1, "column": column}
+    word = _word_at(source_line, column - 1)
+    if isinstance(err, UnexpectedCharacters) and text[err.pos_in_stream : err.pos_in_stream + 1] == "{":
+        return NotationSyntaxError("comment opened with '{' is never closed",
+                                   code="unterminated-comment", **where)
+    if source_line.lstrip().startswith("[") and not _after_movetext(err):
+        return NotationSyntaxError(
+            f"malformed tag line {source_line.strip()!r}: expected [Name \"value\"]",
+            code="malformed-tag", **where)
+    if isinstance(err, UnexpectedToken) and err.token.type == "$END":
+        return NotationSyntaxError("the record ends in the middle of a tag", **where)
+    if isinstance(err, UnexpectedToken) and _after_result(err):
+        return NotationSyntaxError(f"unexpected {word!r} after the result; the result ends "
+                                   "the movetext", **where)
+    return NotationSyntaxError(f"unexpected {word!r}: not a move, move number, comment or "
+                               "result", **where)
+
+
+def _after_movetext(err: UnexpectedInput) -> bool:
+    return isinstance(err, UnexpectedToken) and err.token.type == "LBRACKET" and bool(
+        err.state is not None and "RESULT" in err.accepts | err.expected)
+
+
+def _after_result(err: UnexpectedToken) -> bool:
+    return not err.expected or err.expected <= {"$END"}
+
+
+def _word_at(line: str, start: int) -> str:
+    end = start
+    while end < len(line) and not line[end].isspace():
+        end += 1
+    return line[start:end] or line[start : start + 1]
+
+
+def _at(token: Token, shift: int) -> Location:
+    return Location(line=token.line + shift, column=token.column)  # type: ignore[operator]
+
+
+def _build(tags: list[tuple[Token, ...]], items: list[Token], shift: int, index: int) -> Record:
+    start = _at(tags[0][0], shift) if tags else (
+        _at(items[0], shift) if items else Location(line=shift + 1, column=1))
+    named = _read_tags(tags, shift)
+    game_value = named.get("Game")
+    spec = GAMES.get(game_value.text.strip().lower()) if game_value else None
+    colours = spec.colours if spec else ()
+    turns, comment, result_token = _read_movetext(items, shift)
+    result = _result(named.get("Result"), result_token, shift, spec)
+    return build_record(
+        game=game_value,
+        size=named.get("Size"),
+        komi=named.get("Komi"),
+        setup=named.get("Setup"),
+        players=[(c, named[c]) for c in colours if c in named],
+        tags=[Tag(n, v.text, v.where) for n, v in named.items()
+              if n not in SPECIAL_TAGS and n not in colours],
+        turns=turns,
+        result=result,
+        comment=comment,
+        index=index,
+        start=start,
+    )
+
+
+def _read_tags(tags: list[tuple[Token, ...]], shift: int) -> dict[str, Value]:
+    named: dict[str, Value] = {}
+    previous_line = 0
+    for open_, name, value, close in tags:
+        where = _at(open_, shift)
+        if open_.line != close.line or open_.line == previous_line:
+            raise NotationSyntaxError("each tag must stand alone on its own line",
+                                      code="malformed-tag", **where.fields())
+        previous_line = open_.line  # type: ignore[assignment]
+        if str(name) in named:
+            raise NotationSyntaxError(f"tag {str(name)!r} is repeated", code="duplicate-tag",
+                                      **where.fields())
+        named[str(name)] = Value(_unescape(str(value)[1:-1]), _at(value, shift))
+    return named
+
+
+def _unescape(text: str) -> str:
+    out: list[str] = []
+    chars = iter(text)
+    for char in chars:
+        out.append(next(chars) if char == "\\" else char)
+    return "".join(out)
+
+
+def _result(tag: Value | None, token: Token | None, shift: int, spec: object) -> Value | None:
+    if token is None:
+        return tag
+    from_text = Value(str(token), _at(token, shift))
+    if tag is None:
+        return from_text
+    if spec is not None:
+        same = normalise_result(tag.text.strip(), spec) == normalise_result(str(token), spec)  # type: ignore[arg-type]
+    else:
+        same = tag.text.strip() == str(token)
+    if not same:
+        raise InvalidRecordError(
+            f"the movetext ends with {str(token)!r} but the Result tag says {tag.text!r}",
+            code="result-conflict", **from_text.where.fields())
+    return tag
+
+
+def _read_movetext(items: list[Token], shift: int) -> tuple[list[Turn], str | None, Token | None]:
+    """Turn tokens into turns, checking move numbers and attaching comments to moves."""
+    turns: list[Turn] = []
+    moves: list[tuple[Move, Location]] = []
+    comments: list[list[str]] = [[]]  # comments[0]: before the first move
+    number: Token | None = None
+    result: Token | None = None
+    for token in items:
+        kind = token.type
+        if kind == "COMMENT":
+            comments[-1].append(str(token)[1:-1].strip())
+        elif kind == "MOVE_NUMBER":
+            if number is not None:
+                raise _bad_number(number, shift, "is followed by another move number")
+            number = token
+        elif kind == "RESULT":
+            result = token
+        else:
+            if number is not None:
+                _check_number(number, len(moves) + 1, shift)
+                number = None
+            moves.append((_move(token, shift), _at(token, shift)))
+            comments.append([])
+    if number is not None:
+        raise _bad_number(number, shift, "is not followed by a move")
+    for (move, where), notes in zip(moves, comments[1:], strict=True):
+        turns.append(Turn(move, " ".join(notes) if notes else None, where))
+    return turns, (" ".join(comments[0]) if comments[0] else None), result
+
+
+def _check_number(token: Token, ply: int, shift: int) -> None:
+    text = str(token)
+    written = int(text.rstrip("."))
+    dots = text.endswith("...")
+    expected = f"{(ply + 1) // 2}." if ply % 2 else f"{ply // 2}..."
+    if (written, dots) != ((ply + 1) // 2, ply % 2 == 0):
+        raise _bad_number(token, shift, f"stands before ply {ply}, which takes {expected!r}")
+
+
+def _bad_number(token: Token, shift: int, why: str) -> RecordError:
+    return InvalidRecordError(f"move number {str(token)!r} {why}", code="bad-move-number",
+                              **_at(token, shift).fields())
+
+
+def _move(token: Token, shift: int) -> Move:
+    text = str(token)
+    try:
+        return _MOVE_READERS[token.type](text)
+    except ValueError:
+        raise InvalidRecordError(
+            f"{text!r} names a square that no board has (files a to s, ranks 1 to 19)",
+            code="off-board", move=text, **_at(token, shift).fields()) from None
+
+
+def _point(text: str) -> Point:
+    point = Point.parse(text)
+    if point.rank >= 19:
+        raise ValueError(text)
+    return point
+
+
+def _capture(text: str) -> Capture:
+    origin, _, target = text.lower().partition("x")
+    return Capture(_point(origin), _point(target))
+
+
+def _sow(text: str) -> Sow:
+    origin, _, path = text.partition(":")
+    return Sow(_point(origin), path.lower())
+
+
+def _implo(text: str) -> ImploPlace:
+    at, *steps = text.split("/")
+    return ImploPlace(_point(at), tuple(_step(step) for step in steps))
+
+
+def _step(text: str) -> Resolve:
+    patch, _, remove = text.partition(":")
+    return Resolve(_point(patch), _point(remove) if remove else None)
+
+
+_MOVE_READERS = {
+    "PLACE": lambda text: Place(_point(text)),
+    "CAPTURE": _capture,
+    "FLIP": lambda text: Flip(_point(text[:-1])),
+    "SOW": _sow,
+    "IMPLO": _implo,
+    "PASS": lambda text: Pass(),
+    "SWAP": lambda text: Swap(),
+    "BUTTON": lambda text: Button(),
+}

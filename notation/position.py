@@ -1,0 +1,62 @@
+"""The position notation used by the ``Setup`` tag and by reports (``spec/grn.md``).
+
+Ranks are written from the top rank down, separated by ``/``; within a rank the squares go
+from file a rightwards, separated by ``,``. A square is its pieces from the bottom up, one
+letter each (the game's letters, see :mod:`notation.games`), or a number ``k`` standing for
+``k`` empty squares in a row. Example (Pletore, 3×3): ``3/1,b,1/w,2``.
+"""
+
+from __future__ import annotations
+
+from notation.ast import Grid
+from notation.games import GameSpec
+
+
+def parse_position(text: str, spec: GameSpec, size: int) -> Grid:
+    """Read a position of ``size``×``size`` for ``spec``'s game.
+
+    Raises ``ValueError`` with a reason if the text is not such a position."""
+    rows = text.strip().split("/")
+    if len(rows) != size:
+        raise ValueError(f"the position has {len(rows)} ranks, the board {size}")
+    grid = [_parse_rank(row, spec, size, size - i) for i, row in enumerate(rows)]
+    return tuple(reversed(grid))
+
+
+def _parse_rank(row: str, spec: GameSpec, size: int, rank: int) -> tuple[str, ...]:
+    squares: list[str] = []
+    for cell in row.split(","):
+        cell = cell.strip()
+        if cell.isdigit() and not cell.startswith("0"):
+            squares.extend([""] * int(cell))
+        elif cell and all(letter in spec.pieces for letter in cell):
+            squares.append(cell)
+        else:
+            allowed = ", ".join(spec.pieces)
+            raise ValueError(
+                f"rank {rank}: {cell!r} is neither a count of empty squares nor a stack of "
+                f"{allowed}")
+    if len(squares) != size:
+        raise ValueError(f"rank {rank} has {len(squares)} squares, the board {size}")
+    return tuple(squares)
+
+
+def format_position(grid: Grid) -> str:
+    """Write ``grid`` canonically: top rank first, runs of empty squares as one number."""
+    return "/".join(_format_rank(row) for row in reversed(grid))
+
+
+def _format_rank(row: tuple[str, ...]) -> str:
+    cells: list[str] = []
+    empty = 0
+    for square in row:
+        if square:
+            if empty:
+                cells.append(str(empty))
+                empty = 0
+            cells.append(square)
+        else:
+            empty += 1
+    if empty:
+        cells.append(str(empty))
+    return ",".join(cells)

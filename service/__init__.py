@@ -1,0 +1,1 @@
+"""The HTTP API and the command line over the same library functions (``spec/openapi.yaml``)."""

@@ -1,0 +1,216 @@
+"""GRN reading and writing: the errors of spec/grn.md §10 with their locations, round
+trips, and fuzzing that only the notation's own error type ever comes out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
+from lark import Lark
+
+from notation.ast import Capture, Flip, ImploPlace, Pass, Place, Point, Resolve, Sow, Swap
+from notation.errors import RecordError
+from notation.grn import parse_record, read_grn
+from notation.writer import write_record, write_records
+from tests.strategies import records
+
+ROOT = Path(__file__).resolve().parents[2]
+
+HEAD = '[Game "Pilo"]\n[Size "8"]\n[Result "*"]\n\n'
+
+
+def only(text: str | bytes) -> RecordError:
+    """The single error that reading ``text`` gives."""
+    items = list(read_grn(text))
+    assert len(items) == 1, items
+    assert isinstance(items[0], RecordError), items[0]
+    return items[0]
+
+
+def where(err: RecordError) -> tuple[str, int | None, int | None]:
+    return err.code, err.line, err.column
+
+
+# -- every error case of the foundation issue: code, line and column ----------------------
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(HEAD + "1. d4 %% e5\n", ("syntax-error", 5, 7), id="stray-token"),
+        pytest.param(HEAD + "1. d4 ] e5\n", ("syntax-error", 5, 7), id="stray-bracket"),
+        pytest.param(HEAD + "1. d4e5\n", ("syntax-error", 5, 4), id="moves-run-together"),
+        pytest.param(HEAD + "1. d4 {oops e5\n", ("unterminated-comment", 5, 7),
+                     id="unterminated-comment"),
+        pytest.param('[Game "Pilo"]\n[Size "8"]\n[Event "x]\n\n1. d4\n',
+                     ("malformed-tag", 3, 8), id="tag-unterminated-value"),
+        pytest.param('[Game "Pilo"]\n[Size "8"]\n[Event x]\n\n1. d4\n',
+                     ("malformed-tag", 3, 8), id="tag-unquoted-value"),
+        pytest.param('[Game "Pilo"]\n[Size "8"]\n[Event "a\\b"]\n\n1. d4\n',
+                     ("malformed-tag", 3, 8), id="tag-bad-escape"),
+        pytest.param('[Game "Pilo"] [Size "8"]\n\n1. d4\n', ("malformed-tag", 1, 15),
+                     id="two-tags-one-line"),
+        pytest.param('[Game "Pilo"]\n[Size "8"]\n[Size "8"]\n\n1. d4\n',
+                     ("duplicate-tag", 3, 1), id="repeated-tag"),
+        pytest.param(HEAD + "1. d4 e5 3. c3\n", ("bad-move-number", 5, 10),
+                     id="wrong-move-number"),
+        pytest.param(HEAD + "1. d4 2. e5\n", ("bad-move-number", 5, 7),
+                     id="number-before-second-player"),
+        pytest.param(HEAD + "1. d4 e5 2.\n", ("bad-move-number", 5, 10), id="dangling-number"),
+        pytest.param(HEAD + "1. 2. d4\n", ("bad-move-number", 5, 1), id="number-twice"),
+        pytest.param('[Game "Chess"]\n[Size "8"]\n\n1. e4\n', ("unknown-game", 1, 7),
+                     id="unknown-game"),
+        pytest.param('[Game "Pilo"]\n[Size "40"]\n\n1. d4\n', ("bad-size", 2, 7),
+                     id="size-40"),
+        pytest.param('[Game "Pilare"]\n[Size "7"]\n\n1. c3:n\n', ("bad-size", 2, 7),
+                     id="pilare-size-7"),
+        pytest.param('[Game "Pilo"]\n\n1. d4\n', ("missing-tag", 1, 1), id="missing-size"),
+        pytest.param('[Game "Pletore"]\n[Size "9"]\n\n1. e5\n', ("missing-komi", 1, 7),
+                     id="missing-komi"),
+        pytest.param('[Game "Pilo"]\n[Size "9"]\n[Komi "6"]\n\n1. e5\n',
+                     ("komi-not-allowed", 3, 7), id="komi-in-pilo"),
+        pytest.param('[Game "Pletore"]\n[Size "9"]\n[Komi "6.5"]\n\n1. e5\n',
+                     ("bad-komi", 3, 7), id="fractional-komi"),
+        pytest.param(HEAD + "1. d4 e5x\n", ("wrong-move-form", 5, 7), id="flip-in-pilo"),
+        pytest.param(HEAD + "1. d4 e5/e6\n", ("wrong-move-form", 5, 7),
+                     id="resolve-steps-in-pilo"),
+        pytest.param(HEAD + "1. d4 i1\n", ("off-board", 5, 7), id="off-board"),
+        pytest.param(HEAD + "1. d4 z1\n", ("off-board", 5, 7), id="no-such-file"),
+        pytest.param('[Game "Pilo"]\n[Size "8"]\n[Result "Black"]\n\n1. d4\n',
+                     ("bad-result", 3, 9), id="bad-result"),
+        pytest.param('[Game "Pilo"]\n[Size "8"]\n[Result "Blue+R"]\n\n1. d4 Orange+R\n',
+                     ("result-conflict", 5, 7), id="result-conflict"),
+        pytest.param(HEAD + "1. d4 * e5\n", ("syntax-error", 5, 9), id="move-after-result"),
+        pytest.param('[Game "Pilo"]\n[Size "8"]\n[Setup "8/8"]\n\n1. d4\n',
+                     ("bad-setup", 3, 8), id="bad-setup"),
+    ],
+)
+def test_error_code_and_location(text: str, expected: tuple[str, int, int]) -> None:
+    assert where(only(text)) == expected
+
+
+def test_non_utf8_bytes_are_an_encoding_error_at_their_place() -> None:
+    err = only(HEAD.encode() + b"1. d4 {caf\xe9} e5\n")
+    assert where(err) == ("encoding", 5, 11)
+
+
+def test_a_broken_record_does_not_stop_the_next_ones() -> None:
+    text = (HEAD + "1. d4 e5\n\n" + HEAD.replace("Pilo", "Chess") + "1. d4\n\n"
+            + HEAD + "1. c3 {fine}\n")
+    items = list(read_grn(text, file="three.grn"))
+    assert [type(i).__name__ for i in items] == ["Record", "InvalidRecordError", "Record"]
+    assert items[1].index == 1 and items[1].file == "three.grn" and items[1].line == 7
+    assert items[2].index == 2 and items[2].turns[0].where.line == 17
+
+
+def test_a_comment_line_starting_with_a_bracket_does_not_cut_the_record() -> None:
+    items = list(read_grn(HEAD + "1. d4 {see\n[this] line} e5\n"))
+    assert len(items) == 1 and items[0].turns[0].comment == "see\n[this] line"
+
+
+def test_oversized_record_is_reported_and_reading_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("notation.grn.MAX_RECORD_BYTES", 200)
+    big = HEAD + "1. d4 {" + "x" * 300 + "}\n\n"
+    items = list(read_grn(big + HEAD + "1. c3\n"))
+    assert items[0].code == "too-large" and items[0].index == 0
+    assert items[1].turns[0].move == Place(Point.parse("c3"))
+
+
+# -- meaning of what is read ---------------------------------------------------------------
+
+def test_every_move_form_is_read() -> None:
+    assert parse_record(HEAD + "1. D4 swap 2. c3xC5 PASS").moves == (
+        Place(Point(3, 3)), Swap(), Capture(Point(2, 2), Point(2, 4)), Pass())
+    pletore = parse_record('[Game "Pletore"]\n[Size "9"]\n[Komi "-3"]\n\n1. e5 e5x 2. button')
+    assert pletore.komi == -3 and pletore.moves[1] == Flip(Point(4, 4))
+    implo = parse_record('[Game "Implo"]\n[Size "8"]\n\n1. d4/e5/a1:b2 c3')
+    assert implo.moves == (
+        ImploPlace(Point(3, 3), (Resolve(Point(4, 4)), Resolve(Point(0, 0), Point(1, 1)))),
+        ImploPlace(Point(2, 2)))
+    pilare = parse_record('[Game "Pilare"]\n[Size "6"]\n\n1. c1:NNE')
+    assert pilare.moves == (Sow(Point(2, 0), "nne"),)
+
+
+def test_tags_comments_and_players_are_kept_in_order() -> None:
+    text = ('[Game "pilo"]\n[Size "8"]\n[Event "Autumn \\"Open\\""]\n[Blue "a\\\\b"]\n'
+            '[Site "club"]\n[Orange "player-12"]\n[Result "orange+r"]\n\n'
+            '{before} 1. d4 {one} {two} 1... swap 2. e5 Orange+R\n')
+    record = parse_record(text)
+    assert record.game == "Pilo" and record.result == "Orange+R"
+    assert [(t.name, t.value) for t in record.tags] == [("Event", 'Autumn "Open"'),
+                                                         ("Site", "club")]
+    assert record.players == (("Blue", "a\\b"), ("Orange", "player-12"))
+    assert record.comment == "before" and record.turns[0].comment == "one two"
+
+
+def test_result_token_alone_sets_the_result() -> None:
+    assert parse_record(HEAD.replace('[Result "*"]\n', "") + "1. d4 Blue+3").result == "Blue+3"
+
+
+def test_canonical_writer_output() -> None:
+    text = ('[Game "Pilo"]\n[Size "8"]\n[Round "3"]\n[Orange "player-12"]\n[Event "E"]\n'
+            '[Result "Orange+6"]\n\n1. d4 swap 2. e5 {a  comment } c3 3. c3xc5')
+    assert write_record(parse_record(text)) == (
+        '[Game "Pilo"]\n[Size "8"]\n[Round "3"]\n[Event "E"]\n[Orange "player-12"]\n'
+        '[Result "Orange+6"]\n\n1. d4 swap 2. e5 {a  comment} c3 3. c3xc5 Orange+6\n')
+
+
+def test_long_movetext_wraps_before_79_columns_and_keeps_numbers_with_moves() -> None:
+    moves = " ".join(f"{Point(i % 8, i // 8)}" for i in range(64))
+    text = write_record(parse_record(HEAD + moves))
+    movetext = text.split("\n\n", 1)[1].splitlines()
+    assert len(movetext) > 1
+    assert all(len(line) <= 79 and not line.endswith(".") for line in movetext)
+    assert parse_record(text).moves == parse_record(HEAD + moves).moves
+
+
+# -- properties ----------------------------------------------------------------------------
+
+@settings(max_examples=150, deadline=None)
+@given(records())
+def test_written_records_read_back_identically(record) -> None:  # type: ignore[no-untyped-def]
+    text = write_record(record)
+    again = parse_record(text)
+    assert again == record
+    assert write_record(again) == text
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(records(max_moves=6), min_size=1, max_size=4))
+def test_files_of_several_records_read_back_in_order(batch) -> None:  # type: ignore[no-untyped-def]
+    items = list(read_grn(write_records(batch)))
+    assert items == batch
+    assert [item.index for item in items] == list(range(len(batch)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300) | st.binary(max_size=300))
+def test_arbitrary_input_raises_nothing_but_record_errors(data: str | bytes) -> None:
+    for item in read_grn(data):
+        assert not isinstance(item, Exception) or isinstance(item, RecordError)
+
+
+_FUZZ_GRAMMAR = Lark.open(str(ROOT / "notation/grammar/grn.lark"), parser="lalr",
+                          start="record", lexer="basic")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(from_lark(_FUZZ_GRAMMAR, start="record"))
+def test_text_drawn_from_the_grammar_never_crashes(text: str) -> None:
+    for item in read_grn(text):
+        assert isinstance(item, RecordError | object)
+        if isinstance(item, Exception):
+            assert isinstance(item, RecordError)
+
+
+def test_spec_grammar_section_is_the_grammar_file() -> None:
+    spec = (ROOT / "spec/grn.md").read_text(encoding="utf-8")
+    block = spec.split("```lark\n", 1)[1].split("```", 1)[0]
+    assert block == (ROOT / "notation/grammar/grn.lark").read_text(encoding="utf-8")
+
+
+def test_grammar_is_lalr_and_strict() -> None:
+    Lark.open(str(ROOT / "notation/grammar/grn.lark"), parser="lalr", start="record",
+              strict=True)

@@ -1,0 +1,95 @@
+"""Hypothesis strategies shared by the test suite: random records that are well formed for
+their game (not necessarily legal), and random legal games drawn from the engines."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from notation.ast import (
+    Button,
+    Capture,
+    Flip,
+    ImploPlace,
+    Move,
+    Pass,
+    Place,
+    Point,
+    Record,
+    Resolve,
+    Sow,
+    Swap,
+    Tag,
+    Turn,
+)
+from notation.games import GAMES, GameSpec
+from notation.position import format_position
+
+SPECIAL = {"Game", "Size", "Komi", "Setup", "Result"}
+ALL_COLOURS = {c for spec in GAMES.values() for c in spec.colours}
+
+tag_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,11}", fullmatch=True).filter(
+    lambda name: name not in SPECIAL and name not in ALL_COLOURS)
+tag_values = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"),
+                     max_size=20)
+comments = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="}"),
+                   max_size=20).map(str.strip)
+
+
+def points(size: int) -> st.SearchStrategy[Point]:
+    return st.builds(Point, st.integers(0, size - 1), st.integers(0, size - 1))
+
+
+def moves(spec: GameSpec, size: int) -> st.SearchStrategy[Move]:
+    """Any move form of the game, anywhere on the board."""
+    pt = points(size)
+    forms: dict[str, st.SearchStrategy[Move]] = {
+        "pass": st.just(Pass()), "swap": st.just(Swap()), "button": st.just(Button()),
+        "move": st.builds(Capture, pt, pt), "flip": st.builds(Flip, pt),
+        "sow": st.builds(Sow, pt, st.text("nsew", min_size=1, max_size=8)),
+    }
+    if spec.resolve:
+        steps = st.builds(Resolve, pt, st.none() | pt)
+        forms["place"] = st.builds(ImploPlace, pt, st.lists(steps, max_size=3).map(tuple))
+    else:
+        forms["place"] = st.builds(Place, pt)
+    return st.one_of(*(forms[name] for name in sorted(spec.move_types)))
+
+
+def results(spec: GameSpec) -> st.SearchStrategy[str]:
+    colour = st.sampled_from(spec.colours)
+    endings = [st.sampled_from(["+R", "+T", "+F"])]
+    if spec.scored:
+        endings.append(st.integers(0, 400).map(lambda n: f"+{n}"))
+        if spec.half_points:
+            endings.append(st.integers(0, 400).map(lambda n: f"+{n}.5"))
+    else:
+        endings.append(st.just(""))
+    return st.just("*") | st.builds(lambda c, e: c + e, colour, st.one_of(*endings))
+
+
+@st.composite
+def setups(draw: st.DrawFn, spec: GameSpec, size: int) -> str:
+    cell = st.just("") | st.text(spec.pieces, min_size=1, max_size=3)
+    grid = tuple(tuple(draw(cell) for _ in range(size)) for _ in range(size))
+    return format_position(grid)
+
+
+@st.composite
+def records(draw: st.DrawFn, game: str | None = None, max_moves: int = 30) -> Record:
+    """A well-formed record of ``game`` (or any game): any moves, tags, comments, result."""
+    spec = GAMES[game.lower()] if game else draw(st.sampled_from(list(GAMES.values())))
+    size = draw(st.sampled_from(spec.sizes))
+    names = draw(st.lists(tag_names, max_size=4, unique=True))
+    turns = draw(st.lists(st.builds(Turn, moves(spec, size), st.none() | comments),
+                          max_size=max_moves))
+    return Record(
+        game=spec.name,
+        size=size,
+        komi=draw(st.integers(-20, 20)) if spec.komi else None,
+        setup=draw(st.none() | setups(spec, size)),
+        players=tuple((c, draw(tag_values)) for c in spec.colours if draw(st.booleans())),
+        tags=tuple(Tag(name, draw(tag_values)) for name in names),
+        turns=tuple(turns),
+        result=draw(results(spec)),
+        comment=draw(st.none() | comments),
+    )
