@@ -76,13 +76,18 @@ def read_grn(source: str | bytes | BinaryIO, *, file: str | None = None) -> Iter
 
     ``source`` is text, bytes, or a binary stream (read lazily, so a large file is never held
     whole). Never raises :class:`RecordError`; errors are yielded with ``index`` and ``file``."""
-    for chunk in split_records(_lines(source)):
-        try:
-            if chunk.error is not None:
-                raise chunk.error
-            yield parse_record(chunk.text, first_line=chunk.first_line, index=chunk.index)
-        except RecordError as err:
-            yield err.located(index=chunk.index, file=file)
+    for chunk in split_records(iter_lines(source)):
+        yield read_chunk(chunk, file=file)
+
+
+def read_chunk(chunk: Chunk, *, file: str | None = None) -> Record | RecordError:
+    """The record of one chunk from :func:`split_records`, or the error that stopped it."""
+    try:
+        if chunk.error is not None:
+            raise chunk.error
+        return parse_record(chunk.text, first_line=chunk.first_line, index=chunk.index)
+    except RecordError as err:
+        return err.located(index=chunk.index, file=file)
 
 
 def parse_record(text: str, *, first_line: int = 1, index: int = 0) -> Record:
@@ -95,7 +100,8 @@ def parse_record(text: str, *, first_line: int = 1, index: int = 0) -> Record:
     return _build(tags, moves, shift, index)  # type: ignore[arg-type]
 
 
-def _lines(source: str | bytes | BinaryIO) -> Iterator[bytes]:
+def iter_lines(source: str | bytes | BinaryIO) -> Iterator[bytes]:
+    """The lines of a source as bytes, read lazily, without a leading byte-order mark."""
     if isinstance(source, str):
         source = source.encode("utf-8", "surrogatepass")
     stream = io.BytesIO(source) if isinstance(source, bytes) else source

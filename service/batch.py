@@ -24,10 +24,14 @@ def adjudicate_source(source: Source, *, file: str | None = None,
                       fmt: Format | None = None) -> Iterator[Report]:
     """One report per record of ``source`` (``spec/report.md``)."""
     for item in read_records(source, file=file, fmt=fmt):
-        if isinstance(item, RecordError):
-            yield error_report(item, file=file)
-        else:
-            yield adjudicate(item, file=file)
+        yield report_for(item, file=file)
+
+
+def report_for(item: Record | RecordError, *, file: str | None = None) -> Report:
+    """The report of a record, or of the error that kept it from being read."""
+    if isinstance(item, RecordError):
+        return error_report(item, file=file)
+    return adjudicate(item, file=file)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,80 @@
+"""``arbiter adjudicate --jobs N``: adjudicate in worker processes, keeping input order.
+
+The main process reads files and cuts GRN into records (cheap); workers parse and replay
+batches of records (the expensive part). ``Pool.imap`` returns results in task order, so
+output order equals input order whatever the workers' speed.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from adjudicator.replay import Report, error_report
+from notation.errors import RecordError
+from notation.grn import Chunk, iter_lines, read_chunk, split_records
+from notation.io import format_for_name, read_records, sniff_format
+from service.batch import report_for
+
+BATCH = 64
+"""Records per task: large enough to amortise inter-process traffic, small enough to
+keep every worker busy on small files."""
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A unit of work: GRN chunks, a whole JSON file, or a file that could not be read."""
+
+    file: str
+    chunks: tuple[Chunk, ...] = ()
+    json: bytes | None = None
+    unreadable: str | None = None
+
+
+def parallel_reports(paths: list[str], jobs: int) -> Iterator[Report]:
+    """Reports of every record in ``paths``, computed by ``jobs`` processes, in order."""
+    with multiprocessing.get_context().Pool(jobs) as pool:
+        for batch in pool.imap(_work, _tasks(paths), chunksize=1):
+            yield from batch
+
+
+def _tasks(paths: list[str]) -> Iterator[Task]:
+    for name in paths:
+        try:
+            yield from _file_tasks(name)
+        except OSError as err:
+            yield Task(name, unreadable=f"cannot read {name}: {err.strerror or err}")
+
+
+def _file_tasks(name: str) -> Iterator[Task]:
+    stream: BinaryIO = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+    try:
+        fmt = format_for_name(name) or sniff_format(stream.peek(4096))  # type: ignore[attr-defined]
+        if fmt == "json":
+            yield Task(name, json=stream.read())
+            return
+        batch: list[Chunk] = []
+        for chunk in split_records(iter_lines(stream)):
+            batch.append(chunk)
+            if len(batch) == BATCH:
+                yield Task(name, tuple(batch))
+                batch = []
+        if batch:
+            yield Task(name, tuple(batch))
+    finally:
+        if name != "-":
+            stream.close()
+
+
+def _work(task: Task) -> list[Report]:
+    if task.unreadable is not None:
+        err = RecordError(task.unreadable, code="io-error", index=0, file=task.file)
+        return [error_report(err, file=task.file)]
+    if task.json is not None:
+        items = list(read_records(task.json, file=task.file, fmt="json"))
+    else:
+        items = [read_chunk(chunk, file=task.file) for chunk in task.chunks]
+    return [report_for(item, file=task.file) for item in items]
