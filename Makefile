@@ -1,5 +1,5 @@
 # Two entry points: `make demo` and `make test`. Both build .venv when it is missing.
-PYTHON ?= python3
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -10,8 +10,10 @@ venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --upgrade pip > $(VENV)/install.log 2>&1 \
+		|| (cat $(VENV)/install.log; exit 1)
+	$(BIN)/python -m pip install --quiet -e '.[dev]' >> $(VENV)/install.log 2>&1 \
+		|| (cat $(VENV)/install.log; exit 1)
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -110,7 +110,7 @@ def _size(size: Value | None, spec: GameSpec, start: Location) -> int:
     if size is None:
         raise InvalidRecordError("the Size tag is required", code="missing-tag", **start.fields())
     text = size.text.strip()
-    if not (text.isdigit() and int(text) in spec.sizes):
+    if not (text.isascii() and text.isdigit() and int(text) in spec.sizes):
         allowed = (f"{spec.sizes[0]} to {spec.sizes[-1]}" if len(spec.sizes) > 2
                    else " or ".join(map(str, spec.sizes)))
         raise InvalidRecordError(
@@ -130,7 +130,7 @@ def _komi(komi: Value | None, spec: GameSpec, game_where: Location) -> int | Non
                                  code="komi-not-allowed", **komi.where.fields())
     text = komi.text.strip()
     digits = text[1:] if text[:1] in "+-" else text
-    if not digits.isdigit():
+    if not (digits.isascii() and digits.isdigit()):
         raise InvalidRecordError(f"komi {komi.text!r} is not a whole number",
                                  code="bad-komi", **komi.where.fields())
     return int(text)
@@ -175,7 +175,7 @@ def normalise_result(text: str, spec: GameSpec) -> str | None:
     if not spec.scored:
         return None
     whole, dot, half = margin.partition(".")
-    if not whole.isdigit() or (whole != "0" and whole.startswith("0")):
+    if not (whole.isascii() and whole.isdigit()) or (whole != "0" and whole.startswith("0")):
         return None
     if dot and not (spec.half_points and half == "5"):
         return None

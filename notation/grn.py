@@ -8,6 +8,7 @@ A broken record never stops the reading of the records after it.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -66,9 +67,15 @@ class _Collect(Transformer[Token, object]):
 
 
 _PARSER = Lark.open_from_package(
-    "notation", "grammar/grn.lark", parser="lalr", start="record", transformer=_Collect(),
-    maybe_placeholders=False,
+    "notation", "grammar/grn.lark", parser="lalr", start=["record", "word"],
+    transformer=_Collect(), maybe_placeholders=False,
 )
+WORD_TERMINALS = ("MOVE_NUMBER", "PLACE", "CAPTURE", "FLIP", "SOW", "IMPLO", "PASS", "SWAP",
+                  "BUTTON")
+_WORD_KIND = re.compile("|".join(
+    f"(?P<{name}>{_PARSER.get_terminal(name).pattern.to_regexp()})" for name in WORD_TERMINALS))
+"""Matches one word of a MOVES token; ``lastgroup`` names the grammar terminal it is."""
+_SPACE_SEPARATED = re.compile(r"\S+")
 
 
 def read_grn(source: str | bytes | BinaryIO, *, file: str | None = None) -> Iterator[Record | RecordError]:
@@ -93,7 +100,7 @@ def read_chunk(chunk: Chunk, *, file: str | None = None) -> Record | RecordError
 def parse_record(text: str, *, first_line: int = 1, index: int = 0) -> Record:
     """Parse the text of exactly one record. Raises :class:`RecordError` at the first problem."""
     try:
-        tags, moves = _PARSER.parse(text)  # type: ignore[misc]
+        tags, moves = _PARSER.parse(text, start="record")  # type: ignore[misc]
     except UnexpectedInput as err:
         raise _syntax_error(err, text, first_line) from None
     shift = first_line - 1
@@ -285,53 +292,87 @@ def _read_movetext(items: list[Token], shift: int) -> tuple[list[Turn], str | No
     turns: list[Turn] = []
     moves: list[tuple[Move, Location]] = []
     comments: list[list[str]] = [[]]  # comments[0]: before the first move
-    number: Token | None = None
+    number: _Word | None = None
     result: Token | None = None
     for token in items:
         kind = token.type
         if kind == "COMMENT":
             comments[-1].append(str(token)[1:-1].strip())
-        elif kind == "MOVE_NUMBER":
-            if number is not None:
-                raise _bad_number(number, shift, "is followed by another move number")
-            number = token
         elif kind == "RESULT":
             result = token
         else:
-            if number is not None:
-                _check_number(number, len(moves) + 1, shift)
-                number = None
-            moves.append((_move(token, shift), _at(token, shift)))
-            comments.append([])
+            for word in _words(token, shift):
+                if word.kind == "MOVE_NUMBER":
+                    if number is not None:
+                        raise _bad_number(number, "is followed by another move number")
+                    number = word
+                    continue
+                if number is not None:
+                    _check_number(number, len(moves) + 1)
+                    number = None
+                moves.append((_move(word), word.where))
+                comments.append([])
     if number is not None:
-        raise _bad_number(number, shift, "is not followed by a move")
+        raise _bad_number(number, "is not followed by a move")
     for (move, where), notes in zip(moves, comments[1:], strict=True):
         turns.append(Turn(move, " ".join(notes) if notes else None, where))
     return turns, (" ".join(comments[0]) if comments[0] else None), result
 
 
-def _check_number(token: Token, ply: int, shift: int) -> None:
+@dataclass(frozen=True, slots=True)
+class _Word:
+    """One word of a MOVES token: its text, which word terminal it is, where it stands."""
+
+    text: str
+    kind: str
+    where: Location
+
+
+def _words(token: Token, shift: int) -> Iterator[_Word]:
+    """Cut a MOVES token into words and name each by the grammar's word terminal it matches.
+
+    Raises ``NotationSyntaxError`` at a word that matches none."""
     text = str(token)
+    line = token.line + shift  # type: ignore[operator]
+    line_start = 1 - token.column  # type: ignore[operator]  # so that column = start + column
+    end = 0
+    for match in _SPACE_SEPARATED.finditer(text):
+        start = match.start()
+        if breaks := text.count("\n", end, start):
+            line += breaks
+            line_start = text.rfind("\n", end, start) + 1
+        end = match.end()
+        where = Location(line=line, column=start - line_start + 1)
+        word = match.group()
+        kind = _WORD_KIND.fullmatch(word)
+        if kind is None:
+            raise NotationSyntaxError(
+                f"unexpected {word!r}: not a move, move number, comment or result",
+                **where.fields())
+        yield _Word(word, kind.lastgroup or "", where)
+
+
+def _check_number(token: _Word, ply: int) -> None:
+    text = token.text
     written = int(text.rstrip("."))
     dots = text.endswith("...")
     expected = f"{(ply + 1) // 2}." if ply % 2 else f"{ply // 2}..."
     if (written, dots) != ((ply + 1) // 2, ply % 2 == 0):
-        raise _bad_number(token, shift, f"stands before ply {ply}, which takes {expected!r}")
+        raise _bad_number(token, f"stands before ply {ply}, which takes {expected!r}")
 
 
-def _bad_number(token: Token, shift: int, why: str) -> RecordError:
-    return InvalidRecordError(f"move number {str(token)!r} {why}", code="bad-move-number",
-                              **_at(token, shift).fields())
+def _bad_number(token: _Word, why: str) -> RecordError:
+    return InvalidRecordError(f"move number {token.text!r} {why}", code="bad-move-number",
+                              **token.where.fields())
 
 
-def _move(token: Token, shift: int) -> Move:
-    text = str(token)
+def _move(word: _Word) -> Move:
     try:
-        return _MOVE_READERS[token.type](text)
+        return _MOVE_READERS[word.kind](word.text)
     except ValueError:
         raise InvalidRecordError(
-            f"{text!r} names a square that no board has (files a to s, ranks 1 to 19)",
-            code="off-board", move=text, **_at(token, shift).fields()) from None
+            f"{word.text!r} names a square that no board has (files a to s, ranks 1 to 19)",
+            code="off-board", move=word.text, **word.where.fields()) from None
 
 
 def _point(text: str) -> Point:

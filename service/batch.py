@@ -5,7 +5,6 @@ Each yields one item per record, in input order, and never stops at a bad record
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -13,9 +12,10 @@ from typing import BinaryIO
 from adjudicator.replay import Report, adjudicate, canonical_record, error_report
 from notation.ast import Record
 from notation.errors import RecordError
+from notation.games import GAMES
 from notation.io import Format, read_records
-from notation.jsonio import record_to_json
-from notation.writer import write_record
+from notation.jsonio import write_json
+from notation.writer import write_records
 
 Source = bytes | str | BinaryIO
 
@@ -62,8 +62,17 @@ def convert_source(source: Source, *, file: str | None = None,
 def render(records: Iterable[Record], to: Format) -> str:
     """Canonical text of ``records`` in notation ``to``."""
     records = list(records)
-    if to == "grn":
-        return "\n".join(write_record(record) for record in records)
-    data = [record_to_json(record) for record in records]
-    body = data[0] if len(data) == 1 else data
-    return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+    return write_records(records) if to == "grn" else write_json(records)
+
+
+def game_rows() -> list[dict[str, object]]:
+    """What ``arbiter games --json`` and ``GET /api/v1/games`` list: one row per game.
+
+    ``sizes`` is ``[smallest, largest]`` for a range of sizes, else every allowed size."""
+    return [
+        {"name": spec.name,
+         "sizes": [min(spec.sizes), max(spec.sizes)] if len(spec.sizes) > 2 else list(spec.sizes),
+         "colours": list(spec.colours), "moves": sorted(spec.move_types), "komi": spec.komi,
+         "pie_rule": spec.swap, "setup_letters": spec.pieces}
+        for spec in GAMES.values()
+    ]

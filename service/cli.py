@@ -16,8 +16,7 @@ import click
 
 from adjudicator.replay import Report, error_report
 from notation.errors import RecordError
-from notation.games import GAMES
-from service.batch import adjudicate_source, convert_source, render
+from service.batch import adjudicate_source, convert_source, game_rows, render
 
 RECORD_SUFFIXES = (".grn", ".json")
 
@@ -181,13 +180,7 @@ def convert(path: str, to: str, output: str | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="As JSON.")
 def games(as_json: bool) -> None:
     """List the games, their sizes, colours and move forms."""
-    rows = [
-        {"name": spec.name, "sizes": [min(spec.sizes), max(spec.sizes)] if len(spec.sizes) > 2
-         else list(spec.sizes), "colours": list(spec.colours),
-         "moves": sorted(spec.move_types), "komi": spec.komi, "pie_rule": spec.swap,
-         "setup_letters": spec.pieces}
-        for spec in GAMES.values()
-    ]
+    rows = game_rows()
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
@@ -196,3 +189,12 @@ def games(as_json: bool) -> None:
             row["name"] != "Pilare" else " or ".join(map(str, row["sizes"]))
         click.echo(f"{row['name']:<8} sizes {sizes:<7} colours {' / '.join(row['colours']):<15}"
                    f" moves {', '.join(row['moves'])}")
+
+
+def _add_serve() -> None:
+    from service.serve import serve
+
+    main.add_command(serve)
+
+
+_add_serve()

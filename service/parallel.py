@@ -8,6 +8,8 @@ output order equals input order whatever the workers' speed.
 from __future__ import annotations
 
 import multiprocessing
+from collections import deque
+from multiprocessing.pool import AsyncResult
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -34,11 +36,21 @@ class Task:
     unreadable: str | None = None
 
 
+AHEAD = 4
+"""Tasks in flight per worker. ``Pool.imap`` would read the whole input ahead of the
+workers; a bounded window keeps memory flat on files of any size."""
+
+
 def parallel_reports(paths: list[str], jobs: int) -> Iterator[Report]:
     """Reports of every record in ``paths``, computed by ``jobs`` processes, in order."""
     with multiprocessing.get_context().Pool(jobs) as pool:
-        for batch in pool.imap(_work, _tasks(paths), chunksize=1):
-            yield from batch
+        pending: deque[AsyncResult[list[Report]]] = deque()
+        for task in _tasks(paths):
+            pending.append(pool.apply_async(_work, (task,)))
+            if len(pending) >= jobs * AHEAD:
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()
 
 
 def _tasks(paths: list[str]) -> Iterator[Task]:
