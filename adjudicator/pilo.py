@@ -1,0 +1,52 @@
+"""The Pilo rules engine: stacks that capture enemy stacks of their own height.
+
+Implements ``spec/rules/pilo.md``. What Pilo shares with Petrify (turns, pie rule, passing,
+scoring of patches with pair removal, tie-break) is in :mod:`adjudicator.patches`; this module
+adds what is Pilo's own: orthogonal moves, equal heights, a capture that adds a disk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.base import register
+from adjudicator.patches import BLOCK, PatchRules, PatchState, square_name
+
+ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))  # (file step, rank step): right, left, up, down
+
+
+@dataclass(frozen=True, slots=True)
+class State(PatchState):
+    """A Pilo position: each cell is ``""``, ``"x"`` (a block) or a one-coloured stack such as
+    ``"bbb"`` (Blue, height 3), bottom to top, as in the Setup notation."""
+
+
+@register
+class PiloRules(PatchRules[State]):
+    """Pilo (Luis Bolaños Mures, 2021) as ``spec/rules/pilo.md`` states it."""
+
+    name = "Pilo"
+    directions = ORTHOGONAL
+    piece = "stack"
+    lines = "one row or column"
+    state_type = State
+
+    def _square_fault(self, cell: str) -> str | None:
+        # A stack only ever grows by capturing, which adds a disk of the mover's own colour,
+        # and a block stands alone on a square that a stack left.
+        if BLOCK in cell:
+            return None if cell == BLOCK else "a block stands alone on its square"
+        if cell.strip(cell[0]):
+            return f"{cell!r} mixes colours, but a stack is all of one colour"
+        return None
+
+    def _may_take(self, mover: str, enemy: str) -> bool:
+        return len(mover) == len(enemy)
+
+    def _why_not_take(self, board: tuple[str, ...], size: int, origin: int,
+                      target: int) -> str:
+        return (f"the stack on {square_name(origin, size)} has height {len(board[origin])} "
+                f"but the one on {square_name(target, size)} has height {len(board[target])}")
+
+    def _landed(self, mover: str) -> str:
+        return mover + mover[0]
