@@ -1,1 +1,41 @@
 """The HTTP API and the command line over the same library functions (``spec/openapi.yaml``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+DEFAULT_MAX_BODY = 16 * 1024 * 1024
+"""Bytes a request body may hold unless configured otherwise (``MAX_CONTENT_LENGTH``)."""
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the Flask application: the ``/api/v1`` blueprint, ``/health``, the page at
+    ``/``, and JSON error handlers. ``test_config`` overrides the defaults.
+
+    Flask is imported here, not at module level, so that the command line, which imports
+    this package, does not pay for it."""
+    from flask import Flask
+
+    from service import api
+    from service.errors import register_error_handlers
+    from service.inputs import RecordRequest
+
+    app = Flask(__name__, static_folder=None)  # the one page is served by api.index
+    app.request_class = RecordRequest
+    # Form fields that are not files are ignored, and MAX_CONTENT_LENGTH bounds the body, so
+    # Flask's separate limit on a field's size would only refuse requests for no gain.
+    app.config.from_mapping(MAX_CONTENT_LENGTH=DEFAULT_MAX_BODY, MAX_FORM_MEMORY_SIZE=None)
+    if test_config is not None:
+        app.config.update(test_config)
+    # Reports are written as the CLI writes them: keys in the report's order, text unescaped.
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.register_blueprint(api.bp)
+    app.add_url_rule("/health", "health", api.health)
+    app.add_url_rule("/", "index", api.index)
+    register_error_handlers(app)
+    return app

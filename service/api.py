@@ -1,0 +1,137 @@
+"""The ``/api/v1`` blueprint (``spec/api.md``, described formally in ``spec/openapi.yaml``).
+
+Views stay thin: read the sources of the request (:mod:`service.inputs`), hand them to the
+functions the CLI uses too (:mod:`service.batch`), and return JSON. Whether a record is valid
+is said in the body (``"valid": false``), never by the status code: a 4xx answer means the
+request itself could not be used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from importlib import metadata, resources
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from adjudicator.replay import Report
+from notation.ast import Record
+from notation.jsonio import SCHEMA
+from service.batch import adjudicate_source, convert_source, game_rows, render
+from service.errors import ApiError
+from service.inputs import Source, request_sources
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+CONVERT_TYPES = {"grn": "text/plain; charset=utf-8", "json": "application/json"}
+
+
+@bp.post("/adjudicate")
+def adjudicate() -> Response:
+    """One report per record sent (the CLI's ``adjudicate --json``), under ``reports``."""
+    reports = [report.to_dict() for report in _reports(request_sources(request))]
+    invalid = sum(not report["valid"] for report in reports)
+    return jsonify(valid=invalid == 0, count=len(reports), invalid=invalid, reports=reports)
+
+
+@bp.post("/validate")
+def validate() -> Response:
+    """Only the problems of the records sent (the CLI's ``validate``), under ``problems``."""
+    count = invalid = 0
+    problems: list[dict[str, Any]] = []
+    for report in _reports(request_sources(request)):
+        count += 1
+        invalid += not report.valid
+        problems.extend({"file": report.file, "index": report.index, **error}
+                        for error in report.errors)
+    return jsonify(valid=invalid == 0, count=count, invalid=invalid, problems=problems)
+
+
+@bp.post("/convert")
+def convert() -> Response:
+    """The records sent, in canonical GRN or JSON (``?to=``); 422 if any cannot be read."""
+    to = request.args.get("to")
+    if to not in CONVERT_TYPES:
+        raise ApiError(400, "bad-parameter",
+                       f"the query parameter 'to' must be 'grn' or 'json', not {to!r}",
+                       parameter="to")
+    records: list[Record] = []
+    problems: list[dict[str, Any]] = []
+    for source in request_sources(request):
+        for item in convert_source(source.data, file=source.name, fmt=source.fmt):
+            if item.error is not None:
+                problems.append({"file": source.name, "index": item.index,
+                                 **item.error.to_dict()})
+            elif item.record is not None:
+                records.append(item.record)
+    text = render(records, to)  # type: ignore[arg-type]
+    if problems:
+        raise ApiError(422, "unreadable-records",
+                       f"{len(problems)} of {len(records) + len(problems)} record(s) could "
+                       "not be read; 'output' holds the others, converted", problems=problems,
+                       output=text if records else None)
+    return Response(text, content_type=CONVERT_TYPES[to])
+
+
+@bp.get("/games")
+def games() -> Response:
+    """The games, their sizes, colours and move forms (the CLI's ``games --json``)."""
+    return jsonify(games=game_rows())
+
+
+@bp.get("/schema")
+def schema() -> Response:
+    """The JSON Schema of JSON records."""
+    return Response(current_app.json.dumps(SCHEMA), content_type="application/schema+json")
+
+
+@bp.get("/health")
+def health() -> Response:
+    """Liveness: the service answers, and which version it is."""
+    return jsonify(status="ok", version=_version())
+
+
+@bp.get("/openapi.yaml")
+def openapi_yaml() -> Response:
+    """This API's description (OpenAPI 3.1), as shipped in the package."""
+    return Response(openapi_text(), content_type="application/yaml; charset=utf-8")
+
+
+@bp.get("/openapi.json")
+def openapi_json() -> Response:
+    """The same description as JSON; needs PyYAML, else 501."""
+    try:
+        import yaml
+    except ImportError:
+        raise ApiError(501, "not-available", "openapi.json needs the PyYAML package on the "
+                       "server; GET /api/v1/openapi.yaml instead") from None
+    return jsonify(yaml.safe_load(openapi_text()))
+
+
+def index() -> Response:
+    """The page at ``/``: paste or upload records and see the reports (no external assets)."""
+    return Response(_package_text("static/index.html"), content_type="text/html; charset=utf-8")
+
+
+def openapi_text() -> str:
+    """``service/openapi.yaml``, the single source that ``spec/openapi.yaml`` copies."""
+    return _package_text("openapi.yaml")
+
+
+@cache
+def _package_text(name: str) -> str:
+    return resources.files("service").joinpath(name).read_text(encoding="utf-8")
+
+
+def _reports(sources: list[Source]) -> Iterator[Report]:
+    for source in sources:
+        yield from adjudicate_source(source.data, file=source.name, fmt=source.fmt)
+
+
+@cache
+def _version() -> str:
+    try:
+        return metadata.version("arbiter")
+    except metadata.PackageNotFoundError:
+        return "unknown"

@@ -1,0 +1,85 @@
+"""The record sources an HTTP request carries (``spec/api.md``, section "Request bodies").
+
+A request sends records either as its whole body, whose Content-Type names the notation, or
+as a ``multipart/form-data`` upload of files, each named by its file name. Anything else is
+refused with an :class:`~service.errors.ApiError` before any record is read.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import IO
+
+from flask import Request
+
+from notation.io import Format
+from service.errors import ApiError
+
+BODY_FORMATS: dict[str, Format | None] = {
+    "text/plain": "grn",
+    "application/x-grn": "grn",
+    "application/json": "json",
+    "application/octet-stream": None,  # told apart by its first characters
+    "": None,  # no Content-Type at all: the same
+}
+"""The Content-Types a body may have, and the notation each one means (None: sniff)."""
+
+MULTIPART = "multipart/form-data"
+
+
+class RecordRequest(Request):
+    """Flask's request, keeping uploaded files in memory.
+
+    Each file is read whole anyway, and the body is bounded by MAX_CONTENT_LENGTH, so
+    spooling to temporary files would gain nothing; and a temporary file that Werkzeug
+    opened for a body it then refused (too many parts) would stay open until collected."""
+
+    def _get_file_stream(self, total_content_length: int | None, content_type: str | None,
+                         filename: str | None = None,
+                         content_length: int | None = None) -> IO[bytes]:
+        return io.BytesIO()
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """The bytes of one source of records, its file name if it had one, and its notation
+    if the request named it (else the file name's extension or the content decide)."""
+
+    name: str | None
+    data: bytes
+    fmt: Format | None = None
+
+
+def request_sources(request: Request) -> list[Source]:
+    """Every source of records in ``request``, in the order sent.
+
+    Raises ``ApiError`` 415 for a Content-Type the API does not read, 400 for an empty body
+    or a multipart body without a file, and lets Werkzeug's 413 through for a body over the
+    size limit."""
+    if request.mimetype == MULTIPART:
+        return _uploaded_files(request)
+    if request.mimetype not in BODY_FORMATS:
+        raise ApiError(415, "unsupported-media-type",
+                       f"cannot read a body of type {request.mimetype!r}; send text/plain or "
+                       "application/x-grn (GRN), application/json (JSON), or "
+                       "multipart/form-data (files)", accepted=sorted(filter(None, BODY_FORMATS)))
+    data = request.get_data(cache=False)
+    if not data:
+        raise ApiError(400, "empty-body", "the request has no body: send one or more records")
+    return [Source(None, data, BODY_FORMATS[request.mimetype])]
+
+
+def _uploaded_files(request: Request) -> list[Source]:
+    if not request.mimetype_params.get("boundary"):
+        raise ApiError(400, "bad-multipart", "the multipart/form-data body has no boundary")
+    sources = []
+    for _field, storage in request.files.items(multi=True):
+        data = storage.read()
+        if storage.filename or data:  # an empty file input of a form sends neither
+            sources.append(Source(storage.filename or None, data))
+    if not sources:
+        raise ApiError(400, "bad-multipart",
+                       "the multipart/form-data body holds no file: send each source of "
+                       "records as a file part (field name 'file')")
+    return sources
