@@ -7,7 +7,7 @@ the rules of any game; the adjudicator replays these objects.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 FILES = "abcdefghijklmnopqrs"  # 19 files at most; no letter is skipped
 
@@ -27,15 +27,27 @@ class Point:
 
     @classmethod
     def parse(cls, text: str) -> Point:
-        """Read ``d4`` (any case). Raises ``ValueError`` if it is not a coordinate."""
+        """Read ``d4`` (any case; files a–s, ranks 1–19).
+
+        Raises ``ValueError`` if it is not such a coordinate."""
+        try:
+            return _PARSED[text]
+        except KeyError:
+            pass
         letter, digits = text[:1].lower(), text[1:]
-        if not letter or letter not in FILES or not digits.isdigit() or digits.startswith("0"):
+        if not (letter and letter in FILES and digits.isascii() and digits.isdigit()
+                and not digits.startswith("0") and int(digits) <= len(FILES)):
             raise ValueError(f"not a coordinate: {text!r}")
-        return cls(FILES.index(letter), int(digits) - 1)
+        point = _PARSED[text] = cls(FILES.index(letter), int(digits) - 1)
+        return point
 
     def index(self, size: int) -> int:
         """Flat index on a board of ``size``: rank-major, a1 = 0."""
         return self.rank * size + self.file
+
+
+_PARSED: dict[str, Point] = {}
+"""Coordinates already read, by their text: reading records looks up the same few hundred."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +150,11 @@ class Button:
 Move: TypeAlias = Place | ImploPlace | Capture | Flip | Sow | Pass | Swap | Button
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
-    """Where something stands in its source: line/column for GRN, a JSON pointer for JSON."""
+class Location(NamedTuple):
+    """Where something stands in its source: line/column for GRN, a JSON pointer for JSON.
+
+    A named tuple rather than a dataclass because one is made for every move read, and a
+    tuple is several times cheaper to build."""
 
     line: int | None = None
     column: int | None = None
@@ -148,7 +162,7 @@ class Location:
 
     def fields(self) -> dict[str, object]:
         """The non-empty fields, for error constructors."""
-        return {k: v for k in ("line", "column", "pointer") if (v := getattr(self, k)) is not None}
+        return {k: v for k, v in zip(self._fields, self, strict=True) if v is not None}
 
 
 NOWHERE = Location()

@@ -184,19 +184,18 @@ def normalise_result(text: str, spec: GameSpec) -> str | None:
 
 def _check_turn(turn: Turn, spec: GameSpec, size: int, ply: int) -> Turn:
     move = turn.move
-    where = turn.where.fields()
     if spec.resolve and isinstance(move, Place):
         move = ImploPlace(move.at)
         turn = replace(turn, move=move)
     if move.type not in spec.move_types or (isinstance(move, ImploPlace) and not spec.resolve):
         raise InvalidRecordError(
             f"{str(move)!r} is a {_form_name(move)}, which {spec.name} does not have",
-            code="wrong-move-form", ply=ply, move=str(move), **where)
+            code="wrong-move-form", ply=ply, move=str(move), **turn.where.fields())
     for point in _points(move):
         if point.file >= size or point.rank >= size:
             raise InvalidRecordError(
                 f"{point} is off the {size}×{size} board", code="off-board", ply=ply,
-                move=str(move), **where)
+                move=str(move), **turn.where.fields())
     return turn
 
 

@@ -171,12 +171,9 @@ def _decode(raw: bytes, number: int) -> tuple[str, RecordError | None]:
 
 
 def _comment_open_after(text: str, open_: bool) -> bool:
-    for char in text:
-        if char == "{":
-            open_ = True
-        elif char == "}":
-            open_ = False
-    return open_
+    """Whether a ``{`` comment is still open after this line (comments do not nest)."""
+    opened, closed = text.rfind("{"), text.rfind("}")
+    return open_ if opened == closed else opened > closed
 
 
 def _syntax_error(err: UnexpectedInput, text: str, first_line: int) -> RecordError:
@@ -289,7 +286,6 @@ def _result(tag: Value | None, token: Token | None, shift: int, spec: object) ->
 
 def _read_movetext(items: list[Token], shift: int) -> tuple[list[Turn], str | None, Token | None]:
     """Turn tokens into turns, checking move numbers and attaching comments to moves."""
-    turns: list[Turn] = []
     moves: list[tuple[Move, Location]] = []
     comments: list[list[str]] = [[]]  # comments[0]: before the first move
     number: _Word | None = None
@@ -302,7 +298,7 @@ def _read_movetext(items: list[Token], shift: int) -> tuple[list[Turn], str | No
             result = token
         else:
             for word in _words(token, shift):
-                if word.kind == "MOVE_NUMBER":
+                if word[1] == "MOVE_NUMBER":
                     if number is not None:
                         raise _bad_number(number, "is followed by another move number")
                     number = word
@@ -310,22 +306,17 @@ def _read_movetext(items: list[Token], shift: int) -> tuple[list[Turn], str | No
                 if number is not None:
                     _check_number(number, len(moves) + 1)
                     number = None
-                moves.append((_move(word), word.where))
+                moves.append((_move(word), Location(line=word[2], column=word[3])))
                 comments.append([])
     if number is not None:
         raise _bad_number(number, "is not followed by a move")
-    for (move, where), notes in zip(moves, comments[1:], strict=True):
-        turns.append(Turn(move, " ".join(notes) if notes else None, where))
+    turns = [Turn(move, " ".join(notes) if notes else None, where)
+             for (move, where), notes in zip(moves, comments[1:], strict=True)]
     return turns, (" ".join(comments[0]) if comments[0] else None), result
 
 
-@dataclass(frozen=True, slots=True)
-class _Word:
-    """One word of a MOVES token: its text, which word terminal it is, where it stands."""
-
-    text: str
-    kind: str
-    where: Location
+_Word = tuple[str, str, int, int]
+"""One word of a MOVES token: its text, the word terminal it matches, its line and column."""
 
 
 def _words(token: Token, shift: int) -> Iterator[_Word]:
@@ -336,24 +327,24 @@ def _words(token: Token, shift: int) -> Iterator[_Word]:
     line = token.line + shift  # type: ignore[operator]
     line_start = 1 - token.column  # type: ignore[operator]  # so that column = start + column
     end = 0
+    classify = _WORD_KIND.fullmatch
     for match in _SPACE_SEPARATED.finditer(text):
         start = match.start()
         if breaks := text.count("\n", end, start):
             line += breaks
             line_start = text.rfind("\n", end, start) + 1
         end = match.end()
-        where = Location(line=line, column=start - line_start + 1)
         word = match.group()
-        kind = _WORD_KIND.fullmatch(word)
+        kind = classify(word)
         if kind is None:
             raise NotationSyntaxError(
                 f"unexpected {word!r}: not a move, move number, comment or result",
-                **where.fields())
-        yield _Word(word, kind.lastgroup or "", where)
+                line=line, column=start - line_start + 1)
+        yield word, kind.lastgroup, line, start - line_start + 1  # type: ignore[misc]
 
 
 def _check_number(token: _Word, ply: int) -> None:
-    text = token.text
+    text = token[0]
     written = int(text.rstrip("."))
     dots = text.endswith("...")
     expected = f"{(ply + 1) // 2}." if ply % 2 else f"{ply // 2}..."
@@ -362,24 +353,33 @@ def _check_number(token: _Word, ply: int) -> None:
 
 
 def _bad_number(token: _Word, why: str) -> RecordError:
-    return InvalidRecordError(f"move number {token.text!r} {why}", code="bad-move-number",
-                              **token.where.fields())
+    return InvalidRecordError(f"move number {token[0]!r} {why}", code="bad-move-number",
+                              line=token[2], column=token[3])
 
 
 def _move(word: _Word) -> Move:
     try:
-        return _MOVE_READERS[word.kind](word.text)
+        return _SEEN_MOVES[word[0]]
+    except KeyError:
+        pass
+    try:
+        move = _MOVE_READERS[word[1]](word[0])
     except ValueError:
         raise InvalidRecordError(
-            f"{word.text!r} names a square that no board has (files a to s, ranks 1 to 19)",
-            code="off-board", move=word.text, **word.where.fields()) from None
+            f"{word[0]!r} names a square that no board has (files a to s, ranks 1 to 19)",
+            code="off-board", move=word[0], line=word[2], column=word[3]) from None
+    if len(_SEEN_MOVES) >= MAX_SEEN_MOVES:
+        _SEEN_MOVES.clear()
+    _SEEN_MOVES[word[0]] = move
+    return move
 
 
-def _point(text: str) -> Point:
-    point = Point.parse(text)
-    if point.rank >= 19:
-        raise ValueError(text)
-    return point
+MAX_SEEN_MOVES = 100_000
+_SEEN_MOVES: dict[str, Move] = {}
+"""Moves already read, by their text (moves are immutable values); most words repeat."""
+
+
+_point = Point.parse
 
 
 def _capture(text: str) -> Capture:

@@ -214,3 +214,9 @@ def test_spec_grammar_section_is_the_grammar_file() -> None:
 def test_grammar_is_lalr_and_strict() -> None:
     Lark.open(str(ROOT / "notation/grammar/grn.lark"), parser="lalr", start="record",
               strict=True)
+
+
+def test_every_move_knows_its_line_and_column_across_line_breaks() -> None:
+    record = parse_record(HEAD + "1. d4 e5\n2. c3\n   c4 {x}\n3.\nb2\r\n b3")
+    assert [(t.where.line, t.where.column) for t in record.turns] == [
+        (5, 4), (5, 7), (6, 4), (7, 4), (9, 1), (10, 2)]
