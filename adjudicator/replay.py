@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.base import Outcome, Rules, get_rules
-from notation.ast import ImploPlace, Record, Swap, Turn
+from notation.ast import ImploPlace, Record, Turn
 from notation.errors import IllegalMoveError, InvalidRecordError, RecordError, ResultMismatchError
 from notation.games import find_game
 from notation.position import format_position, parse_position
@@ -60,24 +60,29 @@ class Replay:
     error: RecordError | None
 
 
-def replay(record: Record) -> Replay:
+def replay(record: Record, *, canonical: bool = False) -> Replay:
     """Play the record's moves from its start position, stopping at the first illegal one.
 
+    With ``canonical``, ``Replay.canonical`` holds every turn as the engine spells it in
+    full (Implo's resolution steps); otherwise it is empty, which keeps adjudication cheap.
     Raises ``InvalidRecordError`` (code ``bad-setup``) if the Setup is not a position of the
     game; an illegal move is returned in ``Replay.error``, not raised."""
     rules = get_rules(record.game)
     state = _initial_state(rules, record)
+    play = rules.play
     swapped = False
-    canonical: list[Turn] = []
+    spelled: list[Turn] = []
     for ply, turn in enumerate(record.turns, 1):
         try:
-            state = rules.play(state, turn.move)
+            state = play(state, turn.move)
         except IllegalMoveError as err:
             err.located(ply=ply, move=str(turn.move), **turn.where.fields())
-            return Replay(rules, state, ply - 1, swapped, tuple(canonical), err)
-        swapped = swapped or isinstance(turn.move, Swap)
-        canonical.append(_canonical_turn(turn, state))
-    return Replay(rules, state, len(record.turns), swapped, tuple(canonical), None)
+            return Replay(rules, state, ply - 1, swapped, tuple(spelled), err)
+        if turn.move.type == "swap":
+            swapped = True
+        if canonical:
+            spelled.append(_canonical_turn(turn, state))
+    return Replay(rules, state, len(record.turns), swapped, tuple(spelled), None)
 
 
 def _initial_state(rules: Rules, record: Record) -> Any:
@@ -104,7 +109,7 @@ def canonical_record(record: Record) -> Record:
 
     Raises ``RecordError`` if the record is not legal, since only a legal turn has one
     canonical spelling."""
-    played = replay(record)
+    played = replay(record, canonical=True)
     if played.error is not None:
         raise played.error
     return replace(record, turns=played.canonical)

@@ -98,19 +98,19 @@ def adjudicate(paths: tuple[str, ...], as_json: bool, jobs: int) -> None:
     sys.exit(0 if all_valid else 1)
 
 
-_TABLE_HEADER = f"{'file':<40} {'#':>3} {'game':<8} {'size':>4} {'plies':>5} " \
+_TABLE_HEADER = f"{'file':<48} {'#':>3} {'game':<8} {'size':>4} {'plies':>5} " \
                 f"{'result':<10} {'winner':<22} status"
 
 
 def _table_row(report: Report) -> str:
     name = report.file or "-"
-    if len(name) > 40:
-        name = "…" + name[-39:]
+    if len(name) > 48:
+        name = "…" + name[-47:]
     winner = report.winner or ""
     if report.winner_player:
         winner = f"{winner} ({report.winner_player})"
     status = "ok" if report.valid else _first_error(report)
-    return (f"{name:<40} {report.index:>3} {report.game or '?':<8} {report.size or '':>4} "
+    return (f"{name:<48} {report.index:>3} {report.game or '?':<8} {report.size or '':>4} "
             f"{report.plies:>5} {report.result:<10} {winner[:22]:<22} {status}")
 
 
