@@ -1,6 +1,6 @@
 """The one interface every game's rules implement, and the registry of games.
 
-See ``spec/rules.md`` section "The rules interface". A rules object is stateless; states are
+See ``spec/rules/README.md`` section "The rules interface". A rules object is stateless; states are
 immutable values owned by whoever holds them, so a replay is just a sequence of states.
 """
 
@@ -51,7 +51,8 @@ class Rules(ABC):
     aliases: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
-    def initial_state(self, size: int, *, komi: int | None = None, setup: Grid | None = None) -> Any:
+    def initial_state(self, size: int, *, komi: int | None = None,
+                      setup: Grid | None = None) -> Any:
         """The position before the first move: standard, or ``setup`` (see ``spec/grn.md``).
 
         Raises ``ValueError`` if ``setup`` is not a position of this game."""

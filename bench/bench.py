@@ -16,7 +16,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from itertools import islice
 from pathlib import Path
 from typing import Any
 

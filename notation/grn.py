@@ -16,6 +16,7 @@ from typing import BinaryIO
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from notation.ast import (
+    Button,
     Capture,
     Flip,
     ImploPlace,
@@ -30,7 +31,6 @@ from notation.ast import (
     Swap,
     Tag,
     Turn,
-    Button,
 )
 from notation.build import Value, build_record, normalise_result
 from notation.errors import InvalidRecordError, NotationSyntaxError, RecordError
@@ -78,7 +78,8 @@ _WORD_KIND = re.compile("|".join(
 _SPACE_SEPARATED = re.compile(r"\S+")
 
 
-def read_grn(source: str | bytes | BinaryIO, *, file: str | None = None) -> Iterator[Record | RecordError]:
+def read_grn(source: str | bytes | BinaryIO, *,
+             file: str | None = None) -> Iterator[Record | RecordError]:
     """Yield each record of a GRN file in order, or the error that stopped it.
 
     ``source`` is text, bytes, or a binary stream (read lazily, so a large file is never held
@@ -182,7 +183,8 @@ def _syntax_error(err: UnexpectedInput, text: str, first_line: int) -> RecordErr
     source_line = text.splitlines()[line - 1] if text.splitlines() else ""
     where = {"line": line + first_line - 1, "column": column}
     word = _word_at(source_line, column - 1)
-    if isinstance(err, UnexpectedCharacters) and text[err.pos_in_stream : err.pos_in_stream + 1] == "{":
+    opened = text[err.pos_in_stream : err.pos_in_stream + 1] == "{"
+    if isinstance(err, UnexpectedCharacters) and opened:
         return NotationSyntaxError("comment opened with '{' is never closed",
                                    code="unterminated-comment", **where)
     if source_line.lstrip().startswith("[") and not _after_movetext(err):

@@ -8,11 +8,11 @@ output order equals input order whatever the workers' speed.
 from __future__ import annotations
 
 import multiprocessing
-from collections import deque
-from multiprocessing.pool import AsyncResult
 import sys
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from multiprocessing.pool import AsyncResult
 from typing import BinaryIO
 
 from adjudicator.replay import Report, error_report

@@ -7,7 +7,6 @@ from hypothesis import strategies as st
 
 from adjudicator import get_rules
 from adjudicator.base import Rules
-
 from notation.ast import (
     Button,
     Capture,

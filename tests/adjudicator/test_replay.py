@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from adjudicator import get_rules
-from adjudicator.replay import adjudicate, canonical_record
 from adjudicator.base import Rules
+from adjudicator.replay import adjudicate, canonical_record
 from notation.ast import (
     Button,
     Capture,
