@@ -8,14 +8,14 @@ open (``AmbiguousMoveError``), and remembers the fully written canonical form of
 
 The board is a flat tuple of one-letter strings indexed by ``rank * size + file``: ``""``
 empty, ``b``/``w`` stones, ``B``/``W`` markers (the Setup letters). All flood fills are
-local: a territory is explored only until it proves too big to be a patch, and a stone group
-only when a patch next to it is resolved.
+local: a territory is explored only until it proves too big to be a patch, a stone group
+only when a patch next to it is resolved, and a removal needs no fill at all (see
+``_resolve``). ``play`` is the hot path of every replay; ``legal_moves`` may be slower.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import islice
@@ -30,6 +30,9 @@ EMPTY = ""
 STONES = ("b", "w")
 MARKERS = ("B", "W")
 PIECES = frozenset(STONES + MARKERS)
+VISITED = "."
+"""Marks the empty points a fill has met, on a scratch copy of the board (see
+``_placed_patches``)."""
 PATCH_MAX = 4
 """A territory of at most this many points is a patch."""
 SEQUENCE_CAP = 128
@@ -106,20 +109,50 @@ class ImploRules(Rules):
         no patch, a removal that names a wrong group, a misplaced swap or any other move
         form, or a move after the end; ``AmbiguousMoveError`` if the written steps leave a
         choice open (more than one patch remains, or biggest groups are tied)."""
-        if _over(state):
+        # This runs once per ply of every record replayed, so it is written out flat; the
+        # common turn (nothing to resolve, nothing written) builds its state at once.
+        if state.empty == 0:
             raise IllegalMoveError("the game is over (the board is full)")
-        if isinstance(move, Swap):
-            return _swap(state)
-        if isinstance(move, Place):
-            move = ImploPlace(move.at)
-        if not isinstance(move, ImploPlace):
-            raise IllegalMoveError(f"{move} is not an Implo move: every turn places a stone")
-        turn = _Turn.placed(state, _placement(state, move.at))
-        for number, step in enumerate(move.resolve, 1):
-            turn.written(step, number)
-        while turn.pending:
-            turn.forced()
-        return turn.finish(state)
+        if type(move) is not ImploPlace:
+            if isinstance(move, Swap):
+                return _swap(state)
+            if isinstance(move, Place):
+                move = ImploPlace(move.at)
+            if not isinstance(move, ImploPlace):
+                raise IllegalMoveError(f"{move} is not an Implo move: every turn places a stone")
+        size, point = state.size, move.at
+        file, rank = point.file, point.rank
+        if not (0 <= file < size and 0 <= rank < size):
+            raise IllegalMoveError(f"{point} is off the {size}×{size} board")
+        at = rank * size + file  # point.index(size)
+        board = state.board
+        if board[at]:
+            raise IllegalMoveError(f"{point} is occupied (by {_piece_name(board[at])})")
+        mover = state.mover
+        cells = list(board)
+        cells[at] = STONES[mover]
+        placed = tuple(cells)  # the next board, unless a patch is resolved
+        nbrs = _neighbours(size)
+        pending = _placed_patches(cells, nbrs, at)  # leaves marks in cells
+        steps = move.resolve
+        # A move whose steps are all kept as written is equal to its canonical form: it is
+        # that form, unless a class differs (dataclass equality compares classes).
+        exact = type(move) is ImploPlace and type(point) is Point and type(steps) is tuple
+        if not (pending or steps):
+            canonical = move if exact else ImploPlace(_point(at, size))
+            return _state(size, placed, 1 - mover, state.ply + 1, state.empty - 1, canonical,
+                          mover)
+        cells = list(placed)
+        done: list[Resolve] = []  # the steps as the canonical writer writes them
+        kept = _write(cells, nbrs, _arounds(size), pending, mover, size, steps, done)
+        if pending:  # the record stops here: only forced steps may be left out
+            turn = _Turn(size, nbrs, cells, pending, mover, at, done)
+            while turn.pending:
+                turn.forced()
+        canonical = (move if exact and kept == len(done)
+                     else ImploPlace(_point(at, size), tuple(done)))
+        return _state(size, tuple(cells), 1 - mover, state.ply + 1, cells.count(EMPTY),
+                      canonical, mover)
 
     def canonical_move(self, state: State, move: Move) -> Move:
         """``move`` as the canonical writer prints it, every step written.
@@ -132,11 +165,12 @@ class ImploRules(Rules):
         """The winner once the board is full (see ``spec/rules/implo.md``, "End")."""
         if not _over(state):
             return None
-        figures = _figures(state)
-        groups, stones = figures["marker_groups"], figures["stones"]
-        size = _deciding_size(groups)
+        sizes = _marker_groups(state)
+        figures = _figures_of(state, sizes)
+        stones = figures["stones"]
+        size = _deciding_size(*sizes)
         if size is not None:
-            counts = [groups[colour].get(str(size), 0) for colour in COLOURS]
+            counts = [sizes[colour].get(size, 0) for colour in (0, 1)]
             winner, tiebreak = COLOURS[counts[1] > counts[0]], None
             decided_by = f"marker groups of size {size}"
         elif stones["Black"] != stones["White"]:
@@ -166,14 +200,17 @@ class _Turn:
     """A turn under way: a mutable board, the patches still to resolve, the steps taken.
 
     ``pending`` holds each patch as a sorted tuple of indices, so ``patch[0]`` is its lowest
-    point (rank, then file), the point the canonical form names it by."""
+    point (rank, then file), the point the canonical form names it by; it always holds every
+    patch on the board. ``play`` needs one only for steps a record leaves out (see
+    ``_write``); ``legal_moves`` walks the choices with copies of it."""
 
-    __slots__ = ("size", "cells", "pending", "mover", "empty", "at", "steps")
+    __slots__ = ("size", "nbrs", "arounds", "cells", "pending", "mover", "at", "steps")
 
-    def __init__(self, size: int, cells: list[str], pending: list[tuple[int, ...]],
-                 mover: int, empty: int, at: int, steps: list[Resolve]) -> None:
-        self.size, self.cells, self.pending = size, cells, pending
-        self.mover, self.empty, self.at, self.steps = mover, empty, at, steps
+    def __init__(self, size: int, nbrs: tuple[tuple[int, ...], ...], cells: list[str],
+                 pending: list[tuple[int, ...]], mover: int, at: int,
+                 steps: list[Resolve]) -> None:
+        self.size, self.nbrs, self.arounds, self.cells = size, nbrs, _arounds(size), cells
+        self.pending, self.mover, self.at, self.steps = pending, mover, at, steps
 
     @classmethod
     def placed(cls, state: State, at: int) -> _Turn:
@@ -181,78 +218,26 @@ class _Turn:
         cells = list(state.board)
         cells[at] = STONES[state.mover]
         nbrs = _neighbours(state.size)
-        pending: list[tuple[int, ...]] = []
-        explored: set[int] = set()  # neighbours already met need no second fill
-        for q in nbrs[at]:
-            if cells[q] == EMPTY and q not in explored:
-                patch = _territory(cells, nbrs, q, explored)
-                if patch is not None:
-                    pending.append(patch)
-        return cls(state.size, cells, pending, state.mover, state.empty - 1, at, [])
+        pending = _placed_patches(cells.copy(), nbrs, at)
+        return cls(state.size, nbrs, cells, pending, state.mover, at, [])
 
     def copy(self) -> _Turn:
-        return _Turn(self.size, self.cells.copy(), self.pending.copy(), self.mover,
-                     self.empty, self.at, self.steps.copy())
+        return _Turn(self.size, self.nbrs, self.cells.copy(), self.pending.copy(), self.mover,
+                     self.at, self.steps.copy())
 
-    def options(self, patch: tuple[int, ...]) -> tuple[int, list[tuple[int, ...]]]:
-        """The owner of ``patch`` and the owner's tied biggest adjacent groups (lowest first).
+    def options(self, patch: tuple[int, ...]) -> tuple[int, list[list[int]]]:
+        """The owner of ``patch`` and the owner's tied biggest adjacent groups (see
+        ``_options``)."""
+        return _options(self.cells, self.nbrs, self.arounds, patch, self.mover)
 
-        Ownership compares the biggest adjacent group of each colour, not stone totals; a
-        tie (0 against 0 included) gives the patch to the mover's opponent."""
-        nbrs = _neighbours(self.size)
-        groups: dict[str, list[tuple[int, ...]]] = {"b": [], "w": []}
-        seen: set[int] = set()
-        for p in patch:
-            for q in nbrs[p]:
-                colour = self.cells[q]
-                if colour in groups and q not in seen:
-                    group = _group(self.cells, nbrs, q)
-                    seen.update(group)
-                    groups[colour].append(group)
-        best = [max(map(len, groups[stone]), default=0) for stone in STONES]
-        owner = 0 if best[0] > best[1] else 1 if best[1] > best[0] else 1 - self.mover
-        biggest = [g for g in groups[STONES[owner]] if len(g) == best[owner]]
-        return owner, sorted(biggest)
-
-    def apply(self, patch: tuple[int, ...], owner: int, group: tuple[int, ...],
+    def apply(self, patch: tuple[int, ...], owner: int, group: Sequence[int],
               tied: bool) -> None:
-        """Resolve ``patch``: markers on it, ``group`` removed, new patches found; the step
-        is recorded as the canonical writer names it."""
-        for p in patch:
-            self.cells[p] = MARKERS[owner]
-        self.pending.remove(patch)
-        self.empty += len(group) - len(patch)
-        remove = _point(group[0], self.size) if tied else None
-        self.steps.append(Resolve(_point(patch[0], self.size), remove))
-        if group:
-            self._freed(group)
-
-    def _freed(self, group: tuple[int, ...]) -> None:
-        """The removed stones' points join the empty points next to them: patches next to
-        the group merge into that territory, which is a new patch if still small enough."""
-        nbrs = _neighbours(self.size)
-        for p in group:
-            self.cells[p] = EMPTY
-        touched = set(group).union(*(nbrs[p] for p in group))
-        self.pending = [patch for patch in self.pending if touched.isdisjoint(patch)]
-        if len(group) <= PATCH_MAX:
-            patch = _territory(self.cells, nbrs, group[0])
-            if patch is not None:
-                self.pending.append(patch)
-
-    def written(self, step: Resolve, number: int) -> None:
-        """Apply the ``number``-th written step. Raises ``IllegalMoveError`` if it names no
-        current patch or a wrong group; ``AmbiguousMoveError`` if a needed group is unnamed."""
-        where = f"step {number} ({step})"
-        patch = self._patch_named(step.patch, where)
-        owner, biggest = self.options(patch)
-        if step.remove is not None:
-            group = self._group_named(step.remove, patch, owner, biggest, where)
-        elif len(biggest) > 1:
-            raise _tie_error(patch, biggest, self.size)
-        else:
-            group = biggest[0] if biggest else ()
-        self.apply(patch, owner, group, len(biggest) > 1)
+        """Resolve ``patch`` (see ``_resolve``); the step is recorded as the canonical writer
+        names it."""
+        _resolve(self.cells, self.nbrs, self.pending, patch, owner, group)
+        size = self.size
+        remove = _point(group[0], size) if tied else None
+        self.steps.append(Resolve(_point(patch[0], size), remove))
 
     def forced(self) -> None:
         """Apply the next step when it is forced. Raises ``AmbiguousMoveError`` if not."""
@@ -263,44 +248,159 @@ class _Turn:
         owner, biggest = self.options(patch)
         if len(biggest) > 1:
             raise _tie_error(patch, biggest, self.size)
-        self.apply(patch, owner, biggest[0] if biggest else (), False)
+        self.apply(patch, owner, biggest[0] if biggest else [], False)
 
-    def _patch_named(self, point: Point, where: str) -> tuple[int, ...]:
-        index = _on_board(point, self.size, where)
-        for patch in self.pending:
-            if index in patch:
-                return patch
-        if not self.pending:
-            raise IllegalMoveError(f"{where}: no patch remains to resolve")
-        content = self.cells[index]
-        why = (f"it holds {_piece_name(content)}" if content
-               else f"its territory has more than {PATCH_MAX} points")
-        raise IllegalMoveError(f"{where}: {point} is not in a patch ({why})")
 
-    def _group_named(self, point: Point, patch: tuple[int, ...], owner: int,
-                     biggest: list[tuple[int, ...]], where: str) -> tuple[int, ...]:
-        index = _on_board(point, self.size, where)
-        for group in biggest:
-            if index in group:
-                return group
-        at = _name(patch[0], self.size)
-        if not biggest:
+def _write(cells: list[str], nbrs: tuple[tuple[int, ...], ...],
+           arounds: dict[tuple[int, ...], tuple[int, ...]], pending: list[tuple[int, ...]],
+           mover: int, size: int, steps: tuple[Resolve, ...], done: list[Resolve]) -> int:
+    """Apply a turn's written steps in order, each appended to ``done`` as the canonical
+    writer writes it; return how many of them were written that way (and appended as they
+    are). Raises ``IllegalMoveError`` if one names no current patch or a wrong group;
+    ``AmbiguousMoveError`` if a needed group is unnamed."""
+    record = done.append
+    kept = 0
+    for number, step in enumerate(steps, 1):
+        named = step.patch
+        file, rank = named.file, named.rank
+        if not (0 <= file < size and 0 <= rank < size):
             raise IllegalMoveError(
-                f"{where}: the patch at {at} goes to {COLOURS[owner]}, who has no stone next "
-                f"to it, so nothing is removed; drop ':{point}'")
-        groups = ", ".join(_name(g[0], self.size) for g in biggest)
-        kind = "the group" if len(biggest) == 1 else "one of the groups"
-        raise IllegalMoveError(
-            f"{where}: {point} is not a stone of a biggest {COLOURS[owner]} group next to the "
-            f"patch at {at}; the patch must remove {kind} at {groups}")
+                f"step {number} ({step}): {named} is off the {size}×{size} board")
+        index = rank * size + file  # named.index(size)
+        for patch in pending:
+            if index in patch:
+                break
+        else:
+            raise _not_a_patch(cells, pending, named, index, f"step {number} ({step})")
+        owner, biggest = _options(cells, nbrs, arounds, patch, mover)
+        group: Sequence[int]
+        remove = step.remove
+        if remove is not None:
+            stone = _on_board(remove, size, step, number)
+            for group in biggest:
+                if stone in group:
+                    break
+            else:
+                raise _wrong_group(remove, patch, owner, biggest, size,
+                                   f"step {number} ({step})")
+            tied = len(biggest) > 1
+            canonical = tied and stone == group[0] and type(remove) is Point
+        elif len(biggest) > 1:
+            raise _tie_error(patch, biggest, size)
+        else:
+            group = biggest[0] if biggest else []
+            tied, canonical = False, True
+        _resolve(cells, nbrs, pending, patch, owner, group)
+        if canonical and index == patch[0] and type(step) is Resolve and type(named) is Point:
+            record(step)  # the record's own step: it is the canonical one
+            kept += 1
+        else:
+            record(Resolve(_point(patch[0], size), _point(group[0], size) if tied else None))
+    return kept
 
-    def canonical(self) -> ImploPlace:
-        return ImploPlace(_point(self.at, self.size), tuple(self.steps))
 
-    def finish(self, state: State) -> State:
-        """The state after this (complete) turn."""
-        return State(self.size, tuple(self.cells), 1 - self.mover, state.ply + 1, self.empty,
-                     self.canonical(), self.mover)
+def _not_a_patch(cells: list[str], pending: list[tuple[int, ...]], point: Point, index: int,
+                 where: str) -> IllegalMoveError:
+    if not pending:
+        return IllegalMoveError(f"{where}: no patch remains to resolve")
+    content = cells[index]
+    why = (f"it holds {_piece_name(content)}" if content
+           else f"its territory has more than {PATCH_MAX} points")
+    return IllegalMoveError(f"{where}: {point} is not in a patch ({why})")
+
+
+def _options(cells: list[str], nbrs: tuple[tuple[int, ...], ...],
+             arounds: dict[tuple[int, ...], tuple[int, ...]], patch: tuple[int, ...],
+             mover: int) -> tuple[int, list[list[int]]]:
+    """The owner of ``patch`` and the owner's tied biggest adjacent groups, each sorted, the
+    one with the lowest stone first (a new list: the caller may keep it).
+
+    Ownership compares the biggest adjacent group of each colour, not stone totals; a tie
+    (0 against 0 included) gives the patch to the mover's opponent."""
+    around = arounds.get(patch)
+    if around is None:
+        around = arounds[patch] = _around(patch, nbrs)
+    black = white = 0  # the biggest adjacent group of each colour ...
+    blacks: list[list[int]] = []  # ... and the groups of that size
+    whites: list[list[int]] = []
+    seen: list[int] | None = None  # the stones of the groups of two or more filled so far
+    for q in around:
+        stone = cells[q]
+        if stone == "b" or stone == "w":
+            if seen is not None and q in seen:
+                continue
+            group = [q]
+            for x in group:  # grows while it is walked: a breadth-first fill
+                for y in nbrs[x]:
+                    if cells[y] == stone and y not in group:
+                        group.append(y)
+            size = len(group)
+            if size > 1:  # a single stone is met once: ``around`` has no repeats
+                if seen is None:
+                    seen = group.copy()
+                else:
+                    seen += group
+            if stone == "b":
+                if size > black:
+                    black, blacks = size, [group]
+                elif size == black:
+                    blacks.append(group)
+            elif size > white:
+                white, whites = size, [group]
+            elif size == white:
+                whites.append(group)
+    owner = 0 if black > white else 1 if white > black else 1 - mover
+    tops = whites if owner else blacks
+    for group in tops:
+        group.sort()
+    if len(tops) > 1:
+        tops.sort()  # by lowest stone: the groups are disjoint
+    return owner, tops
+
+
+def _resolve(cells: list[str], nbrs: tuple[tuple[int, ...], ...],
+             pending: list[tuple[int, ...]], patch: tuple[int, ...], owner: int,
+             group: Sequence[int]) -> None:
+    """Resolve ``patch``: markers of ``owner`` on it, ``group`` removed, ``pending`` updated.
+
+    The removed stones' points are empty now: with the empty points next to them they form
+    one territory, which takes in every patch next to the group, and is a new patch if still
+    small enough. No fill is needed: a turn starts without a patch and ``pending`` holds
+    every patch, so an empty point outside ``pending`` lies in a territory of more than
+    ``PATCH_MAX`` points."""
+    marker = MARKERS[owner]
+    for p in patch:
+        cells[p] = marker
+    pending.remove(patch)
+    if not group:
+        return
+    for p in group:
+        cells[p] = EMPTY
+    small = len(group) <= PATCH_MAX
+    if not pending:  # the usual case: no other patch to take in
+        if small:
+            for p in group:
+                for q in nbrs[p]:
+                    if not cells[q] and q not in group:
+                        return  # q lies in a territory of more than PATCH_MAX points
+            pending.append(tuple(sorted(group)))
+        return
+    merged = list(group)
+    for p in group:
+        for q in nbrs[p]:
+            if not cells[q] and q not in merged:
+                for other in pending:
+                    if q in other:
+                        pending.remove(other)
+                        merged += other
+                        break
+                else:  # q lies in a territory of more than PATCH_MAX points
+                    if not pending:
+                        return
+                    small = False
+    if small and len(merged) <= PATCH_MAX:
+        merged.sort()
+        pending.append(tuple(merged))
 
 
 def _choice_sequences(turn: _Turn) -> list[tuple[Resolve, ...]]:
@@ -326,7 +426,7 @@ def _walk(turn: _Turn, seen: set[tuple[str, ...]] | None,
         return
     for patch in sorted(turn.pending):
         owner, biggest = turn.options(patch)
-        for group in biggest or [()]:
+        for group in biggest or [[]]:
             if budget is not None:
                 if budget[0] <= 0:
                     return
@@ -349,13 +449,46 @@ def _swap(state: State) -> State:
     return replace(state, ply=2, last_move=None, last_mover=state.mover)
 
 
-def _placement(state: State, at: Point) -> int:
-    if not (0 <= at.file < state.size and 0 <= at.rank < state.size):
-        raise IllegalMoveError(f"{at} is off the {state.size}×{state.size} board")
-    index = at.index(state.size)
-    if state.board[index]:
-        raise IllegalMoveError(f"{at} is occupied (by {_piece_name(state.board[index])})")
-    return index
+def _state(size: int, board: tuple[str, ...], mover: int, ply: int, empty: int,
+           last_move: ImploPlace | None, last_mover: int | None) -> State:
+    """The state after a turn, its fields given in order."""
+    return State(size, board, mover, ply, empty, last_move, last_mover)
+
+
+def _placed_patches(scratch: list[str], nbrs: tuple[tuple[int, ...], ...],
+                    at: int) -> list[tuple[int, ...]]:
+    """The patches (sorted tuples) on ``scratch``, a copy of the board where a stone just
+    landed on ``at``: only the territory that held ``at`` can have split, and each of its
+    pieces holds an empty neighbour of ``at``. One fill per piece, stopped as soon as it has
+    found more than ``PATCH_MAX`` points.
+
+    The fills mark the points they meet with ``VISITED`` in ``scratch`` (and leave them so):
+    a fill needs no list of the points met, a neighbour of ``at`` met by an earlier fill needs
+    no fill, and a fill that meets a point of an earlier one is in a piece already found too
+    big (a patch, once found, is a whole territory)."""
+    pending: list[tuple[int, ...]] = []
+    for start in nbrs[at]:
+        if scratch[start]:  # a piece, or a point of a piece already explored
+            continue
+        scratch[start] = VISITED
+        members = [start]
+        for p in members:  # grows while it is walked: a breadth-first fill
+            for q in nbrs[p]:
+                piece = scratch[q]
+                if not piece:
+                    scratch[q] = VISITED
+                    members.append(q)
+                    if len(members) > PATCH_MAX:
+                        break
+                elif piece is VISITED and q not in members:
+                    break
+            else:
+                continue
+            break
+        else:
+            members.sort()
+            pending.append(tuple(members))
+    return pending
 
 
 def _over(state: State) -> bool:
@@ -365,27 +498,46 @@ def _over(state: State) -> bool:
 
 def _figures(state: State) -> dict[str, Any]:
     """Marker groups per colour by size (sizes as strings, ascending) and stones per colour."""
-    nbrs = _neighbours(state.size)
-    counts: dict[str, Counter[int]] = {MARKERS[0]: Counter(), MARKERS[1]: Counter()}
-    seen: set[int] = set()
-    for p, piece in enumerate(state.board):
-        if piece in counts and p not in seen:
-            group = _group(state.board, nbrs, p)
-            seen.update(group)
-            counts[piece][len(group)] += 1
+    return _figures_of(state, _marker_groups(state))
+
+
+def _figures_of(state: State, sizes: tuple[dict[int, int], dict[int, int]]) -> dict[str, Any]:
+    board = state.board
     return {
-        "marker_groups": {colour: {str(k): v for k, v in sorted(counts[mark].items())}
-                          for colour, mark in zip(COLOURS, MARKERS, strict=True)},
-        "stones": {colour: state.board.count(stone)
-                   for colour, stone in zip(COLOURS, STONES, strict=True)},
+        "marker_groups": {colour: {str(k): v for k, v in sorted(counts.items())}
+                          for colour, counts in zip(COLOURS, sizes, strict=True)},
+        "stones": {COLOURS[0]: board.count(STONES[0]), COLOURS[1]: board.count(STONES[1])},
     }
 
 
-def _deciding_size(groups: dict[str, dict[str, int]]) -> int | None:
+def _marker_groups(state: State) -> tuple[dict[int, int], dict[int, int]]:
+    """The number of marker groups of each size, for each colour."""
+    nbrs = _neighbours(state.size)
+    cells = list(state.board)  # a marker met by a fill is emptied here: it is not met again
+    counts: tuple[dict[int, int], dict[int, int]] = ({}, {})
+    for marker, sizes in zip(MARKERS, counts, strict=True):
+        left, p = cells.count(marker), 0
+        while left:
+            p = cells.index(marker, p)  # the next marker not met yet
+            cells[p] = EMPTY
+            group = [p]
+            for x in group:  # grows while it is walked: a breadth-first fill
+                for q in nbrs[x]:
+                    if cells[q] == marker:
+                        cells[q] = EMPTY
+                        group.append(q)
+            size = len(group)
+            left -= size
+            sizes[size] = sizes.get(size, 0) + 1
+    return counts
+
+
+def _deciding_size(black: dict[int, int], white: dict[int, int]) -> int | None:
     """The largest group size at which Black and White have different marker-group counts."""
-    black, white = groups["Black"], groups["White"]
-    sizes = sorted({int(k) for k in (*black, *white)}, reverse=True)
-    return next((s for s in sizes if black.get(str(s), 0) != white.get(str(s), 0)), None)
+    for size in sorted(black.keys() | white.keys(), reverse=True):
+        if black.get(size, 0) != white.get(size, 0):
+            return size
+    return None
 
 
 def _setup_board(setup: Grid, size: int) -> tuple[str, ...]:
@@ -440,6 +592,23 @@ def _group(cells: list[str] | tuple[str, ...], nbrs: tuple[tuple[int, ...], ...]
     return tuple(sorted(members))
 
 
+def _around(patch: tuple[int, ...], nbrs: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """The points next to ``patch``, each once."""
+    around: list[int] = []
+    for p in patch:
+        for q in nbrs[p]:
+            if q not in patch and q not in around:
+                around.append(q)
+    return tuple(around)
+
+
+@cache
+def _arounds(size: int) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """``_around`` of the patches met so far on a ``size`` board, by patch: a few thousand
+    shapes at most (the polyominoes of up to four points that fit on the board)."""
+    return {}
+
+
 @cache
 def _neighbours(size: int) -> tuple[tuple[int, ...], ...]:
     """Orthogonal neighbours of every flat index on a ``size`` board."""
@@ -451,7 +620,7 @@ def _neighbours(size: int) -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
-def _tie_error(patch: tuple[int, ...], biggest: list[tuple[int, ...]],
+def _tie_error(patch: tuple[int, ...], biggest: Sequence[Sequence[int]],
                size: int) -> AmbiguousMoveError:
     at = _name(patch[0], size)
     names = [_name(g[0], size) for g in biggest]
@@ -461,10 +630,26 @@ def _tie_error(patch: tuple[int, ...], biggest: list[tuple[int, ...]],
                               f"{', '.join(names)}; write {written}")
 
 
-def _on_board(point: Point, size: int, where: str) -> int:
-    if not (0 <= point.file < size and 0 <= point.rank < size):
-        raise IllegalMoveError(f"{where}: {point} is off the {size}×{size} board")
-    return point.index(size)
+def _wrong_group(point: Point, patch: tuple[int, ...], owner: int,
+                 biggest: Sequence[Sequence[int]], size: int, where: str) -> IllegalMoveError:
+    at = _name(patch[0], size)
+    if not biggest:
+        return IllegalMoveError(
+            f"{where}: the patch at {at} goes to {COLOURS[owner]}, who has no stone next "
+            f"to it, so nothing is removed; drop ':{point}'")
+    groups = ", ".join(_name(g[0], size) for g in biggest)
+    kind = "the group" if len(biggest) == 1 else "one of the groups"
+    return IllegalMoveError(
+        f"{where}: {point} is not a stone of a biggest {COLOURS[owner]} group next to the "
+        f"patch at {at}; the patch must remove {kind} at {groups}")
+
+
+def _on_board(point: Point, size: int, step: Resolve, number: int) -> int:
+    """The index of ``point``, named in the ``number``-th written ``step``."""
+    file, rank = point.file, point.rank
+    if not (0 <= file < size and 0 <= rank < size):
+        raise IllegalMoveError(f"step {number} ({step}): {point} is off the {size}×{size} board")
+    return rank * size + file  # point.index(size)
 
 
 def _file_rank(index: int, size: int) -> tuple[int, int]:

@@ -7,6 +7,7 @@ Each rule test names the other reading it rules out.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 
@@ -594,3 +595,81 @@ class TestProperties:
         with pytest.raises(IllegalMoveError) as caught:
             RULES.play(state, wrong)
         assert not isinstance(caught.value, AmbiguousMoveError)
+
+
+def _respelled(state: State, move: ImploPlace, draw: st.DrawFn) -> ImploPlace:
+    """``move`` (canonical) with every patch named by a random point of it, and a removal
+    named by a random stone of the group, also where the group is the only biggest one."""
+    size = state.size
+    board = list(state.board)
+    board[move.at.index(size)] = "bw"[state.mover]
+    steps = []
+    for step in move.resolve:
+        (patch,) = [p for p in _reference_patches(board, size) if step.patch.index(size) in p]
+        owner, biggest = _reference_choices(board, size, patch, state.mover)
+        groups = [g for g in biggest if step.remove is None or step.remove.index(size) in g]
+        group = groups[0] if groups else ()
+        remove = None
+        if group and (step.remove is not None or draw(st.booleans())):
+            remove = implo._point(draw(st.sampled_from(group)), size)
+        steps.append(Resolve(implo._point(draw(st.sampled_from(patch)), size), remove))
+        board = _reference_apply(board, size, patch, owner, group)
+    return ImploPlace(move.at, tuple(steps))
+
+
+PIECE_OR_EMPTY = st.sampled_from(["", "", "", "b", "w", "B", "W"])
+
+
+@st.composite
+def placements(draw: st.DrawFn) -> tuple[int, list[str], int]:
+    """Any board of 3 to 7 lines (patches allowed) and an empty point of it."""
+    size = draw(st.integers(3, 7))
+    board = draw(st.lists(PIECE_OR_EMPTY, min_size=size * size, max_size=size * size))
+    at = draw(st.integers(0, size * size - 1))
+    board[at] = ""
+    return size, board, at
+
+
+class TestFastPaths:
+    """The engine takes shortcuts (see adjudicator/implo.py); these check them against the
+    slow reference above."""
+
+    @settings(max_examples=300, deadline=None)
+    @given(placements(), st.sampled_from("bw"))
+    def test_placement_finds_the_small_territories_next_to_it(
+            self, placement: tuple[int, list[str], int], stone: str) -> None:
+        # Other reading: a full count of the board after the stone lands.
+        size, board, at = placement
+        board[at] = stone
+        nbrs = implo._neighbours(size)
+        expected = sorted(p for p in _reference_patches(board, size)
+                          if any(q in p for q in nbrs[at]))
+        assert sorted(implo._placed_patches(board.copy(), nbrs, at)) == expected
+
+    @PROPERTY
+    @given(games(), st.data())
+    def test_any_spelling_of_a_turn_gives_the_same_state(self, game: Game,
+                                                         data: st.DataObject) -> None:
+        # Steps naming a patch by any of its points, and a group by any of its stones, give
+        # the state of the canonical spelling, with the canonical form as last_move.
+        states, played = game
+        for before, chosen, after in zip(states[:-1], played, states[1:], strict=True):
+            if isinstance(chosen, ImploPlace):
+                respelled = _respelled(before, chosen, data.draw)
+                assert RULES.play(before, respelled) == after
+                try:
+                    bare = RULES.play(before, ImploPlace(chosen.at))
+                except AmbiguousMoveError as err:
+                    with pytest.raises(AmbiguousMoveError, match=re.escape(str(err))):
+                        RULES.play(before, Place(chosen.at))
+                else:
+                    assert RULES.play(before, Place(chosen.at)) == bare
+
+    def test_states_are_built_field_by_field(self) -> None:
+        # play builds its states without State.__init__ (implo._state): same class, every
+        # field set, equal to the ordinary construction.
+        fields = (5, ("",) * 24 + ("b",), 1, 7, 24, move("e5"), 0)
+        built = implo._state(*fields)
+        assert type(built) is State
+        assert built == State(*fields)
+        assert tuple(getattr(built, name) for name in State.__slots__) == fields
