@@ -224,8 +224,8 @@ class PatchRules(Rules, Generic[S]):
 
     def _next(self, state: S, board: tuple[str, ...], *, empty: int) -> S:
         """The state after a board play by the colour to move."""
-        return self.state_type(size=state.size, board=board, turn=1 - state.turn,
-                               ply=state.ply + 1, passes=0, last_play=state.turn, empty=empty)
+        return self.state_type(state.size, board, 1 - state.turn, state.ply + 1, 0, state.turn,
+                               empty)
 
     def _board_plays(self, state: S) -> Iterator[Place | Capture]:
         """Every placement, then every capture, of the colour to move."""

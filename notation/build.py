@@ -184,6 +184,20 @@ def normalise_result(text: str, spec: GameSpec) -> str | None:
 
 def _check_turn(turn: Turn, spec: GameSpec, size: int, ply: int) -> Turn:
     move = turn.move
+    kind = type(move)
+    # The common moves first, checked without building anything.
+    if kind is Place and not spec.resolve and "place" in spec.move_types:
+        if move.at.file < size and move.at.rank < size:  # type: ignore[union-attr]
+            return turn
+    elif kind is Capture and "move" in spec.move_types:
+        if max(move.origin.file, move.origin.rank, move.target.file,  # type: ignore[union-attr]
+               move.target.rank) < size:  # type: ignore[union-attr]
+            return turn
+    return _check_any_turn(turn, spec, size, ply)
+
+
+def _check_any_turn(turn: Turn, spec: GameSpec, size: int, ply: int) -> Turn:
+    move = turn.move
     if spec.resolve and isinstance(move, Place):
         move = ImploPlace(move.at)
         turn = replace(turn, move=move)
