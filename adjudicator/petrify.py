@@ -8,7 +8,6 @@ adds what is Petrify's own: eight directions, any enemy disk as a target, and th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
@@ -19,9 +18,10 @@ EIGHT = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1))
 EDGE = "the edge of the board"
 
 
-@dataclass(frozen=True, slots=True)
 class State(PatchState):
     """A Petrify position: each cell is ``""``, ``"b"``, ``"o"`` or ``"x"`` (a block)."""
+
+    __slots__ = ()
 
 
 class Formation(NamedTuple):

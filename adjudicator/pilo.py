@@ -7,18 +7,17 @@ adds what is Pilo's own: orthogonal moves, equal heights, a capture that adds a 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from adjudicator.base import register
 from adjudicator.patches import BLOCK, PatchRules, PatchState, square_name
 
 ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))  # (file step, rank step): right, left, up, down
 
 
-@dataclass(frozen=True, slots=True)
 class State(PatchState):
     """A Pilo position: each cell is ``""``, ``"x"`` (a block) or a one-coloured stack such as
     ``"bbb"`` (Blue, height 3), bottom to top, as in the Setup notation."""
+
+    __slots__ = ()
 
 
 @register

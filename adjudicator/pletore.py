@@ -10,9 +10,8 @@ and the vertical masks; control is that AND when it names exactly one colour.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from adjudicator.base import Outcome, Rules, register
 from notation.ast import FILES, Button, Flip, Grid, Move, Pass, Place, Point
@@ -27,9 +26,10 @@ MIN_SIZE, MAX_SIZE = 3, 19
 BUTTON_VALUE = 0.5
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
     """A Pletore position and everything the rules need to know about its past.
+
+    A named tuple: immutable, and several times cheaper to build than a frozen dataclass.
 
     ``ply`` counts the turns played (0 before Black's first). ``passes`` counts the passes
     just made in a row (two end the game). ``button`` is the colour holding the button, or

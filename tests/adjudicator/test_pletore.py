@@ -7,8 +7,6 @@ out; under that reading the test would fail.
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -27,7 +25,7 @@ def setup(text: str, komi: int = 0, ply: int = 0) -> State:
     """A state from a Setup string; ``ply`` 1 makes it White's turn (as after a Black turn)."""
     size = text.count("/") + 1
     state = RULES.initial_state(size, komi=komi, setup=parse_position(text, GAMES["pletore"], size))
-    return dataclasses.replace(state, ply=ply)
+    return state._replace(ply=ply)
 
 
 def play(state: State, *tokens: str) -> State:
@@ -168,7 +166,7 @@ def test_placement_on_point_pinched_by_both_allowed() -> None:
     state = setup("2,w,2/5/b,3,w/5/2,b,2")  # c3 sees a3 b, e3 w, c1 b, c5 w
     assert RULES.controller(state, P("c3")) is None
     play(state, "c3")  # Black
-    play(dataclasses.replace(state, ply=1), "c3")  # White
+    play(state._replace(ply=1), "c3")  # White
 
 
 def test_placement_on_occupied_point_refused() -> None:
@@ -537,12 +535,12 @@ def games(draw: st.DrawFn) -> tuple[State, list[State], list[Move]]:
 @given(games())
 def test_random_games_replay_without_mutation(game: tuple[State, list[State], list[Move]]) -> None:
     start, states, moves = game
-    snapshots = [dataclasses.astuple(s) for s in states]
+    snapshots = [tuple(s) for s in states]
     state = start
     for i, m in enumerate(moves):
         state = RULES.play(state, m)
         assert state == states[i + 1]
-    assert [dataclasses.astuple(s) for s in states] == snapshots
+    assert [tuple(s) for s in states] == snapshots
 
 
 @settings(max_examples=30, deadline=None)
