@@ -7,7 +7,7 @@ immutable values owned by whoever holds them, so a replay is just a sequence of 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -87,6 +87,13 @@ class Rules(ABC):
         except IllegalMoveError:
             return False
         return True
+
+    def random_move(self, state: Any, choose: Callable[[Sequence[Any]], Any]) -> Move | None:
+        """A legal move picked by ``choose`` (``random.choice``, or a hypothesis draw), for
+        generating games; None once the game is over. By default it lists the legal moves;
+        a game whose lists can be enormous draws its move step by step instead."""
+        moves = list(self.legal_moves(state))
+        return choose(moves) if moves else None
 
     def details(self, state: Any) -> Mapping[str, Any]:
         """Game-specific figures for the report of an unfinished game (default: none)."""

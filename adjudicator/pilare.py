@@ -11,7 +11,7 @@ programming, and ``legal_moves`` is a lazy generator.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -106,6 +106,22 @@ class PilareRules(Rules):
         grid = STANDARD_GRIDS[size] if setup is None else _check_setup(setup, size)
         board = tuple(cell for row in grid for cell in row)
         return State(size, board, 0, _count_topped(board))
+
+    def random_move(self, state: State, choose: Callable[[Sequence[Any]], Any]) -> Sow | None:
+        """A legal move picked by ``choose`` without listing every path: first a stack
+        topped by the mover, then each step among those that stay on the board and do not
+        turn back (every such prefix extends to a full path). None once the game is over."""
+        if self.outcome(state) is not None:
+            return None
+        size, mine = state.size, MEN[state.ply % 2]
+        start = choose([i for i, stack in enumerate(state.board) if stack and stack[-1] == mine])
+        table = _neighbours(size)
+        here, previous, path = start, NO_DIRECTION, ""
+        for _ in state.board[start]:
+            d = choose([d for d, target in enumerate(table[here])
+                        if target >= 0 and d != 3 - previous])
+            here, previous, path = table[here][d], d, path + DIRECTIONS[d]
+        return Sow(Point(start % size, start // size), path)
 
     def to_move(self, state: State) -> str:
         """Red on even plies, Black on odd ones."""

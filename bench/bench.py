@@ -17,15 +17,13 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from adjudicator import get_rules  # noqa: E402
-from adjudicator.base import Rules  # noqa: E402
 from adjudicator.replay import adjudicate  # noqa: E402
-from notation.ast import Move, Point, Record, Sow, Turn  # noqa: E402
+from notation.ast import Record, Turn  # noqa: E402
 from notation.games import find_game  # noqa: E402
 from notation.grn import read_grn  # noqa: E402
 from notation.writer import write_record  # noqa: E402
@@ -38,41 +36,12 @@ TARGETS = {"Pilo": 2.0, "Petrify": 2.0, "Pletore": 2.0, "Implo": 1.0, "Pilare": 
 MAX_PLIES = 400
 
 
-def random_move(rules: Rules, state: Any, rng: random.Random) -> Move | None:
-    """A uniformly drawn legal move; Pilare draws a stack, then a random non-reversing walk,
-    since listing every path of a tall stack would take forever."""
-    if rules.name == "Pilare":
-        return _random_sow(rules, state, rng)
-    moves = list(rules.legal_moves(state))
-    return rng.choice(moves) if moves else None
-
-
-def _random_sow(rules: Rules, state: Any, rng: random.Random) -> Move | None:
-    if rules.outcome(state) is not None:
-        return None
-    letter = rules.to_move(state)[0].lower()
-    grid = rules.position(state)
-    size = len(grid)
-    stacks = [(f, r) for r in range(size) for f in range(size) if grid[r][f].endswith(letter)]
-    f, r = rng.choice(stacks)
-    steps = {"n": (0, 1), "s": (0, -1), "e": (1, 0), "w": (-1, 0)}
-    back = {"n": "s", "s": "n", "e": "w", "w": "e"}
-    path, x, y, last = "", f, r, ""
-    for _ in grid[r][f]:
-        options = [d for d, (dx, dy) in steps.items() if d != back.get(last)
-                   and 0 <= x + dx < size and 0 <= y + dy < size]
-        last = rng.choice(options)
-        x, y = x + steps[last][0], y + steps[last][1]
-        path += last
-    return Sow(Point(f, r), path)
-
-
 def random_record(game: str, size: int, komi: int | None, rng: random.Random, index: int) -> str:
     """One random legal game as canonical GRN, its result claimed as the adjudicator sees it."""
     rules = get_rules(game)
     state = rules.initial_state(size, komi=komi)
     turns: list[Turn] = []
-    while len(turns) < MAX_PLIES and (move := random_move(rules, state, rng)) is not None:
+    while len(turns) < MAX_PLIES and (move := rules.random_move(state, rng.choice)) is not None:
         state = rules.play(state, move)
         turns.append(Turn(getattr(state, "last_move", None) or move))
     outcome = rules.outcome(state)

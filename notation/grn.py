@@ -88,6 +88,17 @@ def read_grn(source: str | bytes | BinaryIO, *,
         yield read_chunk(chunk, file=file)
 
 
+def parse_move(word: str) -> Move:
+    """One move written as GRN (``d4``, ``c3xc5``, ``d4/e5/a1:b2``, ``pass`` ...), any case.
+
+    Which game allows the move is not checked here. Raises ``NotationSyntaxError`` if the
+    word is no move form, ``InvalidRecordError`` (``off-board``) for a square no board has."""
+    kind = _WORD_KIND.fullmatch(word)
+    if kind is None or kind.lastgroup == "MOVE_NUMBER":
+        raise NotationSyntaxError(f"{word!r} is not a move")
+    return _move((word, kind.lastgroup or "", 1, 1))
+
+
 def read_chunk(chunk: Chunk, *, file: str | None = None) -> Record | RecordError:
     """The record of one chunk from :func:`split_records`, or the error that stopped it."""
     try:

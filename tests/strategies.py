@@ -3,10 +3,11 @@ their game (not necessarily legal), and random legal games drawn from the engine
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from hypothesis import strategies as st
 
 from adjudicator import get_rules
-from adjudicator.base import Rules
 from notation.ast import (
     Button,
     Capture,
@@ -97,31 +98,6 @@ def records(draw: st.DrawFn, game: str | None = None, max_moves: int = 30) -> Re
     )
 
 
-def draw_legal_move(draw: st.DrawFn, rules: Rules, state: object) -> Move | None:
-    """A legal move drawn by hypothesis, or None when the game is over. Pilare draws a
-    topped stack and then a path step by step, since its move lists can be enormous."""
-    if rules.outcome(state) is not None:
-        return None
-    if rules.name != "Pilare":
-        moves = list(rules.legal_moves(state))
-        return draw(st.sampled_from(moves)) if moves else None
-    grid = rules.position(state)
-    size, letter = len(grid), rules.to_move(state)[0].lower()
-    stacks = [Point(f, r) for r in range(size) for f in range(size)
-              if grid[r][f].endswith(letter)]
-    origin = draw(st.sampled_from(stacks))
-    path, x, y, last = "", origin.file, origin.rank, ""
-    for _ in grid[origin.rank][origin.file]:
-        options = [d for d, (dx, dy) in STEPS.items() if d != BACK.get(last)
-                   and 0 <= x + dx < size and 0 <= y + dy < size]
-        last = draw(st.sampled_from(options))
-        x, y = x + STEPS[last][0], y + STEPS[last][1]
-        path += last
-    return Sow(origin, path)
-
-
-STEPS = {"e": (1, 0), "n": (0, 1), "s": (0, -1), "w": (-1, 0)}
-BACK = {"n": "s", "s": "n", "e": "w", "w": "e"}
 DEFAULT_SIZES = {"Pilo": (4, 5, 6), "Petrify": (4, 5, 6), "Implo": (3, 4, 5),
                  "Pletore": (3, 4, 5, 6), "Pilare": (6, 8)}
 
@@ -137,7 +113,10 @@ def legal_games(draw: st.DrawFn, game: str, max_plies: int = 120) -> Record:
     komi = draw(st.integers(-5, 5)) if spec.komi else None
     state = rules.initial_state(size, komi=komi)
     turns: list[Turn] = []
-    while len(turns) < max_plies and (move := draw_legal_move(draw, rules, state)) is not None:
+    def choose(options: Sequence[object]) -> object:
+        return draw(st.sampled_from(options))
+
+    while len(turns) < max_plies and (move := rules.random_move(state, choose)) is not None:
         state = rules.play(state, move)
         turns.append(Turn(getattr(state, "last_move", None) or move))
     outcome = rules.outcome(state)

@@ -21,47 +21,22 @@ from adjudicator.pilo import PiloRules, State
 from notation.ast import Capture, Flip, Move, Pass, Place, Point, Swap
 from notation.errors import IllegalMoveError
 from notation.games import GAMES
-from notation.position import format_position, parse_position
+from notation.position import parse_position
+from tests.adjudicator.harness import Harness
 
 RULES = PiloRules()
 P = Point.parse
 
 
+HARNESS = Harness(RULES)
+move, play, refused, legal, board = (HARNESS.move, HARNESS.play, HARNESS.refused,
+                                     HARNESS.legal, HARNESS.board)
+
+
 def setup(text: str, turn: int = BLUE, ply: int = 0) -> State:
     """A state from a Setup string; ``turn`` and ``ply`` set who moves and how far we are."""
-    size = text.count("/") + 1
-    state = RULES.initial_state(size, setup=parse_position(text, GAMES["pilo"], size))
+    state: State = HARNESS.setup(text)
     return state._replace(turn=turn, ply=ply)
-
-
-def move(token: str) -> Move:
-    if token in ("pass", "swap"):
-        return Pass() if token == "pass" else Swap()
-    if "x" in token:
-        origin, target = token.split("x")
-        return Capture(P(origin), P(target))
-    return Place(P(token))
-
-
-def play(state: State, *tokens: str) -> State:
-    for token in tokens:
-        state = RULES.play(state, move(token))
-    return state
-
-
-def refused(state: State, token: str, message: str) -> None:
-    """Assert that ``token`` is refused with exactly ``message``."""
-    with pytest.raises(IllegalMoveError) as info:
-        RULES.play(state, move(token))
-    assert info.value.message == message
-
-
-def legal(state: State) -> list[str]:
-    return [str(m) for m in RULES.legal_moves(state)]
-
-
-def board(state: State) -> str:
-    return format_position(RULES.position(state))
 
 
 def test_registered_by_name() -> None:

@@ -220,3 +220,17 @@ def test_every_move_knows_its_line_and_column_across_line_breaks() -> None:
     record = parse_record(HEAD + "1. d4 e5\n2. c3\n   c4 {x}\n3.\nb2\r\n b3")
     assert [(t.where.line, t.where.column) for t in record.turns] == [
         (5, 4), (5, 7), (6, 4), (7, 4), (9, 1), (10, 2)]
+
+
+def test_parse_move_reads_one_word_of_any_form() -> None:
+    from notation.grn import parse_move
+
+    assert parse_move("C3xc5") == Capture(Point(2, 2), Point(2, 4))
+    assert parse_move("d4/e5/a1:b2") == ImploPlace(
+        Point(3, 3), (Resolve(Point(4, 4)), Resolve(Point(0, 0), Point(1, 1))))
+    for bad in ("3.", "d4 e5", "xx", ""):
+        with pytest.raises(RecordError):
+            parse_move(bad)
+    with pytest.raises(RecordError) as info:
+        parse_move("t1")
+    assert info.value.code == "off-board"
