@@ -21,7 +21,10 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	@$(BIN)/arbiter adjudicate samples/ || true
 
+# Lint (ruff), types (mypy --strict), then the tests; CI runs exactly this.
 test: $(STAMP)
+	$(BIN)/ruff check notation adjudicator service tests bench
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

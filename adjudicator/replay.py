@@ -45,7 +45,7 @@ class Report:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready report, keys in a fixed order."""
-        return {name: getattr(self, name) for name in self.__slots__}  # type: ignore[attr-defined]
+        return {name: getattr(self, name) for name in self.__slots__}
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +76,7 @@ def replay(record: Record, *, canonical: bool = False) -> Replay:
         try:
             state = play(state, turn.move)
         except IllegalMoveError as err:
-            err.located(ply=ply, move=str(turn.move), **turn.where.fields())
+            err.located(ply=ply, move=str(turn.move), where=turn.where)
             return Replay(rules, state, ply - 1, swapped, tuple(spelled), err)
         if turn.move.type == "swap":
             swapped = True
@@ -94,7 +94,7 @@ def _initial_state(rules: Rules, record: Record) -> Any:
     except ValueError as err:
         where = record.where.get("Setup") or record.where.get("Game")
         raise InvalidRecordError(f"bad Setup: {err}", code="bad-setup",
-                                 **(where.fields() if where else {})) from None
+                                 where=where) from None
 
 
 def _canonical_turn(turn: Turn, state: Any) -> Turn:
@@ -144,7 +144,6 @@ def _decide(report: Report, record: Record, played: Replay, outcome: Outcome | N
     colours = played.rules.colours
     claim = record.result
     where = record.where.get("Result")
-    location = where.fields() if where else {}
     if outcome is not None:
         report.finished = True
         report.result = outcome.result(colours)
@@ -155,7 +154,7 @@ def _decide(report: Report, record: Record, played: Replay, outcome: Outcome | N
         if claim not in ("*", report.result):
             raise ResultMismatchError(
                 f"the record claims {claim!r} but the moves give {report.result!r}",
-                **location)
+                where=where)
         return
     colour, _, how = claim.partition("+")
     if claim == "*":
@@ -167,7 +166,7 @@ def _decide(report: Report, record: Record, played: Replay, outcome: Outcome | N
         return
     raise ResultMismatchError(
         f"the record claims {claim!r} but the game is not over after {played.plies} plies; "
-        "an unfinished game can only be '*' or end by +R, +T or +F", **location)
+        "an unfinished game can only be '*' or end by +R, +T or +F", where=where)
 
 
 def _set_winner(report: Report, record: Record, colour: str, swapped: bool) -> None:

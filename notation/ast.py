@@ -160,10 +160,6 @@ class Location(NamedTuple):
     column: int | None = None
     pointer: str | None = None
 
-    def fields(self) -> dict[str, object]:
-        """The non-empty fields, for error constructors."""
-        return {k: v for k, v in zip(self._fields, self, strict=True) if v is not None}
-
 
 NOWHERE = Location()
 

@@ -89,33 +89,33 @@ def _check_texts(players: Sequence[tuple[str, Value]], tags: Sequence[Tag],
                                *((t.name, t.where, t.value) for t in tags)]:
         if "\n" in value or "\r" in value:
             raise InvalidRecordError(f"the value of tag {name!r} contains a line break",
-                                     code="malformed-tag", **where.fields())
+                                     code="malformed-tag", where=where)
     notes = [(comment, start), *((t.comment, t.where) for t in turns)]
     for note, where in notes:
         if note is not None and "}" in note:
             raise InvalidRecordError("a comment may not contain '}'", code="bad-comment",
-                                     **where.fields())
+                                     where=where)
 
 
 def _game(game: Value | None, start: Location) -> GameSpec:
     if game is None:
-        raise InvalidRecordError("the Game tag is required", code="missing-tag", **start.fields())
+        raise InvalidRecordError("the Game tag is required", code="missing-tag", where=start)
     try:
         return find_game(game.text)
     except KeyError as err:
-        raise InvalidRecordError(err.args[0], code="unknown-game", **game.where.fields()) from None
+        raise InvalidRecordError(err.args[0], code="unknown-game", where=game.where) from None
 
 
 def _size(size: Value | None, spec: GameSpec, start: Location) -> int:
     if size is None:
-        raise InvalidRecordError("the Size tag is required", code="missing-tag", **start.fields())
+        raise InvalidRecordError("the Size tag is required", code="missing-tag", where=start)
     text = size.text.strip()
     if not (text.isascii() and text.isdigit() and int(text) in spec.sizes):
         allowed = (f"{spec.sizes[0]} to {spec.sizes[-1]}" if len(spec.sizes) > 2
                    else " or ".join(map(str, spec.sizes)))
         raise InvalidRecordError(
             f"size {size.text!r} is not allowed: {spec.name} is played on sizes {allowed}",
-            code="bad-size", **size.where.fields())
+            code="bad-size", where=size.where)
     return int(text)
 
 
@@ -123,16 +123,16 @@ def _komi(komi: Value | None, spec: GameSpec, game_where: Location) -> int | Non
     if komi is None:
         if spec.komi:
             raise InvalidRecordError(f"{spec.name} records need a Komi tag (an integer)",
-                                     code="missing-komi", **game_where.fields())
+                                     code="missing-komi", where=game_where)
         return None
     if not spec.komi:
         raise InvalidRecordError(f"{spec.name} has no komi; remove the Komi tag",
-                                 code="komi-not-allowed", **komi.where.fields())
+                                 code="komi-not-allowed", where=komi.where)
     text = komi.text.strip()
     digits = text[1:] if text[:1] in "+-" else text
     if not (digits.isascii() and digits.isdigit()):
         raise InvalidRecordError(f"komi {komi.text!r} is not a whole number",
-                                 code="bad-komi", **komi.where.fields())
+                                 code="bad-komi", where=komi.where)
     return int(text)
 
 
@@ -143,7 +143,7 @@ def _setup(setup: Value | None, spec: GameSpec, size: int) -> str | None:
         return format_position(parse_position(setup.text, spec, size))
     except ValueError as err:
         raise InvalidRecordError(f"bad Setup: {err}", code="bad-setup",
-                                 **setup.where.fields()) from None
+                                 where=setup.where) from None
 
 
 def _result(result: Value | None, spec: GameSpec) -> str:
@@ -153,7 +153,7 @@ def _result(result: Value | None, spec: GameSpec) -> str:
     canonical = normalise_result(text, spec)
     if canonical is None:
         raise InvalidRecordError(f"{result.text!r} is not a {spec.name} result",
-                                 code="bad-result", **result.where.fields())
+                                 code="bad-result", where=result.where)
     return canonical
 
 
@@ -204,12 +204,12 @@ def _check_any_turn(turn: Turn, spec: GameSpec, size: int, ply: int) -> Turn:
     if move.type not in spec.move_types or (isinstance(move, ImploPlace) and not spec.resolve):
         raise InvalidRecordError(
             f"{str(move)!r} is a {_form_name(move)}, which {spec.name} does not have",
-            code="wrong-move-form", ply=ply, move=str(move), **turn.where.fields())
+            code="wrong-move-form", ply=ply, move=str(move), where=turn.where)
     for point in _points(move):
         if point.file >= size or point.rank >= size:
             raise InvalidRecordError(
                 f"{point} is off the {size}×{size} board", code="off-board", ply=ply,
-                move=str(move), **turn.where.fields())
+                move=str(move), where=turn.where)
     return turn
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from notation.ast import Location
+
 
 class RecordError(ValueError):
     """A problem with a record, located in its source text (line/column) or JSON (pointer)."""
@@ -26,8 +28,11 @@ class RecordError(ValueError):
         move: str | None = None,
         index: int | None = None,
         file: str | None = None,
+        where: Location | None = None,
     ) -> None:
         super().__init__(message)
+        if where is not None:
+            line, column, pointer = where
         if code is not None:
             self.code = code  # type: ignore[misc]
         self.message = message
@@ -39,9 +44,14 @@ class RecordError(ValueError):
         self.index = index
         self.file = file
 
-    def located(self, **where: object) -> RecordError:
+    def located(self, *, ply: int | None = None, move: str | None = None,
+                index: int | None = None, file: str | None = None,
+                where: Location | None = None) -> RecordError:
         """Return this error with location fields filled where they are still unknown."""
-        for key, value in where.items():
+        line, column, pointer = where if where is not None else (None, None, None)
+        found = {"ply": ply, "move": move, "index": index, "file": file, "line": line,
+                 "column": column, "pointer": pointer}
+        for key, value in found.items():
             if value is not None and getattr(self, key) is None:
                 setattr(self, key, value)
         return self

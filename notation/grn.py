@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
@@ -112,11 +112,11 @@ def read_chunk(chunk: Chunk, *, file: str | None = None) -> Record | RecordError
 def parse_record(text: str, *, first_line: int = 1, index: int = 0) -> Record:
     """Parse the text of exactly one record. Raises :class:`RecordError` at the first problem."""
     try:
-        tags, moves = _PARSER.parse(text, start="record")  # type: ignore[misc]
+        parsed: Any = _PARSER.parse(text, start="record")
     except UnexpectedInput as err:
         raise _syntax_error(err, text, first_line) from None
-    shift = first_line - 1
-    return _build(tags, moves, shift, index)  # type: ignore[arg-type]
+    tags, moves = parsed
+    return _build(tags, moves, first_line - 1, index)
 
 
 def iter_lines(source: str | bytes | BinaryIO) -> Iterator[bytes]:
@@ -189,26 +189,28 @@ def _comment_open_after(text: str, open_: bool) -> bool:
 
 
 def _syntax_error(err: UnexpectedInput, text: str, first_line: int) -> RecordError:
-    line = (err.line if err.line and err.line > 0 else text.count("\n") + 1)
-    column = err.column if err.column and err.column > 0 else 1
+    line: int = err.line if isinstance(err.line, int) and err.line > 0 else \
+        text.count("\n") + 1
+    column: int = err.column if isinstance(err.column, int) and err.column > 0 else 1
     source_line = text.splitlines()[line - 1] if text.splitlines() else ""
-    where = {"line": line + first_line - 1, "column": column}
+    where = Location(line=line + first_line - 1, column=column)
     word = _word_at(source_line, column - 1)
-    opened = text[err.pos_in_stream : err.pos_in_stream + 1] == "{"
+    position = err.pos_in_stream or 0
+    opened = text[position : position + 1] == "{"
     if isinstance(err, UnexpectedCharacters) and opened:
         return NotationSyntaxError("comment opened with '{' is never closed",
-                                   code="unterminated-comment", **where)
+                                   code="unterminated-comment", where=where)
     if source_line.lstrip().startswith("[") and not _after_movetext(err):
         return NotationSyntaxError(
             f"malformed tag line {source_line.strip()!r}: expected [Name \"value\"]",
-            code="malformed-tag", **where)
+            code="malformed-tag", where=where)
     if isinstance(err, UnexpectedToken) and err.token.type == "$END":
-        return NotationSyntaxError("the record ends in the middle of a tag", **where)
+        return NotationSyntaxError("the record ends in the middle of a tag", where=where)
     if isinstance(err, UnexpectedToken) and _after_result(err):
         return NotationSyntaxError(f"unexpected {word!r} after the result; the result ends "
-                                   "the movetext", **where)
+                                   "the movetext", where=where)
     return NotationSyntaxError(f"unexpected {word!r}: not a move, move number, comment or "
-                               "result", **where)
+                               "result", where=where)
 
 
 def _after_movetext(err: UnexpectedInput) -> bool:
@@ -263,11 +265,11 @@ def _read_tags(tags: list[tuple[Token, ...]], shift: int) -> dict[str, Value]:
         where = _at(open_, shift)
         if open_.line != close.line or open_.line == previous_line:
             raise NotationSyntaxError("each tag must stand alone on its own line",
-                                      code="malformed-tag", **where.fields())
+                                      code="malformed-tag", where=where)
         previous_line = open_.line  # type: ignore[assignment]
         if str(name) in named:
             raise NotationSyntaxError(f"tag {str(name)!r} is repeated", code="duplicate-tag",
-                                      **where.fields())
+                                      where=where)
         named[str(name)] = Value(_unescape(str(value)[1:-1]), _at(value, shift))
     return named
 
@@ -293,7 +295,7 @@ def _result(tag: Value | None, token: Token | None, shift: int, spec: object) ->
     if not same:
         raise InvalidRecordError(
             f"the movetext ends with {str(token)!r} but the Result tag says {tag.text!r}",
-            code="result-conflict", **from_text.where.fields())
+            code="result-conflict", where=from_text.where)
     return tag
 
 
@@ -415,7 +417,7 @@ def _step(text: str) -> Resolve:
     return Resolve(_point(patch), _point(remove) if remove else None)
 
 
-_MOVE_READERS = {
+_MOVE_READERS: dict[str, Callable[[str], Move]] = {
     "PLACE": lambda text: Place(_point(text)),
     "CAPTURE": _capture,
     "FLIP": lambda text: Flip(_point(text[:-1])),

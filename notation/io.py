@@ -66,7 +66,7 @@ def _as_stream(source: bytes | str | BinaryIO) -> io.BufferedReader:
     if isinstance(source, str):
         source = source.encode("utf-8", "surrogatepass")
     if isinstance(source, bytes):
-        return io.BufferedReader(io.BytesIO(source))  # type: ignore[arg-type]
+        return io.BufferedReader(io.BytesIO(source))
     if isinstance(source, io.BufferedReader):
         return source
     return io.BufferedReader(source)  # type: ignore[arg-type]

@@ -16,6 +16,7 @@ import click
 
 from adjudicator.replay import Report, error_report
 from notation.errors import RecordError
+from notation.games import GAMES
 from service.batch import adjudicate_source, convert_source, game_rows, render
 
 RECORD_SUFFIXES = (".grn", ".json")
@@ -180,15 +181,14 @@ def convert(path: str, to: str, output: str | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="As JSON.")
 def games(as_json: bool) -> None:
     """List the games, their sizes, colours and move forms."""
-    rows = game_rows()
     if as_json:
-        click.echo(json.dumps(rows, indent=2))
+        click.echo(json.dumps(game_rows(), indent=2))
         return
-    for row in rows:
-        sizes = "–".join(map(str, row["sizes"])) if len(row["sizes"]) == 2 and \
-            row["name"] != "Pilare" else " or ".join(map(str, row["sizes"]))
-        click.echo(f"{row['name']:<8} sizes {sizes:<7} colours {' / '.join(row['colours']):<15}"
-                   f" moves {', '.join(row['moves'])}")
+    for spec in GAMES.values():
+        sizes = (f"{spec.sizes[0]}–{spec.sizes[-1]}" if len(spec.sizes) > 2
+                 else " or ".join(map(str, spec.sizes)))
+        click.echo(f"{spec.name:<8} sizes {sizes:<7} colours {' / '.join(spec.colours):<15}"
+                   f" moves {', '.join(sorted(spec.move_types))}")
 
 
 def _add_serve() -> None:

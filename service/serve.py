@@ -47,7 +47,7 @@ class ByteSize(click.ParamType):  # type: ignore[type-arg]  # generic only from 
               help="Largest request body in bytes, e.g. 16M (env ARBITER_MAX_BODY).")
 def serve(host: str, port: int, threads: int, max_body: int) -> None:
     """Run the HTTP API (see spec/api.md) until interrupted."""
-    from waitress import create_server  # type: ignore[import-untyped]
+    from waitress import create_server
 
     from service import create_app
 
