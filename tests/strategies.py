@@ -122,3 +122,37 @@ def legal_games(draw: st.DrawFn, game: str, max_plies: int = 120) -> Record:
     outcome = rules.outcome(state)
     return Record(game=rules.name, size=size, komi=komi, turns=tuple(turns),
                   result=outcome.result(rules.colours) if outcome else "*")
+
+
+def every_move_form(game: str, size: int) -> list[Move]:
+    """Every move of the game's forms on the board, legal or not (Implo: with at most one
+    resolution step; Pilare: a few paths from every square)."""
+    squares = [Point(f, r) for r in range(size) for f in range(size)]
+    if game in ("Pilo", "Petrify"):
+        return [*map(Place, squares), Pass(), Swap(),
+                *(Capture(a, b) for a in squares for b in squares)]
+    if game == "Pletore":
+        return [*map(Place, squares), *map(Flip, squares), Pass(), Button()]
+    if game == "Implo":
+        return [*(ImploPlace(p) for p in squares), Swap(),
+                *(ImploPlace(p, (Resolve(q),)) for p in squares for q in squares)]
+    return [Sow(p, path) for p in squares for path in ("n", "e", "ne", "nn", "sw", "nesw")]
+
+
+@st.composite
+def histories(draw: st.DrawFn, game: str, sizes: Sequence[int],
+              limit: int) -> list[tuple[object, Move]]:
+    """A random legal game as the states before each move and the moves drawn; the last
+    pair is the final state with a dummy ``Pass``."""
+    rules = get_rules(game)
+    state = rules.initial_state(draw(st.sampled_from(sizes)))
+    history: list[tuple[object, Move]] = []
+    for _ in range(limit):
+        moves = list(rules.legal_moves(state))
+        if not moves:
+            break
+        chosen = draw(st.sampled_from(moves))
+        history.append((state, chosen))
+        state = rules.play(state, chosen)
+    history.append((state, Pass()))
+    return history

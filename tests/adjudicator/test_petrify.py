@@ -17,9 +17,11 @@ from hypothesis import strategies as st
 from adjudicator.base import get_rules
 from adjudicator.patches import BLUE, ORANGE
 from adjudicator.petrify import PetrifyRules, State, completed
-from notation.ast import Capture, Move, Pass, Place, Point, Swap
+from notation.ast import Move, Point
 from notation.errors import IllegalMoveError
 from tests.adjudicator.harness import Harness
+from tests.strategies import every_move_form as every_form
+from tests.strategies import histories
 
 RULES = PetrifyRules()
 P = Point.parse
@@ -211,27 +213,14 @@ def test_move_count_empty_board() -> None:
 # Properties ----------------------------------------------------------------------------------
 
 
-@st.composite
-def games(draw: st.DrawFn, limit: int = 70) -> list[tuple[State, Move]]:
-    """A random legal game: the states before each move and the moves drawn."""
-    state = RULES.initial_state(draw(st.integers(3, 5)))
-    history: list[tuple[State, Move]] = []
-    for _ in range(limit):
-        moves = list(RULES.legal_moves(state))
-        if not moves:
-            break
-        chosen = draw(st.sampled_from(moves))
-        history.append((state, chosen))
-        state = RULES.play(state, chosen)
-    history.append((state, Pass()))  # the final state, with a dummy move
-    return history
+def games(limit: int = 70) -> st.SearchStrategy[list[tuple[State, Move]]]:
+    """A random legal game on 3x3 to 5x5: the states before each move and the moves."""
+    return histories("Petrify", (3, 4, 5), limit)  # type: ignore[return-value]
 
 
 def every_move_form(size: int) -> list[Move]:
     """Every move a Petrify record can write on this board, legal or not."""
-    squares = [Point(f, r) for r in range(size) for f in range(size)]
-    return [*map(Place, squares), Pass(), Swap(),
-            *(Capture(a, b) for a in squares for b in squares if a != b)]
+    return every_form("Petrify", size)
 
 
 @settings(max_examples=40, deadline=None)

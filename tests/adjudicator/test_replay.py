@@ -13,24 +13,14 @@ from adjudicator import get_rules
 from adjudicator.base import Rules
 from adjudicator.replay import adjudicate, canonical_record
 from notation.ast import (
-    Button,
-    Capture,
-    Flip,
-    ImploPlace,
     Move,
-    Pass,
-    Place,
-    Point,
     Record,
-    Resolve,
-    Sow,
-    Swap,
     Turn,
 )
 from notation.grn import parse_record
 from notation.jsonio import read_json, write_json
 from notation.writer import write_record
-from tests.strategies import legal_games
+from tests.strategies import every_move_form, legal_games
 
 GAMES = ["Pilo", "Petrify", "Implo", "Pletore", "Pilare"]
 
@@ -156,24 +146,9 @@ def test_a_corrupted_move_is_reported_at_exactly_its_ply(game: str, data) -> Non
     assert report.errors[0]["code"] in ("illegal-move", "ambiguous-move")
 
 
-def _candidates(game: str, size: int) -> list[Move]:
-    """Every move of the game's forms on the board (Implo: with at most one step; Pilare:
-    a few paths from every square), from which a test picks the illegal ones."""
-    points = [Point(f, r) for r in range(size) for f in range(size)]
-    if game in ("Pilo", "Petrify"):
-        return [*map(Place, points), Pass(), Swap(),
-                *(Capture(a, b) for a in points for b in points)]
-    if game == "Pletore":
-        return [*map(Place, points), *map(Flip, points), Pass(), Button()]
-    if game == "Implo":
-        return [*(ImploPlace(p) for p in points), Swap(),
-                *(ImploPlace(p, (Resolve(q),)) for p in points for q in points)]
-    return [Sow(p, path) for p in points for path in ("n", "e", "ne", "nn", "sw", "nesw")]
-
-
 def _illegal_move(rules: Rules, state: object, size: int) -> st.SearchStrategy[Move]:
     """A move of the game's forms that the engine refuses in ``state``."""
-    illegal = [m for m in _candidates(rules.name, size) if not rules.is_legal(state, m)]
+    illegal = [m for m in every_move_form(rules.name, size) if not rules.is_legal(state, m)]
     assume(illegal)
     return st.sampled_from(illegal)
 
