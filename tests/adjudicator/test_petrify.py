@@ -18,9 +18,7 @@ from adjudicator.base import get_rules
 from adjudicator.patches import BLUE, ORANGE
 from adjudicator.petrify import PetrifyRules, State, completed
 from notation.ast import Move, Point
-from notation.errors import IllegalMoveError
 from tests.adjudicator.harness import Harness
-from tests.strategies import every_move_form as every_form
 from tests.strategies import histories
 
 RULES = PetrifyRules()
@@ -218,11 +216,6 @@ def games(limit: int = 70) -> st.SearchStrategy[list[tuple[State, Move]]]:
     return histories("Petrify", (3, 4, 5), limit)  # type: ignore[return-value]
 
 
-def every_move_form(size: int) -> list[Move]:
-    """Every move a Petrify record can write on this board, legal or not."""
-    return every_form("Petrify", size)
-
-
 @settings(max_examples=40, deadline=None)
 @given(games())
 def test_random_games_follow_the_rules(history: list[tuple[State, Move]]) -> None:
@@ -240,37 +233,6 @@ def test_random_games_follow_the_rules(history: list[tuple[State, Move]]) -> Non
         for colour in RULES.colours:
             owned = outcome.details[colour]["patches"]
             assert outcome.scores[colour] == sum(p["size"] for p in owned)
-
-
-@settings(max_examples=30, deadline=None)
-@given(games(limit=40), st.data())
-def test_play_accepts_exactly_the_legal_moves(history: list[tuple[State, Move]],
-                                              data: st.DataObject) -> None:
-    state = data.draw(st.sampled_from([s for s, _ in history]))
-    allowed = set(RULES.legal_moves(state))
-    for candidate in every_move_form(state.size):
-        if candidate in allowed:
-            RULES.play(state, candidate)
-        else:
-            with pytest.raises(IllegalMoveError):
-                RULES.play(state, candidate)
-
-
-@settings(max_examples=40, deadline=None)
-@given(games(limit=40), st.data())
-def test_an_illegal_move_is_refused_at_its_ply(history: list[tuple[State, Move]],
-                                               data: st.DataObject) -> None:
-    ply = data.draw(st.integers(0, len(history) - 1))
-    state = history[ply][0]
-    allowed = set(RULES.legal_moves(state))
-    bad = data.draw(st.sampled_from([m for m in every_move_form(state.size)
-                                     if m not in allowed]))
-    replayed = RULES.initial_state(state.size)
-    for _, earlier in history[:ply]:
-        replayed = RULES.play(replayed, earlier)
-    assert replayed == state
-    with pytest.raises(IllegalMoveError):
-        RULES.play(replayed, bad)
 
 
 def formation_by_scanning(board: tuple[str, ...], size: int, square: int) -> bool:

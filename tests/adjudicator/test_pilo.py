@@ -23,7 +23,6 @@ from notation.errors import IllegalMoveError
 from notation.games import GAMES
 from notation.position import parse_position
 from tests.adjudicator.harness import Harness
-from tests.strategies import every_move_form as every_form
 from tests.strategies import histories
 
 RULES = PiloRules()
@@ -385,11 +384,6 @@ def games(limit: int = 70) -> st.SearchStrategy[list[tuple[State, Move]]]:
     return histories("Pilo", (3, 4, 5), limit)  # type: ignore[return-value]
 
 
-def every_move_form(size: int) -> list[Move]:
-    """Every move a Pilo record can write on this board, legal or not."""
-    return every_form("Pilo", size)
-
-
 @settings(max_examples=40, deadline=None)
 @given(games())
 def test_random_games_follow_the_rules(history: list[tuple[State, Move]]) -> None:
@@ -403,37 +397,6 @@ def test_random_games_follow_the_rules(history: list[tuple[State, Move]]) -> Non
     for state, _ in history:
         assert (RULES.outcome(state) is None) == bool(list(RULES.legal_moves(state)))
     assert final.passes < 2 or RULES.outcome(final) is not None
-
-
-@settings(max_examples=30, deadline=None)
-@given(games(limit=40), st.data())
-def test_play_accepts_exactly_the_legal_moves(history: list[tuple[State, Move]],
-                                              data: st.DataObject) -> None:
-    state = data.draw(st.sampled_from([s for s, _ in history]))
-    allowed = set(RULES.legal_moves(state))
-    for candidate in every_move_form(state.size):
-        if candidate in allowed:
-            RULES.play(state, candidate)
-        else:
-            with pytest.raises(IllegalMoveError):
-                RULES.play(state, candidate)
-
-
-@settings(max_examples=40, deadline=None)
-@given(games(limit=40), st.data())
-def test_an_illegal_move_is_refused_at_its_ply(history: list[tuple[State, Move]],
-                                               data: st.DataObject) -> None:
-    ply = data.draw(st.integers(0, len(history) - 1))
-    state = history[ply][0]
-    allowed = set(RULES.legal_moves(state))
-    bad = data.draw(st.sampled_from([m for m in every_move_form(state.size)
-                                     if m not in allowed]))
-    replayed = RULES.initial_state(state.size)
-    for _, earlier in history[:ply]:
-        replayed = RULES.play(replayed, earlier)
-    assert replayed == state
-    with pytest.raises(IllegalMoveError):
-        RULES.play(replayed, bad)
 
 
 def owners_by_pairing(board_: tuple[str, ...], size: int) -> list[int | None]:

@@ -1,0 +1,50 @@
+"""Properties of Pilo's and Petrify's move lists, which share their move forms: ``play``
+accepts exactly the moves ``legal_moves`` lists, and refuses any other at its ply."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adjudicator import get_rules
+from notation.errors import IllegalMoveError
+from tests.strategies import every_move_form, histories
+
+GAMES = ["Pilo", "Petrify"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_play_accepts_exactly_the_legal_moves(game: str, data: st.DataObject) -> None:
+    rules = get_rules(game)
+    history = data.draw(histories(game, (3, 4, 5), 40))
+    state = data.draw(st.sampled_from([s for s, _ in history]))
+    allowed = set(rules.legal_moves(state))
+    for candidate in every_move_form(game, state.size):  # type: ignore[attr-defined]
+        if candidate in allowed:
+            rules.play(state, candidate)
+        else:
+            with pytest.raises(IllegalMoveError):
+                rules.play(state, candidate)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_an_illegal_move_is_refused_at_its_ply(game: str, data: st.DataObject) -> None:
+    rules = get_rules(game)
+    history = data.draw(histories(game, (3, 4, 5), 40))
+    ply = data.draw(st.integers(0, len(history) - 1))
+    state = history[ply][0]
+    allowed = set(rules.legal_moves(state))
+    size = state.size  # type: ignore[attr-defined]
+    bad = data.draw(st.sampled_from([m for m in every_move_form(game, size)
+                                     if m not in allowed]))
+    replayed = rules.initial_state(size)
+    for _, earlier in history[:ply]:
+        replayed = rules.play(replayed, earlier)
+    assert replayed == state
+    with pytest.raises(IllegalMoveError):
+        rules.play(replayed, bad)
