@@ -3,6 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+SOURCES := arbiter notation adjudicator service tests bench tools
 
 .PHONY: demo test bench clean venv
 
@@ -21,10 +22,11 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	@$(BIN)/arbiter adjudicate samples/ || true
 
-# Lint (ruff), types (mypy --strict), then the tests; CI runs exactly this.
+# Lint and format (ruff), types (mypy --strict), then the tests; CI runs exactly this.
 test: $(STAMP)
-	$(BIN)/ruff check notation adjudicator service tests bench
-	$(BIN)/mypy
+	$(BIN)/ruff check $(SOURCES)
+	$(BIN)/ruff format --check $(SOURCES)
+	$(BIN)/python tools/typecheck.py
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

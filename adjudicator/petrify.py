@@ -1,9 +1,10 @@
 """The Petrify rules engine: single disks that capture along eight lines, and never leave a
 mound or a barricade of blocks behind.
 
-Implements ``spec/rules/petrify.md``. What Petrify shares with Pilo (turns, pie rule, passing,
-scoring of patches with pair removal, tie-break) is in :mod:`adjudicator.patches`; this module
-adds what is Petrify's own: eight directions, any enemy disk as a target, and the formations.
+Implements ``spec/rules/petrify.md``. What Petrify shares with Pilo (turns, pie rule,
+passing, scoring of patches with pair removal, tie-break) is in
+:mod:`arbiter.adjudicator.capture_games`; this module adds what is Petrify's own: eight
+directions, any enemy disk as a target, and the formations.
 """
 
 from __future__ import annotations
@@ -11,14 +12,24 @@ from __future__ import annotations
 from functools import cache
 from typing import NamedTuple
 
-from adjudicator.base import register
-from adjudicator.patches import BLOCK, PatchRules, PatchState, square_name
+from arbiter.adjudicator.board import DIAGONAL, ORTHOGONAL, geometry
+from arbiter.adjudicator.capture_games import BLOCK, COLOURS, CaptureRules, CaptureState
+from arbiter.adjudicator.patch_scoring import PIECES
+from arbiter.notation.games import GameDescription
 
-EIGHT = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1))
+DESCRIPTION = GameDescription(
+    name="Petrify",
+    colours=COLOURS,
+    sizes=tuple(range(3, 20)),
+    moves=("place", "move", "pass", "swap"),
+    pieces=PIECES,
+    scored=True,
+)
+EIGHT = ORTHOGONAL + DIAGONAL
 EDGE = "the edge of the board"
 
 
-class State(PatchState):
+class State(CaptureState):
     """A Petrify position: each cell is ``""``, ``"b"``, ``"o"`` or ``"x"`` (a block)."""
 
     __slots__ = ()
@@ -35,18 +46,14 @@ class Formation(NamedTuple):
     edge: bool
 
 
-@register
-class PetrifyRules(PatchRules[State]):
+class PetrifyRules(CaptureRules[State]):
     """Petrify (Luis Bolaños Mures, 2021) as ``spec/rules/petrify.md`` states it."""
 
-    name = "Petrify"
+    description = DESCRIPTION
     directions = EIGHT
     piece = "disk"
     lines = "one row, column or diagonal"
     state_type = State
-
-    def _square_fault(self, cell: str) -> str | None:
-        return None if len(cell) == 1 else f"{cell!r}: a square holds one disk or block at most"
 
     def _board_fault(self, board: tuple[str, ...], size: int) -> str | None:
         # Every block was left by a capture that may not complete a formation, so a position
@@ -54,7 +61,7 @@ class PetrifyRules(PatchRules[State]):
         for square, cell in enumerate(board):
             found = completed(board, size, square) if cell == BLOCK else None
             if found:
-                return f"{square_name(square, size)} is part of {_words(found, size)}"
+                return f"{geometry(size).names[square]} is part of {_words(found, size)}"
         return None
 
     def _may_leave(self, board: tuple[str, ...], size: int, origin: int) -> bool:
@@ -63,7 +70,9 @@ class PetrifyRules(PatchRules[State]):
     def _why_not_leave(self, board: tuple[str, ...], size: int, origin: int) -> str:
         found = completed(board, size, origin)
         assert found is not None
-        return f"the block left on {square_name(origin, size)} would complete {_words(found, size)}"
+        return (
+            f"the block left on {geometry(size).names[origin]} would complete {_words(found, size)}"
+        )
 
     def _landed(self, mover: str) -> str:
         return mover
@@ -86,17 +95,24 @@ def completed(board: tuple[str, ...], size: int, square: int) -> Formation | Non
 @cache
 def formations(size: int) -> tuple[tuple[Formation, ...], ...]:
     """For each square, every mound and barricade through it that fits inside the ring."""
-    return tuple(tuple(_shapes(square % size, square // size, size))
-                 for square in range(size * size))
+    return tuple(
+        tuple(_shapes(square % size, square // size, size)) for square in range(size * size)
+    )
 
 
 def _shapes(file: int, rank: int, size: int) -> list[Formation]:
     """The 2×2 squares and diagonal lines of three through (file, rank), mounds first, that
     lie within the ring; a shape reaching beyond the ring can never be all blocks."""
-    mounds = [[(file + df + a, rank + dr + b) for a in (0, 1) for b in (0, 1)]
-              for df in (-1, 0) for dr in (-1, 0)]
-    barricades = [[(file + (k + j) * dx, rank + (k + j) * dy) for j in range(3)]
-                  for dx, dy in ((1, 1), (1, -1)) for k in (-2, -1, 0)]
+    mounds = [
+        [(file + df + a, rank + dr + b) for a in (0, 1) for b in (0, 1)]
+        for df in (-1, 0)
+        for dr in (-1, 0)
+    ]
+    barricades = [
+        [(file + (k + j) * dx, rank + (k + j) * dy) for j in range(3)]
+        for dx, dy in ((1, 1), (1, -1))
+        for k in (-2, -1, 0)
+    ]
     shapes = [("mound", cells) for cells in mounds] + [("barricade", c) for c in barricades]
     out = []
     for kind, cells in shapes:
@@ -109,7 +125,7 @@ def _shapes(file: int, rank: int, size: int) -> list[Formation]:
 
 def _words(shape: Formation, size: int) -> str:
     """``shape`` in words: "a mound with b1 and the edge of the board"."""
-    parts = [square_name(other, size) for other in shape.others]
+    parts = [geometry(size).names[other] for other in shape.others]
     if shape.edge:
         parts.append(EDGE)
     joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]

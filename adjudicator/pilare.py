@@ -16,56 +16,49 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from adjudicator.base import Outcome, Rules, register
-from notation.ast import FILES, Grid, Move, Point, Sow
-from notation.errors import IllegalMoveError
-from notation.games import GAMES
-from notation.position import parse_position
+from arbiter.adjudicator.base import Outcome, Rules
+from arbiter.adjudicator.board import EAST, NORTH, OFF, SOUTH, WEST, geometry
+from arbiter.notation.ast import FILES, Grid, Move, Point, Sow
+from arbiter.notation.errors import IllegalMoveError
+from arbiter.notation.games import GameDescription, Piece
 
-SPEC = GAMES["pilare"]
-COLOURS: tuple[str, str] = ("Red", "Black")
-MEN: tuple[str, str] = ("r", "b")  # the letter of each colour's men, in turn order
-NEUTRAL = "n"
-SIZES = (6, 8)
+
+def _standard(size: int) -> str:
+    """The standard start of RULINGS.md in the position notation: a neutral man on every
+    square, Red's men on top of rank 1 and of the two side files up to the middle, Black's
+    mirrored from the top rank (spec/rules/pilare.md shows the same strings)."""
+    half, inner = size // 2, ",".join(["n"] * (size - 2))
+    top = ",".join(["nb"] * size)
+    bottom = ",".join(["nr"] * size)
+    return "/".join(
+        [top, *[f"nb,{inner},nb"] * (half - 1), *[f"nr,{inner},nr"] * (half - 1), bottom]
+    )
+
+
+DESCRIPTION = GameDescription(
+    name="Pilare",
+    colours=("Red", "Black"),
+    sizes=(6, 8),
+    moves=("sow",),
+    pieces=(Piece("r", "Red man"), Piece("b", "Black man"), Piece("n", "neutral man")),
+    stacks=True,
+    start={size: _standard(size) for size in (6, 8)},
+)
+COLOURS = DESCRIPTION.colours
+MEN = (DESCRIPTION.pieces[0].letter, DESCRIPTION.pieces[1].letter)  # each colour's men
+NEUTRAL = DESCRIPTION.pieces[2].letter
 
 # The game's equipment (published text): men per colour, and one neutral man per square.
 EQUIPMENT: Mapping[int, Mapping[str, int]] = {
-    6: {"r": 10, "b": 10, "n": 36},
-    8: {"r": 14, "b": 14, "n": 64},
-}
-
-# The standard initial positions (RULINGS.md), in the position notation of the Setup tag:
-# a neutral man on every square, Red's men on top of rank 1 and the two side files up to the
-# middle, Black's mirrored from the top rank. spec/rules/pilare.md shows the same strings.
-STANDARD_POSITIONS: Mapping[int, str] = {
-    6: "/".join([
-        "nb,nb,nb,nb,nb,nb",
-        "nb,n,n,n,n,nb",
-        "nb,n,n,n,n,nb",
-        "nr,n,n,n,n,nr",
-        "nr,n,n,n,n,nr",
-        "nr,nr,nr,nr,nr,nr",
-    ]),
-    8: "/".join([
-        "nb,nb,nb,nb,nb,nb,nb,nb",
-        "nb,n,n,n,n,n,n,nb",
-        "nb,n,n,n,n,n,n,nb",
-        "nb,n,n,n,n,n,n,nb",
-        "nr,n,n,n,n,n,n,nr",
-        "nr,n,n,n,n,n,n,nr",
-        "nr,n,n,n,n,n,n,nr",
-        "nr,nr,nr,nr,nr,nr,nr,nr",
-    ]),
-}
-STANDARD_GRIDS: Mapping[int, Grid] = {
-    size: parse_position(text, SPEC, size) for size, text in STANDARD_POSITIONS.items()
+    6: {MEN[0]: 10, MEN[1]: 10, NEUTRAL: 36},
+    8: {MEN[0]: 14, MEN[1]: 14, NEUTRAL: 64},
 }
 
 # Directions in the order legal_moves tries them (alphabetical, so each origin's paths come
 # out in sorted order). Index d and 3 - d are opposite: e/w and n/s.
 DIRECTIONS = "ensw"
 DIRECTION_INDEX: Mapping[str, int] = {letter: d for d, letter in enumerate(DIRECTIONS)}
-DELTAS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (0, -1), (-1, 0))  # (file, rank)
+DELTAS = (EAST, NORTH, SOUTH, WEST)  # (file, rank) steps, in the order of DIRECTIONS
 WORDS = ("east", "north", "south", "west")
 NO_DIRECTION = 4  # "no previous step", for the first step of a path
 
@@ -86,80 +79,31 @@ class State:
     topped: tuple[int, int]
 
 
-@register
-class PilareRules(Rules):
+class PilareRules(Rules[State]):
     """The rules of Pilare on 6×6 and 8×8 boards (``spec/rules/pilare.md``)."""
 
-    name = "Pilare"
-    colours = COLOURS
-
-    def initial_state(self, size: int, *, komi: int | None = None,
-                      setup: Grid | None = None) -> State:
-        """The standard start, or ``setup`` with Red to move.
-
-        Raises ``ValueError`` for a size other than 6 or 8, a komi, or a setup that is not a
-        Pilare position of that size (see ``_check_setup``)."""
-        if size not in SIZES:
-            raise ValueError(f"Pilare is played on 6×6 or 8×8 boards, not {size}×{size}")
-        if komi is not None:
-            raise ValueError("Pilare has no komi")
-        grid = STANDARD_GRIDS[size] if setup is None else _check_setup(setup, size)
-        board = tuple(cell for row in grid for cell in row)
-        return State(size, board, 0, _count_topped(board))
+    description = DESCRIPTION
 
     def random_move(self, state: State, choose: Callable[[Sequence[Any]], Any]) -> Sow | None:
         """A legal move picked by ``choose`` without listing every path: first a stack
         topped by the mover, then each step among those that stay on the board and do not
         turn back (every such prefix extends to a full path). None once the game is over."""
-        if self.outcome(state) is not None:
+        if self.is_over(state):
             return None
-        size, mine = state.size, MEN[state.ply % 2]
+        mine = MEN[state.ply % 2]
         start = choose([i for i, stack in enumerate(state.board) if stack and stack[-1] == mine])
-        table = _neighbours(size)
+        table = _neighbours(state.size)
         here, previous, path = start, NO_DIRECTION, ""
         for _ in state.board[start]:
-            d = choose([d for d, target in enumerate(table[here])
-                        if target >= 0 and d != 3 - previous])
+            d = choose(
+                [d for d, target in enumerate(table[here]) if target != OFF and d != 3 - previous]
+            )
             here, previous, path = table[here][d], d, path + DIRECTIONS[d]
-        return Sow(Point(start % size, start // size), path)
+        return Sow(geometry(state.size).points[start], path)
 
     def to_move(self, state: State) -> str:
         """Red on even plies, Black on odd ones."""
         return COLOURS[state.ply % 2]
-
-    def legal_moves(self, state: State) -> Iterator[Move]:
-        """Every legal move, lazily: origins from a1 rank by rank, paths in sorted order.
-
-        There may be astronomically many (see :func:`count_legal_moves`); take what you need."""
-        if self.outcome(state) is not None:
-            return
-        size, mine = state.size, MEN[state.ply % 2]
-        for start, stack in enumerate(state.board):
-            if stack and stack[-1] == mine:
-                origin = Point(start % size, start // size)
-                for path in _paths(size, start, len(stack)):
-                    yield Sow(origin, path)
-
-    def play(self, state: State, move: Move) -> State:
-        """The state after ``move``, checked in O(height) without listing moves.
-
-        Raises ``IllegalMoveError`` if the game is over, the move is not a sowing, the origin
-        is empty, off the board or not topped by the mover, the path's length differs from
-        the stack's height, or a step turns straight back or leaves the board."""
-        self._check_not_over(state)
-        if not isinstance(move, Sow):
-            raise IllegalMoveError(
-                f"Pilare has no move {str(move)!r}: every turn sows a stack (e.g. c3:nne)")
-        size = state.size
-        start = _origin_index(move.origin, size)
-        stack = state.board[start]
-        _check_stack(stack, move.origin, state.ply % 2)
-        path = move.path.lower()
-        if len(path) != len(stack):
-            raise IllegalMoveError(
-                f"the path has {_count(len(path), 'step')} but the stack on {move.origin} "
-                f"has {_count(len(stack), 'man', 'men')}")
-        return _sow(state, start, stack, _trace(size, start, path))
 
     def outcome(self, state: State) -> Outcome | None:
         """The other colour wins when the player to move has no stack topped by their own
@@ -173,8 +117,7 @@ class PilareRules(Rules):
 
     def position(self, state: State) -> Grid:
         """The board as ``grid[rank][file]``, stacks bottom man first."""
-        size, board = state.size, state.board
-        return tuple(board[rank * size:(rank + 1) * size] for rank in range(size))
+        return geometry(state.size).grid(state.board)
 
     def details(self, state: State) -> Mapping[str, Any]:
         """Figures for the report: stacks topped per colour, men per kind (buried ones
@@ -182,16 +125,58 @@ class PilareRules(Rules):
         men = "".join(state.board)
         return {
             "topped": dict(zip(COLOURS, state.topped, strict=True)),
-            "men": {"Red": men.count("r"), "Black": men.count("b"),
-                    "neutral": men.count(NEUTRAL)},
+            "men": {
+                COLOURS[0]: men.count(MEN[0]),
+                COLOURS[1]: men.count(MEN[1]),
+                "neutral": men.count(NEUTRAL),
+            },
             "tallest": max(map(len, state.board), default=0),
         }
 
-    def _check_not_over(self, state: State) -> None:
-        if not state.topped[state.ply % 2]:
-            colour = COLOURS[state.ply % 2]
+    # The interface's parts -----------------------------------------------------------------
+
+    def _initial(self, size: int, komi: int | None, cells: tuple[str, ...] | None) -> State:
+        """The standard start (the description's) or ``cells``, Red to move.
+
+        Raises ``ValueError`` for a setup with more men of a kind than the equipment."""
+        assert cells is not None  # every size has a standard start
+        board = _checked(cells, size)
+        return State(size, board, 0, _count_topped(board))
+
+    def _game_over(self, state: State) -> str | None:
+        if state.topped[state.ply % 2]:
+            return None
+        colour = COLOURS[state.ply % 2]
+        return f"the game is over: {colour} has no stack topped by {colour}"
+
+    def _legal_moves(self, state: State) -> Iterator[Move]:
+        """Every legal move, lazily: origins from a1 rank by rank, paths in sorted order.
+
+        There may be astronomically many (see :func:`count_legal_moves`); take what you need."""
+        size, mine = state.size, MEN[state.ply % 2]
+        points = geometry(size).points
+        for start, stack in enumerate(state.board):
+            if stack and stack[-1] == mine:
+                for path in _paths(size, start, len(stack)):
+                    yield Sow(points[start], path)
+
+    def _sow(self, state: State, move: Sow) -> State:
+        """The state after ``move``, checked in O(height) without listing moves.
+
+        Raises ``IllegalMoveError`` if the origin is empty, off the board or not topped by
+        the mover, the path's length differs from the stack's height, or a step turns
+        straight back or leaves the board."""
+        size = state.size
+        start = geometry(size).index(move.origin)
+        stack = state.board[start]
+        _check_stack(stack, move.origin, state.ply % 2)
+        path = move.path.lower()
+        if len(path) != len(stack):
             raise IllegalMoveError(
-                f"the game is over: {colour} has no stack topped by {colour}")
+                f"the path has {_count(len(path), 'step')} but the stack on {move.origin} "
+                f"has {_count(len(stack), 'man', 'men')}"
+            )
+        return _sown(state, start, stack, _trace(size, start, path))
 
 
 def count_paths(size: int, origin: Point, height: int) -> int:
@@ -213,37 +198,27 @@ def count_legal_moves(state: State) -> int:
     if not state.topped[state.ply % 2]:
         return 0
     size, mine = state.size, MEN[state.ply % 2]
-    return sum(_tails(size, len(stack))[start][NO_DIRECTION]
-               for start, stack in enumerate(state.board) if stack and stack[-1] == mine)
+    return sum(
+        _tails(size, len(stack))[start][NO_DIRECTION]
+        for start, stack in enumerate(state.board)
+        if stack and stack[-1] == mine
+    )
 
 
-def _check_setup(setup: Grid, size: int) -> Grid:
-    """Return ``setup`` if it is a Pilare position of ``size``, else raise ``ValueError``.
-
-    A Setup may show fewer men than the equipment (a study), never more, and only the
-    letters r, b and n; any square may be empty and stacks may be of any height."""
-    if len(setup) != size or any(len(row) != size for row in setup):
-        raise ValueError(f"the setup is not a {size}×{size} grid")
-    counts = dict.fromkeys(SPEC.pieces, 0)
-    for rank, row in enumerate(setup):
-        for file, stack in enumerate(row):
-            for man in stack:
-                if man not in counts:
-                    raise ValueError(f"{Point(file, rank)}: {man!r} is not a Pilare man "
-                                     f"(r Red, b Black, n neutral)")
-                counts[man] += 1
-    kinds = {"r": "Red men", "b": "Black men", "n": "neutral men"}
+def _checked(board: tuple[str, ...], size: int) -> tuple[str, ...]:
+    """``board`` if it holds no more men of each kind than the game's equipment; raises
+    ``ValueError`` otherwise. A Setup may show fewer men than the equipment (a study); any
+    square may be empty and stacks may be of any height."""
+    men = "".join(board)
     for man, limit in EQUIPMENT[size].items():
-        if counts[man] > limit:
-            raise ValueError(f"the setup has {counts[man]} {kinds[man]}; "
-                             f"a {size}×{size} game has only {limit}")
-    return tuple(tuple(row) for row in setup)
-
-
-def _origin_index(origin: Point, size: int) -> int:
-    if not (0 <= origin.file < size and 0 <= origin.rank < size):
-        raise IllegalMoveError(f"{origin} is off the {size}×{size} board")
-    return origin.rank * size + origin.file
+        count = men.count(man)
+        if count > limit:
+            kind = next(piece.name for piece in DESCRIPTION.pieces if piece.letter == man)
+            raise ValueError(
+                f"the setup has {count} {kind.removesuffix('man')}men; "
+                f"a {size}×{size} game has only {limit}"
+            )
+    return board
 
 
 def _check_stack(stack: str, origin: Point, turn: int) -> None:
@@ -274,9 +249,10 @@ def _trace(size: int, start: int, path: str) -> list[int]:
         if d == 3 - previous:
             raise IllegalMoveError(
                 f"step {step} turns back ({letter} right after {DIRECTIONS[previous]}, "
-                f"back to {_name(size, squares[-2] if step > 2 else start)})")
+                f"back to {_name(size, squares[-2] if step > 2 else start)})"
+            )
         target = table[here][d]
-        if target < 0:
+        if target == OFF:
             raise IllegalMoveError(_off_board(size, here, d, step))
         squares.append(target)
         here, previous = target, d
@@ -289,11 +265,13 @@ def _off_board(size: int, here: int, d: int, step: int) -> str:
     file, rank = here % size + DELTAS[d][0], here // size + DELTAS[d][1]
     if file < 0:
         return f"step {step} leaves the board west of {_name(size, here)}"
-    return (f"step {step} leaves the board at {FILES[file]}{rank + 1} "
-            f"({WORDS[d]} of {_name(size, here)})")
+    return (
+        f"step {step} leaves the board at {FILES[file]}{rank + 1} "
+        f"({WORDS[d]} of {_name(size, here)})"
+    )
 
 
-def _sow(state: State, start: int, stack: str, squares: list[int]) -> State:
+def _sown(state: State, start: int, stack: str, squares: list[int]) -> State:
     """Drop the stack's men bottom first onto ``squares`` and update the topped counts only
     for the squares the move touched."""
     old = state.board
@@ -333,14 +311,11 @@ def _paths(size: int, start: int, height: int) -> Iterator[str]:
 
 
 @cache
-def _neighbours(size: int) -> tuple[tuple[int, int, int, int], ...]:
-    """Per square, the square one step away in each direction (order DIRECTIONS), -1 off
-    the board."""
-    def step(square: int, d: int) -> int:
-        file, rank = square % size + DELTAS[d][0], square // size + DELTAS[d][1]
-        return rank * size + file if 0 <= file < size and 0 <= rank < size else -1
-
-    return tuple((step(s, 0), step(s, 1), step(s, 2), step(s, 3)) for s in range(size * size))
+def _neighbours(size: int) -> tuple[tuple[int, ...], ...]:
+    """Per square, the square one step away in each direction (order DIRECTIONS), ``OFF``
+    past the edge."""
+    table = geometry(size)
+    return tuple(zip(*(table.steps(delta) for delta in DELTAS), strict=True))
 
 
 @cache
@@ -352,14 +327,20 @@ def _tails(size: int, steps: int) -> tuple[tuple[int, ...], ...]:
     shorter = _tails(size, steps - 1)  # recursion depth = height, at most ~100 men
     table = _neighbours(size)
     return tuple(
-        tuple(sum(shorter[target][d] for d, target in enumerate(table[square])
-                  if target >= 0 and d != 3 - last)
-              for last in range(5))
-        for square in range(size * size))
+        tuple(
+            sum(
+                shorter[target][d]
+                for d, target in enumerate(table[square])
+                if target >= 0 and d != 3 - last
+            )
+            for last in range(5)
+        )
+        for square in range(size * size)
+    )
 
 
 def _name(size: int, square: int) -> str:
-    return str(Point(square % size, square // size))
+    return geometry(size).names[square]
 
 
 def _count(n: int, singular: str, plural: str | None = None) -> str:

@@ -1,30 +1,40 @@
 """The Pilo rules engine: stacks that capture enemy stacks of their own height.
 
 Implements ``spec/rules/pilo.md``. What Pilo shares with Petrify (turns, pie rule, passing,
-scoring of patches with pair removal, tie-break) is in :mod:`adjudicator.patches`; this module
-adds what is Pilo's own: orthogonal moves, equal heights, a capture that adds a disk.
+scoring of patches with pair removal, tie-break) is in
+:mod:`arbiter.adjudicator.capture_games`; this module adds what is Pilo's own: orthogonal
+moves, equal heights, a capture that adds a disk.
 """
 
 from __future__ import annotations
 
-from adjudicator.base import register
-from adjudicator.patches import BLOCK, PatchRules, PatchState, square_name
+from arbiter.adjudicator.board import ORTHOGONAL, geometry
+from arbiter.adjudicator.capture_games import BLOCK, COLOURS, CaptureRules, CaptureState
+from arbiter.adjudicator.patch_scoring import PIECES
+from arbiter.notation.games import GameDescription
 
-ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))  # (file step, rank step): right, left, up, down
+DESCRIPTION = GameDescription(
+    name="Pilo",
+    colours=COLOURS,
+    sizes=tuple(range(3, 20)),
+    moves=("place", "move", "pass", "swap"),
+    pieces=PIECES,
+    stacks=True,
+    scored=True,
+)
 
 
-class State(PatchState):
+class State(CaptureState):
     """A Pilo position: each cell is ``""``, ``"x"`` (a block) or a one-coloured stack such as
     ``"bbb"`` (Blue, height 3), bottom to top, as in the Setup notation."""
 
     __slots__ = ()
 
 
-@register
-class PiloRules(PatchRules[State]):
+class PiloRules(CaptureRules[State]):
     """Pilo (Luis Bolaños Mures, 2021) as ``spec/rules/pilo.md`` states it."""
 
-    name = "Pilo"
+    description = DESCRIPTION
     directions = ORTHOGONAL
     piece = "stack"
     lines = "one row or column"
@@ -42,10 +52,12 @@ class PiloRules(PatchRules[State]):
     def _may_take(self, mover: str, enemy: str) -> bool:
         return len(mover) == len(enemy)
 
-    def _why_not_take(self, board: tuple[str, ...], size: int, origin: int,
-                      target: int) -> str:
-        return (f"the stack on {square_name(origin, size)} has height {len(board[origin])} "
-                f"but the one on {square_name(target, size)} has height {len(board[target])}")
+    def _why_not_take(self, board: tuple[str, ...], size: int, origin: int, target: int) -> str:
+        names = geometry(size).names
+        return (
+            f"the stack on {names[origin]} has height {len(board[origin])} "
+            f"but the one on {names[target]} has height {len(board[target])}"
+        )
 
     def _landed(self, mover: str) -> str:
         return mover + mover[0]

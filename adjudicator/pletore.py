@@ -10,20 +10,33 @@ and the vertical masks; control is that AND when it names exactly one colour.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
 from typing import Any, NamedTuple
 
-from adjudicator.base import Outcome, Rules, register
-from notation.ast import FILES, Button, Flip, Grid, Move, Pass, Place, Point
-from notation.errors import IllegalMoveError
+from arbiter.adjudicator.base import Outcome, Rules
+from arbiter.adjudicator.board import EAST, NORTH, SOUTH, WEST, geometry
+from arbiter.notation.ast import Button, Flip, Grid, Move, Pass, Place, Point
+from arbiter.notation.errors import IllegalMoveError
+from arbiter.notation.games import GameDescription, Piece
 
+DESCRIPTION = GameDescription(
+    name="Pletore",
+    colours=("Black", "White"),
+    sizes=tuple(range(3, 20)),
+    moves=("place", "flip", "pass", "button"),
+    pieces=(Piece("b", "black stone"), Piece("w", "white stone")),
+    scored=True,
+    half_points=True,
+    komi=True,
+    board="points",
+)
 EMPTY, BLACK, WHITE = 0, 1, 2
-NAMES = {BLACK: "Black", WHITE: "White"}
-LETTERS = ("", "b", "w")  # indexed by EMPTY, BLACK, WHITE: the Setup letters
+NAMES = {BLACK: DESCRIPTION.colours[0], WHITE: DESCRIPTION.colours[1]}
+LETTERS = ("", *DESCRIPTION.letters)  # indexed by EMPTY, BLACK, WHITE: the Setup letters
 SWAPPED = (EMPTY, WHITE, BLACK)  # a cell with its colour exchanged
 CONTROL = (EMPTY, BLACK, WHITE, EMPTY)  # pinch mask -> controller (3: both pinch, nobody)
-MIN_SIZE, MAX_SIZE = 3, 19
+SIGHT = (WEST, EAST, SOUTH, NORTH)  # the order of each point's rays in _controller
 BUTTON_VALUE = 0.5
+GAME_OVER = "the game is over (both players passed)"
 
 
 class State(NamedTuple):
@@ -58,66 +71,19 @@ class State(NamedTuple):
         return self.passes >= 2
 
 
-@register
-class PletoreRules(Rules):
+class PletoreRules(Rules[State]):
     """Pletore as in ``spec/rules/pletore.md``: Black first, integer komi, optional button."""
 
-    name = "Pletore"
-    colours = ("Black", "White")
-
-    def initial_state(
-        self, size: int, *, komi: int | None = None, setup: Grid | None = None
-    ) -> State:
-        """The empty board, or ``setup``; the button always starts untaken, Black to move.
-
-        Raises ``ValueError`` if the size is not 3-19, komi is missing or not an integer, or
-        ``setup`` is not a grid of this size holding only empty points, b and w."""
-        if isinstance(size, bool) or not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
-            raise ValueError(
-                f"Pletore is played on boards of {MIN_SIZE} to {MAX_SIZE}, not {size!r}"
-            )
-        if komi is None:
-            raise ValueError("Pletore needs a komi (the Komi tag)")
-        if isinstance(komi, bool) or not isinstance(komi, int):
-            raise ValueError(f"komi must be a whole number, not {komi!r}")
-        board = _board_from_grid(setup, size) if setup is not None else (EMPTY,) * (size * size)
-        return State(size, komi, board)
+    description = DESCRIPTION
 
     def to_move(self, state: State) -> str:
         return NAMES[state.mover]
 
-    def legal_moves(self, state: State) -> Iterator[Move]:
-        """Placements and flips in board order (a1, b1, ..., then rank 2), then the button or
-        a pass. Nothing once the game is over."""
-        if state.over:
-            return iter(())
-        moves = list(_candidates(state))
-        if _mirror_applies(state):
-            kept = [m for m in moves if not _mirrored(_board_after(state, m))]
-            moves = kept or moves  # Choice: waived when it would leave White no turn at all
-        return iter(moves)
-
-    def play(self, state: State, move: Move) -> State:
-        """The state after ``move``.
-
-        Raises ``IllegalMoveError`` with the reason when the move breaks a rule, or the game
-        is already over."""
-        if state.over:
-            raise IllegalMoveError("the game is over (both players passed)")
-        after = _apply(state, move)
-        if (
-            _mirror_applies(state)
-            and _mirrored(after.board)
-            and any(not _mirrored(_board_after(state, m)) for m in _candidates(state))
-        ):
-            raise IllegalMoveError(_mirror_message(state, move))
-        return after
-
     def outcome(self, state: State) -> Outcome | None:
         """The result once both players have passed in a row, else None.
 
-        Raises ``RuntimeError`` on a tied score, which the rules make impossible (spec section 6);
-        a tie means a state that no legal game reaches."""
+        Raises ``RuntimeError`` on a tied score, which the rules make impossible (spec
+        section 6); a tie means a state that no legal game reaches."""
         if not state.over:
             return None
         details = _breakdown(state)
@@ -128,11 +94,7 @@ class PletoreRules(Rules):
         return Outcome(winner, scores={"Black": black, "White": white}, details=details)
 
     def position(self, state: State) -> Grid:
-        size = state.size
-        return tuple(
-            tuple(LETTERS[cell] for cell in state.board[rank * size : (rank + 1) * size])
-            for rank in range(size)
-        )
+        return geometry(state.size).grid([LETTERS[cell] for cell in state.board])
 
     def details(self, state: State) -> dict[str, Any]:
         """The score breakdown as it would stand if the game ended now."""
@@ -140,66 +102,77 @@ class PletoreRules(Rules):
 
     def controller(self, state: State, at: Point) -> str | None:
         """The colour that controls ``at`` (empty or not), or None."""
-        return NAMES.get(_controller(state.board, state.size, _index(state, at)))
+        index = geometry(state.size).index(at)
+        return NAMES.get(_controller(state.board, state.size, index))
 
     def control_map(self, state: State) -> tuple[str | None, ...]:
         """The controller of every point, in flat index order (a1, b1, ...)."""
         return tuple(NAMES.get(c) for c in _control_map(state.board, state.size))
 
+    # The interface's parts -----------------------------------------------------------------
+
+    def _initial(self, size: int, komi: int | None, cells: tuple[str, ...] | None) -> State:
+        """The empty board, or ``cells``; the button always starts untaken, Black to move."""
+        assert komi is not None  # the description requires one
+        board = (EMPTY,) * (size * size) if cells is None else tuple(map(LETTERS.index, cells))
+        return State(size, komi, board)
+
+    def _game_over(self, state: State) -> str | None:
+        return GAME_OVER if state.passes >= 2 else None
+
+    def _legal_moves(self, state: State) -> Iterator[Move]:
+        """Placements and flips in board order (a1, b1, ..., then rank 2), then the button or
+        a pass."""
+        moves = list(_candidates(state))
+        if _mirror_applies(state):
+            kept = [m for m in moves if not _mirrored(_board_after(state, m))]
+            moves = kept or moves  # Choice: waived when it would leave White no turn at all
+        return iter(moves)
+
+    def _place(self, state: State, move: Place) -> State:
+        at = move.at
+        i = geometry(state.size).index(at)
+        if state.board[i] != EMPTY:
+            raise IllegalMoveError(f"{at} is occupied")
+        opponent = 3 - state.mover
+        if _controller(state.board, state.size, i) == opponent:
+            raise IllegalMoveError(f"{at} is controlled by {NAMES[opponent]}")
+        return _mirror_checked(state, _next(state, _set(state.board, i, state.mover)), move)
+
+    def _flip(self, state: State, move: Flip) -> State:
+        at = move.at
+        i = geometry(state.size).index(at)
+        me, cell = state.mover, state.board[i]
+        if cell == EMPTY:
+            raise IllegalMoveError(f"cannot flip {at}: it is empty")
+        if cell == me:
+            raise IllegalMoveError(f"cannot flip {at}: the stone is {NAMES[me]}'s own")
+        if _controller(state.board, state.size, i) != me:
+            raise IllegalMoveError(f"cannot flip {at}: {NAMES[me]} does not control it")
+        return _mirror_checked(state, _next(state, _set(state.board, i, me)), move)
+
+    def _pass(self, state: State, move: Pass) -> State:
+        if state.button_in_play and state.button == EMPTY:
+            raise IllegalMoveError("the button must be taken before passing")
+        loose = _first_uncontrolled(state)
+        if loose is not None:
+            name = geometry(state.size).names[loose]
+            raise IllegalMoveError(f"cannot pass: {name} is not controlled")
+        after = state._replace(ply=state.ply + 1, passes=state.passes + 1)
+        return _mirror_checked(state, after, move)
+
+    def _button(self, state: State, move: Button) -> State:
+        if not state.button_in_play:
+            raise IllegalMoveError(
+                f"the button is not in play (komi {state.komi}, size {state.size})"
+            )
+        if state.button != EMPTY:
+            raise IllegalMoveError("the button has already been taken")
+        after = state._replace(ply=state.ply + 1, passes=0, button=state.mover)
+        return _mirror_checked(state, after, move)
+
 
 # --- applying a move ----------------------------------------------------------------------
-
-
-def _apply(state: State, move: Move) -> State:
-    """Check ``move`` (except the mirror rule) and return the state after it."""
-    if isinstance(move, Place):
-        return _place(state, move.at)
-    if isinstance(move, Flip):
-        return _flip(state, move.at)
-    if isinstance(move, Pass):
-        return _pass(state)
-    if isinstance(move, Button):
-        return _take_button(state)
-    raise IllegalMoveError(f"Pletore has no move {str(move)!r}")
-
-
-def _place(state: State, at: Point) -> State:
-    i = _index(state, at)
-    if state.board[i] != EMPTY:
-        raise IllegalMoveError(f"{at} is occupied")
-    opponent = 3 - state.mover
-    if _controller(state.board, state.size, i) == opponent:
-        raise IllegalMoveError(f"{at} is controlled by {NAMES[opponent]}")
-    return _next(state, _set(state.board, i, state.mover))
-
-
-def _flip(state: State, at: Point) -> State:
-    i = _index(state, at)
-    me, cell = state.mover, state.board[i]
-    if cell == EMPTY:
-        raise IllegalMoveError(f"cannot flip {at}: it is empty")
-    if cell == me:
-        raise IllegalMoveError(f"cannot flip {at}: the stone is {NAMES[me]}'s own")
-    if _controller(state.board, state.size, i) != me:
-        raise IllegalMoveError(f"cannot flip {at}: {NAMES[me]} does not control it")
-    return _next(state, _set(state.board, i, me))
-
-
-def _pass(state: State) -> State:
-    if state.button_in_play and state.button == EMPTY:
-        raise IllegalMoveError("the button must be taken before passing")
-    loose = _first_uncontrolled(state)
-    if loose is not None:
-        raise IllegalMoveError(f"cannot pass: {_points(state.size)[loose]} is not controlled")
-    return State(state.size, state.komi, state.board, state.ply + 1, state.passes + 1, state.button)
-
-
-def _take_button(state: State) -> State:
-    if not state.button_in_play:
-        raise IllegalMoveError(f"the button is not in play (komi {state.komi}, size {state.size})")
-    if state.button != EMPTY:
-        raise IllegalMoveError("the button has already been taken")
-    return State(state.size, state.komi, state.board, state.ply + 1, 0, state.mover)
 
 
 def _next(state: State, board: tuple[int, ...]) -> State:
@@ -211,13 +184,18 @@ def _set(board: tuple[int, ...], i: int, colour: int) -> tuple[int, ...]:
     return board[:i] + (colour,) + board[i + 1 :]
 
 
-def _index(state: State, at: Point) -> int:
-    """The flat index of ``at``. Raises ``IllegalMoveError`` if it is off the board."""
-    size = state.size
-    if not (0 <= at.file < size and 0 <= at.rank < size):
-        name = str(at) if 0 <= at.file < len(FILES) and at.rank >= 0 else repr(at)
-        raise IllegalMoveError(f"{name} is off the {size}x{size} board")
-    return at.rank * size + at.file
+def _mirror_checked(state: State, after: State, move: Move) -> State:
+    """``after``, unless the mirror rule forbids ``move``, which led to it from ``state``.
+
+    Raises ``IllegalMoveError``. Choice: the rule is waived when every move of the turn
+    would break it (only a contrived Setup can do that)."""
+    if (
+        _mirror_applies(state)
+        and _mirrored(after.board)
+        and any(not _mirrored(_board_after(state, m)) for m in _candidates(state))
+    ):
+        raise IllegalMoveError(_mirror_message(state, move))
+    return after
 
 
 # --- move generation ----------------------------------------------------------------------
@@ -227,7 +205,7 @@ def _candidates(state: State) -> Iterator[Move]:
     """Every move legal apart from the mirror rule, in the documented order."""
     me, opponent = state.mover, 3 - state.mover
     control = _control_map(state.board, state.size)
-    points = _points(state.size)
+    points = geometry(state.size).points
     for i, (cell, ctl) in enumerate(zip(state.board, control, strict=True)):
         if cell == EMPTY and ctl != opponent:
             yield Place(points[i])
@@ -242,7 +220,7 @@ def _candidates(state: State) -> Iterator[Move]:
 def _board_after(state: State, move: Move) -> tuple[int, ...]:
     """The board after a move already known to be legal (a pass or the button changes none)."""
     if isinstance(move, (Place, Flip)):
-        return _set(state.board, _index(state, move.at), state.mover)
+        return _set(state.board, geometry(state.size).index(move.at), state.mover)
     return state.board
 
 
@@ -272,8 +250,8 @@ def _mirrored(board: tuple[int, ...]) -> bool:
 
 def _mirror_message(state: State, move: Move) -> str:
     if isinstance(move, (Place, Flip)):
-        i = _index(state, move.at)
-        answered = _points(state.size)[len(state.board) - 1 - i]
+        i = geometry(state.size).index(move.at)
+        answered = geometry(state.size).names[len(state.board) - 1 - i]
         return f"mirror rule: {move} answers {answered}"
     return (
         f"mirror rule: after {move}, swapping the colours would give the board "
@@ -286,7 +264,7 @@ def _mirror_message(state: State, move: Move) -> str:
 
 def _controller(board: tuple[int, ...], size: int, i: int) -> int:
     """Who controls point ``i``: scan the four rays to their first stones."""
-    left, right, down, up = _rays(size)[i]
+    left, right, down, up = geometry(size).rays(SIGHT)[i]
     horizontal = _first_stone(board, left) | _first_stone(board, right)
     vertical = _first_stone(board, down) | _first_stone(board, up)
     return CONTROL[horizontal & vertical]
@@ -301,7 +279,8 @@ def _first_stone(board: tuple[int, ...], ray: tuple[int, ...]) -> int:
 
 def _control_map(board: tuple[int, ...], size: int) -> list[int]:
     """The controller of every point, by one sweep each way along every row and column."""
-    rows, columns = _lines(size)
+    table = geometry(size)
+    rows, columns = table.rows, table.columns
     horizontal = _sight_masks(board, rows)
     vertical = _sight_masks(board, columns)
     return [CONTROL[h & v] for h, v in zip(horizontal, vertical, strict=True)]
@@ -322,36 +301,6 @@ def _sight_masks(board: tuple[int, ...], lines: tuple[tuple[int, ...], ...]) -> 
             if board[i]:
                 last = board[i]
     return seen
-
-
-@cache
-def _lines(size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
-    """The rows and the columns as tuples of flat indices."""
-    rows = tuple(tuple(r * size + f for f in range(size)) for r in range(size))
-    columns = tuple(tuple(r * size + f for r in range(size)) for f in range(size))
-    return rows, columns
-
-
-@cache
-def _rays(size: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """For each point, its rays left, right, down and up, nearest point first."""
-    rays = []
-    for i in range(size * size):
-        r, f = divmod(i, size)
-        rays.append(
-            (
-                tuple(r * size + x for x in range(f - 1, -1, -1)),
-                tuple(r * size + x for x in range(f + 1, size)),
-                tuple(y * size + f for y in range(r - 1, -1, -1)),
-                tuple(y * size + f for y in range(r + 1, size)),
-            )
-        )
-    return tuple(rays)
-
-
-@cache
-def _points(size: int) -> tuple[Point, ...]:
-    return tuple(Point(i % size, i // size) for i in range(size * size))
 
 
 # --- scoring and setup --------------------------------------------------------------------
@@ -383,19 +332,3 @@ def _breakdown(state: State) -> dict[str, Any]:
 def _number(value: float) -> int | float:
     """An int where the value is whole, so that results read "Black+2", not "Black+2.0"."""
     return int(value) if value == int(value) else value
-
-
-def _board_from_grid(grid: Grid, size: int) -> tuple[int, ...]:
-    """Read a Setup grid (grid[rank][file]). Raises ``ValueError`` naming the bad point."""
-    if len(grid) != size or any(len(rank) != size for rank in grid):
-        raise ValueError(f"the setup is not a {size}x{size} position")
-    board = []
-    for rank, row in enumerate(grid):
-        for file, cell in enumerate(row):
-            if cell not in LETTERS:
-                raise ValueError(
-                    f"setup point {Point(file, rank)} holds {cell!r}; a Pletore point holds "
-                    "nothing, b or w"
-                )
-            board.append(LETTERS.index(cell))
-    return tuple(board)

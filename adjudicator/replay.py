@@ -9,11 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from adjudicator.base import Outcome, Rules, get_rules
-from notation.ast import ImploPlace, Record, Turn
-from notation.errors import IllegalMoveError, InvalidRecordError, RecordError, ResultMismatchError
-from notation.games import find_game
-from notation.position import format_position, parse_position
+from arbiter.adjudicator.base import Outcome, Rules, get_rules
+from arbiter.notation.ast import Record, Turn
+from arbiter.notation.errors import (
+    IllegalMoveError,
+    InvalidRecordError,
+    RecordError,
+    ResultMismatchError,
+)
+from arbiter.notation.games import find_game
+from arbiter.notation.position import format_position, parse_position
 
 TERMINATIONS = {"R": "resignation", "T": "time", "F": "forfeit"}
 
@@ -52,7 +57,7 @@ class Report:
 class Replay:
     """The states a record went through, and the first illegal move if there was one."""
 
-    rules: Rules
+    rules: Rules[Any]
     state: Any
     plies: int
     swapped: bool
@@ -81,11 +86,11 @@ def replay(record: Record, *, canonical: bool = False) -> Replay:
         if turn.move.type == "swap":
             swapped = True
         if canonical:
-            spelled.append(_canonical_turn(turn, state))
+            spelled.append(_canonical_turn(rules, turn, state))
     return Replay(rules, state, len(record.turns), swapped, tuple(spelled), None)
 
 
-def _initial_state(rules: Rules, record: Record) -> Any:
+def _initial_state(rules: Rules[Any], record: Record) -> Any:
     grid = None
     try:
         if record.setup is not None:
@@ -93,15 +98,12 @@ def _initial_state(rules: Rules, record: Record) -> Any:
         return rules.initial_state(record.size, komi=record.komi, setup=grid)
     except ValueError as err:
         where = record.where.get("Setup") or record.where.get("Game")
-        raise InvalidRecordError(f"bad Setup: {err}", code="bad-setup",
-                                 where=where) from None
+        raise InvalidRecordError(f"bad Setup: {err}", code="bad-setup", where=where) from None
 
 
-def _canonical_turn(turn: Turn, state: Any) -> Turn:
-    written = getattr(state, "last_move", None)
-    if isinstance(turn.move, ImploPlace) and isinstance(written, ImploPlace):
-        return replace(turn, move=written)
-    return turn
+def _canonical_turn(rules: Rules[Any], turn: Turn, state: Any) -> Turn:
+    written = rules.written(state, turn.move)
+    return turn if written is turn.move else replace(turn, move=written)
 
 
 def canonical_record(record: Record) -> Record:
@@ -117,9 +119,15 @@ def canonical_record(record: Record) -> Record:
 
 def adjudicate(record: Record, *, file: str | None = None) -> Report:
     """Replay ``record`` and check its claimed result; never raises ``RecordError``."""
-    report = Report(file=file, index=record.index, game=record.game, size=record.size,
-                    plies=len(record.turns), claimed_result=record.result,
-                    players=dict(record.players))
+    report = Report(
+        file=file,
+        index=record.index,
+        game=record.game,
+        size=record.size,
+        plies=len(record.turns),
+        claimed_result=record.result,
+        players=dict(record.players),
+    )
     try:
         played = replay(record)
     except RecordError as err:
@@ -151,10 +159,10 @@ def _decide(report: Report, record: Record, played: Replay, outcome: Outcome | N
         report.scores = dict(outcome.scores) if outcome.scores is not None else None
         report.tiebreak = outcome.tiebreak
         _set_winner(report, record, outcome.winner, played.swapped)
-        if claim not in ("*", report.result):
+        if claim not in ("*", report.result, report.winner):  # the winner alone may be claimed
             raise ResultMismatchError(
-                f"the record claims {claim!r} but the moves give {report.result!r}",
-                where=where)
+                f"the record claims {claim!r} but the moves give {report.result!r}", where=where
+            )
         return
     colour, _, how = claim.partition("+")
     if claim == "*":
@@ -166,7 +174,9 @@ def _decide(report: Report, record: Record, played: Replay, outcome: Outcome | N
         return
     raise ResultMismatchError(
         f"the record claims {claim!r} but the game is not over after {played.plies} plies; "
-        "an unfinished game can only be '*' or end by +R, +T or +F", where=where)
+        "an unfinished game can only be '*' or end by +R, +T or +F",
+        where=where,
+    )
 
 
 def _set_winner(report: Report, record: Record, colour: str, swapped: bool) -> None:

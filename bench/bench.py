@@ -21,17 +21,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from adjudicator import get_rules  # noqa: E402
-from adjudicator.replay import adjudicate  # noqa: E402
-from notation.ast import Record, Turn  # noqa: E402
-from notation.games import find_game  # noqa: E402
-from notation.grn import read_grn  # noqa: E402
-from notation.writer import write_record  # noqa: E402
-from service.parallel import parallel_reports  # noqa: E402
+from arbiter.adjudicator import get_rules  # noqa: E402
+from arbiter.adjudicator.replay import adjudicate  # noqa: E402
+from arbiter.notation.ast import Record, Turn  # noqa: E402
+from arbiter.notation.games import find_game  # noqa: E402
+from arbiter.notation.grn_reader import read_grn  # noqa: E402
+from arbiter.notation.grn_writer import write_record  # noqa: E402
+from arbiter.service.parallel import parallel_reports  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
-CORPORA = [("Pilo", 8, None), ("Petrify", 8, None), ("Pletore", 9, 6), ("Implo", 8, None),
-           ("Pilare", 8, None)]
+CORPORA = [
+    ("Pilo", 8, None),
+    ("Petrify", 8, None),
+    ("Pletore", 9, 6),
+    ("Implo", 8, None),
+    ("Pilare", 8, None),
+]
 TARGETS = {"Pilo": 2.0, "Petrify": 2.0, "Pletore": 2.0, "Implo": 1.0, "Pilare": 1.0}
 MAX_PLIES = 400
 
@@ -46,10 +51,17 @@ def random_record(game: str, size: int, komi: int | None, rng: random.Random, in
         turns.append(Turn(getattr(state, "last_move", None) or move))
     outcome = rules.outcome(state)
     colours = find_game(game).colours
-    record = Record(game=game, size=size, komi=komi, turns=tuple(turns),
-                    players=((colours[0], f"player-{index % 50:02d}"),
-                             (colours[1], f"player-{(index + 7) % 50:02d}")),
-                    result=outcome.result(colours) if outcome else "*")
+    record = Record(
+        game=game,
+        size=size,
+        komi=komi,
+        turns=tuple(turns),
+        players=(
+            (colours[0], f"player-{index % 50:02d}"),
+            (colours[1], f"player-{(index + 7) % 50:02d}"),
+        ),
+        result=outcome.result(colours) if outcome else "*",
+    )
     return write_record(record)
 
 
@@ -85,8 +97,13 @@ def measure(path: Path, jobs: int) -> dict[str, float]:
     parse_s, _ = timed(lambda: sum(1 for _ in read_grn(data)))
     full_s, _ = timed(lambda: sum(1 for x in read_grn(data) if adjudicate(x).valid))
     jobs_s, _ = timed(lambda: sum(1 for _ in parallel_reports([str(path)], jobs)))
-    return {"records": records, "plies": plies, "parse_s": parse_s, "full_s": full_s,
-            "jobs_s": jobs_s}
+    return {
+        "records": records,
+        "plies": plies,
+        "parse_s": parse_s,
+        "full_s": full_s,
+        "jobs_s": jobs_s,
+    }
 
 
 def chess_rate(count: int, plies: int = 100) -> float:
@@ -126,8 +143,9 @@ def memory_check(megabytes: int) -> tuple[float, float]:
                 out.write(piece)
     arbiter = Path(sys.executable).with_name("arbiter")
     start = time.perf_counter()
-    subprocess.run([str(arbiter), "adjudicate", "--json", str(big)], stdout=subprocess.DEVNULL,
-                   check=False)
+    subprocess.run(
+        [str(arbiter), "adjudicate", "--json", str(big)], stdout=subprocess.DEVNULL, check=False
+    )
     seconds = time.perf_counter() - start
     rss_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return rss_kib / 1024, seconds
@@ -140,10 +158,15 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--games", default=",".join(g for g, _, _ in CORPORA))
     parser.add_argument("--compare-chess", action="store_true")
-    parser.add_argument("--repeat", type=int, default=REPEAT,
-                        help="runs per measurement; the best is kept")
-    parser.add_argument("--memory-mb", type=int, default=0,
-                        help="also adjudicate a generated file of this many MB and report RSS")
+    parser.add_argument(
+        "--repeat", type=int, default=REPEAT, help="runs per measurement; the best is kept"
+    )
+    parser.add_argument(
+        "--memory-mb",
+        type=int,
+        default=0,
+        help="also adjudicate a generated file of this many MB and report RSS",
+    )
     args = parser.parse_args()
     wanted = {g.strip().lower() for g in args.games.split(",")}
     REPEAT = args.repeat
@@ -151,9 +174,11 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     if chess:
         print(f"python-chess read_game: {chess:,.0f} plies/s")
-    header = (f"{'game':<8} {'size':>4} {'records':>7} {'plies':>8} {'parse rec/s':>11} "
-              f"{'parse ply/s':>11} {'full rec/s':>10} {'full ply/s':>10} "
-              f"{'jobs x':>6} {'adj/parse':>9}")
+    header = (
+        f"{'game':<8} {'size':>4} {'records':>7} {'plies':>8} {'parse rec/s':>11} "
+        f"{'parse ply/s':>11} {'full rec/s':>10} {'full ply/s':>10} "
+        f"{'jobs x':>6} {'adj/parse':>9}"
+    )
     print(header + (f" {'vs chess':>8} {'target':>6}" if chess else ""))
     for game, size, komi in CORPORA:
         if game.lower() not in wanted:
@@ -162,10 +187,12 @@ def main() -> None:
         m = measure(path, args.jobs)
         full_rate = m["plies"] / m["full_s"]
         adjudication_s = m["full_s"] - m["parse_s"]
-        row = (f"{game:<8} {size:>4} {m['records']:>7.0f} {m['plies']:>8.0f} "
-               f"{m['records'] / m['parse_s']:>11,.0f} {m['plies'] / m['parse_s']:>11,.0f} "
-               f"{m['records'] / m['full_s']:>10,.0f} {full_rate:>10,.0f} "
-               f"{m['full_s'] / m['jobs_s']:>6.2f} {adjudication_s / m['parse_s']:>9.2f}")
+        row = (
+            f"{game:<8} {size:>4} {m['records']:>7.0f} {m['plies']:>8.0f} "
+            f"{m['records'] / m['parse_s']:>11,.0f} {m['plies'] / m['parse_s']:>11,.0f} "
+            f"{m['records'] / m['full_s']:>10,.0f} {full_rate:>10,.0f} "
+            f"{m['full_s'] / m['jobs_s']:>6.2f} {adjudication_s / m['parse_s']:>9.2f}"
+        )
         if chess:
             ratio = full_rate / chess
             verdict = "ok" if ratio >= TARGETS[game] else "MISS"

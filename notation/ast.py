@@ -35,8 +35,14 @@ class Point:
         except KeyError:
             pass
         letter, digits = text[:1].lower(), text[1:]
-        if not (letter and letter in FILES and digits.isascii() and digits.isdigit()
-                and not digits.startswith("0") and int(digits) <= len(FILES)):
+        if not (
+            letter
+            and letter in FILES
+            and digits.isascii()
+            and digits.isdigit()
+            and not digits.startswith("0")
+            and int(digits) <= len(FILES)
+        ):
             raise ValueError(f"not a coordinate: {text!r}")
         point = _PARSED[text] = cls(FILES.index(letter), int(digits) - 1)
         return point

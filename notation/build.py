@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from notation.ast import (
+from arbiter.notation.ast import (
     NOWHERE,
     Capture,
     Flip,
@@ -25,9 +25,9 @@ from notation.ast import (
     Tag,
     Turn,
 )
-from notation.errors import InvalidRecordError
-from notation.games import GameSpec, find_game
-from notation.position import format_position, parse_position
+from arbiter.notation.errors import InvalidRecordError
+from arbiter.notation.games import FORM_NAMES, GameDescription, find_game
+from arbiter.notation.position import format_position, parse_position
 
 TERMINATIONS = ("R", "T", "F")
 
@@ -82,22 +82,33 @@ def build_record(
     return record
 
 
-def _check_texts(players: Sequence[tuple[str, Value]], tags: Sequence[Tag],
-                 turns: Sequence[Turn], comment: str | None, start: Location) -> None:
+def _check_texts(
+    players: Sequence[tuple[str, Value]],
+    tags: Sequence[Tag],
+    turns: Sequence[Turn],
+    comment: str | None,
+    start: Location,
+) -> None:
     """Refuse what GRN could not write back: line breaks in tag values, '}' in comments."""
-    for name, where, value in [*((c, v.where, v.text) for c, v in players),
-                               *((t.name, t.where, t.value) for t in tags)]:
+    for name, where, value in [
+        *((c, v.where, v.text) for c, v in players),
+        *((t.name, t.where, t.value) for t in tags),
+    ]:
         if "\n" in value or "\r" in value:
-            raise InvalidRecordError(f"the value of tag {name!r} contains a line break",
-                                     code="malformed-tag", where=where)
+            raise InvalidRecordError(
+                f"the value of tag {name!r} contains a line break",
+                code="malformed-tag",
+                where=where,
+            )
     notes = [(comment, start), *((t.comment, t.where) for t in turns)]
     for note, where in notes:
         if note is not None and "}" in note:
-            raise InvalidRecordError("a comment may not contain '}'", code="bad-comment",
-                                     where=where)
+            raise InvalidRecordError(
+                "a comment may not contain '}'", code="bad-comment", where=where
+            )
 
 
-def _game(game: Value | None, start: Location) -> GameSpec:
+def _game(game: Value | None, start: Location) -> GameDescription:
     if game is None:
         raise InvalidRecordError("the Game tag is required", code="missing-tag", where=start)
     try:
@@ -106,58 +117,65 @@ def _game(game: Value | None, start: Location) -> GameSpec:
         raise InvalidRecordError(err.args[0], code="unknown-game", where=game.where) from None
 
 
-def _size(size: Value | None, spec: GameSpec, start: Location) -> int:
+def _size(size: Value | None, spec: GameDescription, start: Location) -> int:
     if size is None:
         raise InvalidRecordError("the Size tag is required", code="missing-tag", where=start)
     text = size.text.strip()
     if not (text.isascii() and text.isdigit() and int(text) in spec.sizes):
-        allowed = (f"{spec.sizes[0]} to {spec.sizes[-1]}" if len(spec.sizes) > 2
-                   else " or ".join(map(str, spec.sizes)))
         raise InvalidRecordError(
-            f"size {size.text!r} is not allowed: {spec.name} is played on sizes {allowed}",
-            code="bad-size", where=size.where)
+            f"size {size.text!r} is not allowed: {spec.name} is played on sizes {spec.sizes_text}",
+            code="bad-size",
+            where=size.where,
+        )
     return int(text)
 
 
-def _komi(komi: Value | None, spec: GameSpec, game_where: Location) -> int | None:
+def _komi(komi: Value | None, spec: GameDescription, game_where: Location) -> int | None:
     if komi is None:
         if spec.komi:
-            raise InvalidRecordError(f"{spec.name} records need a Komi tag (an integer)",
-                                     code="missing-komi", where=game_where)
+            raise InvalidRecordError(
+                f"{spec.name} records need a Komi tag (an integer)",
+                code="missing-komi",
+                where=game_where,
+            )
         return None
     if not spec.komi:
-        raise InvalidRecordError(f"{spec.name} has no komi; remove the Komi tag",
-                                 code="komi-not-allowed", where=komi.where)
+        raise InvalidRecordError(
+            f"{spec.name} has no komi; remove the Komi tag",
+            code="komi-not-allowed",
+            where=komi.where,
+        )
     text = komi.text.strip()
     digits = text[1:] if text[:1] in "+-" else text
     if not (digits.isascii() and digits.isdigit()):
-        raise InvalidRecordError(f"komi {komi.text!r} is not a whole number",
-                                 code="bad-komi", where=komi.where)
+        raise InvalidRecordError(
+            f"komi {komi.text!r} is not a whole number", code="bad-komi", where=komi.where
+        )
     return int(text)
 
 
-def _setup(setup: Value | None, spec: GameSpec, size: int) -> str | None:
+def _setup(setup: Value | None, spec: GameDescription, size: int) -> str | None:
     if setup is None:
         return None
     try:
         return format_position(parse_position(setup.text, spec, size))
     except ValueError as err:
-        raise InvalidRecordError(f"bad Setup: {err}", code="bad-setup",
-                                 where=setup.where) from None
+        raise InvalidRecordError(f"bad Setup: {err}", code="bad-setup", where=setup.where) from None
 
 
-def _result(result: Value | None, spec: GameSpec) -> str:
+def _result(result: Value | None, spec: GameDescription) -> str:
     if result is None:
         return "*"
     text = result.text.strip()
     canonical = normalise_result(text, spec)
     if canonical is None:
-        raise InvalidRecordError(f"{result.text!r} is not a {spec.name} result",
-                                 code="bad-result", where=result.where)
+        raise InvalidRecordError(
+            f"{result.text!r} is not a {spec.name} result", code="bad-result", where=result.where
+        )
     return canonical
 
 
-def normalise_result(text: str, spec: GameSpec) -> str | None:
+def normalise_result(text: str, spec: GameDescription) -> str | None:
     """The canonical spelling of a result string for ``spec``'s game, or None if it is not one.
 
     Colours are matched without regard to case; ``Black+R``, ``Orange+6``, ``White+3.5``,
@@ -169,7 +187,7 @@ def normalise_result(text: str, spec: GameSpec) -> str | None:
     if colour is None:
         return None
     if not plus:
-        return None if spec.scored else colour
+        return colour  # the winner alone: a claim every game allows
     if margin.upper() in TERMINATIONS:
         return f"{colour}+{margin.upper()}"
     if not spec.scored:
@@ -182,42 +200,65 @@ def normalise_result(text: str, spec: GameSpec) -> str | None:
     return f"{colour}+{margin}"
 
 
-def _check_turn(turn: Turn, spec: GameSpec, size: int, ply: int) -> Turn:
+def _check_turn(turn: Turn, spec: GameDescription, size: int, ply: int) -> Turn:
     move = turn.move
-    kind = type(move)
-    # The common moves first, checked without building anything.
-    if kind is Place and not spec.resolve and "place" in spec.move_types:
-        if move.at.file < size and move.at.rank < size:  # type: ignore[union-attr]
+    # The common moves first, checked without building anything (every move of every record
+    # passes here).
+    if type(move) is Place:
+        at = move.at
+        if not spec.resolve and "place" in spec.moves and at.file < size and at.rank < size:
             return turn
-    elif kind is Capture and "move" in spec.move_types:
-        if max(move.origin.file, move.origin.rank, move.target.file,  # type: ignore[union-attr]
-               move.target.rank) < size:  # type: ignore[union-attr]
+    elif type(move) is Capture:
+        origin, target = move.origin, move.target
+        if "move" in spec.moves and max(origin.file, origin.rank, target.file, target.rank) < size:
             return turn
     return _check_any_turn(turn, spec, size, ply)
 
 
-def _check_any_turn(turn: Turn, spec: GameSpec, size: int, ply: int) -> Turn:
-    move = turn.move
-    if spec.resolve and isinstance(move, Place):
+def _check_any_turn(turn: Turn, spec: GameDescription, size: int, ply: int) -> Turn:
+    move = check_move(turn.move, spec, size, ply=ply, where=turn.where)
+    return turn if move is turn.move else replace(turn, move=move)
+
+
+def check_move(
+    move: Move,
+    game: GameDescription,
+    size: int | None = None,
+    *,
+    ply: int | None = None,
+    where: Location | None = None,
+) -> Move:
+    """``move`` as ``game`` reads it: a placement in Implo becomes one with (no) resolution
+    steps. With ``size``, every square it names must lie on the board.
+
+    Raises ``InvalidRecordError``: ``wrong-move-form`` for a form the game does not have,
+    ``off-board`` for a square beyond ``size``; located at ``ply`` and ``where``."""
+    if game.resolve and type(move) is Place:
         move = ImploPlace(move.at)
-        turn = replace(turn, move=move)
-    if move.type not in spec.move_types or (isinstance(move, ImploPlace) and not spec.resolve):
+    if move.type not in game.moves or (isinstance(move, ImploPlace) and not game.resolve):
         raise InvalidRecordError(
-            f"{str(move)!r} is a {_form_name(move)}, which {spec.name} does not have",
-            code="wrong-move-form", ply=ply, move=str(move), where=turn.where)
-    for point in _points(move):
-        if point.file >= size or point.rank >= size:
+            f"{str(move)!r} is a {_form_name(move)}, which {game.name} does not have",
+            code="wrong-move-form",
+            ply=ply,
+            move=str(move),
+            where=where,
+        )
+    for point in _points(move) if size is not None else ():
+        if point.file >= size or point.rank >= size:  # type: ignore[operator]
             raise InvalidRecordError(
-                f"{point} is off the {size}×{size} board", code="off-board", ply=ply,
-                move=str(move), where=turn.where)
-    return turn
+                f"{point} is off the {size}×{size} board",
+                code="off-board",
+                ply=ply,
+                move=str(move),
+                where=where,
+            )
+    return move
 
 
 def _form_name(move: Move) -> str:
     if isinstance(move, ImploPlace) and move.resolve:
         return "placement with resolution steps"
-    return {"place": "placement", "move": "capturing move", "pass": "pass", "swap": "swap",
-            "flip": "flip", "button": "button", "sow": "sowing move"}[move.type]
+    return FORM_NAMES[move.type]
 
 
 def _points(move: Move) -> list[Point]:

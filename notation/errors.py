@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from notation.ast import Location
+from arbiter.notation.ast import Location
 
 
 class RecordError(ValueError):
@@ -44,13 +44,26 @@ class RecordError(ValueError):
         self.index = index
         self.file = file
 
-    def located(self, *, ply: int | None = None, move: str | None = None,
-                index: int | None = None, file: str | None = None,
-                where: Location | None = None) -> RecordError:
+    def located(
+        self,
+        *,
+        ply: int | None = None,
+        move: str | None = None,
+        index: int | None = None,
+        file: str | None = None,
+        where: Location | None = None,
+    ) -> RecordError:
         """Return this error with location fields filled where they are still unknown."""
         line, column, pointer = where if where is not None else (None, None, None)
-        found = {"ply": ply, "move": move, "index": index, "file": file, "line": line,
-                 "column": column, "pointer": pointer}
+        found = {
+            "ply": ply,
+            "move": move,
+            "index": index,
+            "file": file,
+            "line": line,
+            "column": column,
+            "pointer": pointer,
+        }
         for key, value in found.items():
             if value is not None and getattr(self, key) is None:
                 setattr(self, key, value)

@@ -1,58 +1,195 @@
-"""What the notation knows of each game: names, colours, sizes, move forms, setup letters.
+"""What a record can say of each game: its description, and the registry of games.
 
-See ``spec/grn.md`` sections "Games" and "Position notation". The rules of play live in
-:mod:`adjudicator`; this table is only what a record can say without replaying it.
+See ``spec/grn.md`` sections 2 ("Tags"), 5 ("Move forms by game"), 6 ("Results") and 7
+("Position notation"). A game is described once, by a :class:`GameDescription` that its rules
+class owns (``arbiter.adjudicator``); registering the rules registers the description here,
+and everything that depends on a game's facts reads them from this registry: the readers and
+the writer, the JSON schema, ``arbiter games``, the OpenAPI description and the tests.
+The rules of play are not described here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+MOVE_FORMS = ("place", "move", "pass", "swap", "flip", "button", "sow")
+"""Every move form of the notation, by its JSON ``type`` (``spec/grn.md`` section 5)."""
+
+FORM_NAMES: Mapping[str, str] = {
+    "place": "placement",
+    "move": "capturing move",
+    "pass": "pass",
+    "swap": "swap",
+    "flip": "flip",
+    "button": "button",
+    "sow": "sowing move",
+}
+"""Each move form in words, for messages."""
+
+BoardKind = Literal["squares", "points"]
+
+_COLOUR = re.compile(r"[A-Z][a-z]+")
+_KEYWORDS = ("pass", "swap", "button")
 
 
 @dataclass(frozen=True, slots=True)
-class GameSpec:
-    """Static facts about one game's records."""
+class Piece:
+    """One letter of the position notation and what it stands for ("Blue disk")."""
+
+    letter: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameDescription:
+    """The facts about one game that records, readers and writers depend on.
+
+    ``colours`` puts the first player's colour first. ``moves`` lists the game's move forms
+    (JSON ``type`` values, see :data:`MOVE_FORMS`). ``pieces`` are the letters of the position
+    notation; ``stacks`` says whether a square may hold several of them. ``scored`` games
+    give results with a points margin (``Orange+6``), ``half_points`` ones may end in ``.5``;
+    ``komi`` games need a ``Komi`` tag; ``resolve`` is Implo's resolution steps. ``board``
+    says whether pieces stand on squares or on points (intersections). ``start`` gives, per
+    size, the standard starting position in the position notation where it is not an empty
+    board. Raises ``ValueError`` from the constructor when the description cannot be used.
+    """
 
     name: str
-    colours: tuple[str, str]  # first player's colour first
+    colours: tuple[str, str]
     sizes: tuple[int, ...]
-    move_types: frozenset[str]  # JSON "type" values the game allows
-    pieces: str  # letters allowed in the Setup tag, one per piece, bottom to top
-    scored: bool  # results carry a points margin ("Orange+6") rather than a bare colour
-    komi: bool = False  # the Komi tag is required (and allowed only then)
-    resolve: bool = False  # placements carry Implo resolution steps
-    half_points: bool = False  # margins may end in .5
-    swap: bool = False
+    moves: tuple[str, ...]
+    pieces: tuple[Piece, ...]
+    stacks: bool = False
+    scored: bool = False
+    half_points: bool = False
+    komi: bool = False
+    resolve: bool = False
+    board: BoardKind = "squares"
+    start: Mapping[int, str] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        problem = _problem(self)
+        if problem:
+            raise ValueError(f"game description {self.name!r}: {problem}")
+
+    @property
+    def pie(self) -> bool:
+        """The pie rule: ``swap`` as the second turn."""
+        return "swap" in self.moves
+
+    @property
+    def button(self) -> bool:
+        """Pletore's button: ``button`` is a move."""
+        return "button" in self.moves
+
+    @property
+    def letters(self) -> str:
+        """The position notation's letters, in the order of ``pieces``."""
+        return "".join(piece.letter for piece in self.pieces)
+
+    @property
+    def min_size(self) -> int:
+        return min(self.sizes)
 
     @property
     def max_size(self) -> int:
         return max(self.sizes)
 
+    @property
+    def sizes_text(self) -> str:
+        """The sizes as people write them: "3 to 19", "6 or 8"."""
+        if len(self.sizes) > 2 and self.sizes == tuple(range(self.min_size, self.max_size + 1)):
+            return f"{self.min_size} to {self.max_size}"
+        *rest, last = map(str, self.sizes)
+        return f"{', '.join(rest)} or {last}" if rest else last
 
-RANGE = tuple(range(3, 20))
+    @property
+    def called(self) -> str:
+        """The name with its indefinite article, for messages: "a Pilo", "an Implo"."""
+        return f"{'an' if self.name[0] in 'AEIOU' else 'a'} {self.name}"
 
-GAMES: dict[str, GameSpec] = {
-    spec.name.lower(): spec
-    for spec in (
-        GameSpec("Pilo", ("Blue", "Orange"), RANGE,
-                 frozenset({"place", "move", "pass", "swap"}), "box", scored=True, swap=True),
-        GameSpec("Petrify", ("Blue", "Orange"), RANGE,
-                 frozenset({"place", "move", "pass", "swap"}), "box", scored=True, swap=True),
-        GameSpec("Implo", ("Black", "White"), RANGE,
-                 frozenset({"place", "swap"}), "bwBW", scored=False, resolve=True, swap=True),
-        GameSpec("Pletore", ("Black", "White"), RANGE,
-                 frozenset({"place", "flip", "pass", "button"}), "bw", scored=True,
-                 komi=True, half_points=True),
-        GameSpec("Pilare", ("Red", "Black"), (6, 8),
-                 frozenset({"sow"}), "rbn", scored=False),
-    )
-}
+    def opponent(self, colour: str) -> str:
+        """The other colour."""
+        return self.colours[1] if colour == self.colours[0] else self.colours[0]
 
 
-def find_game(name: str) -> GameSpec:
-    """Look a game up by name, ignoring case. Raises ``KeyError`` listing the known names."""
+def _problem(game: GameDescription) -> str | None:
+    """Why a description cannot be used by the notation (None if it can)."""
+    if not re.fullmatch(r"[A-Z][A-Za-z]*", game.name):
+        return "the name must be a capitalised word"
+    if len(set(game.colours)) != 2 or not all(map(_COLOUR.fullmatch, game.colours)):
+        return "two different colours, each a capitalised word, are needed"
+    if any(c.lower().startswith(_KEYWORDS) for c in game.colours):
+        return "a colour may not begin with a move keyword"
+    if not game.sizes or not all(3 <= size <= 19 for size in game.sizes):
+        return "sizes must lie between 3 and 19 (files a to s)"
+    if not game.moves or not set(game.moves) <= set(MOVE_FORMS):
+        return f"moves must be some of {', '.join(MOVE_FORMS)}"
+    letters = game.letters
+    if len(set(letters)) != len(letters) or not all(c.isascii() and c.isalpha() for c in letters):
+        return "each piece needs its own letter"
+    if game.half_points and not game.scored:
+        return "half points need a scored game"
+    return None
+
+
+GAMES: dict[str, GameDescription] = {}
+"""Every registered game by its name and aliases, lower case."""
+
+_ORDER: list[GameDescription] = []
+_generation = 0
+
+
+def register_game(game: GameDescription) -> GameDescription:
+    """Make ``game`` known to the notation (by name and aliases, any case); return it.
+
+    Registering the same description again does nothing. Raises ``ValueError`` if another
+    game already has one of its names."""
+    global _generation
+    keys = [key.lower() for key in (game.name, *game.aliases)]
+    for key in keys:
+        if key in GAMES and GAMES[key] != game:
+            raise ValueError(f"a game named {key!r} is already registered")
+    if game in _ORDER:
+        return game
+    for key in keys:
+        GAMES[key] = game
+    _ORDER.append(game)
+    _generation += 1
+    return game
+
+
+def unregister_game(name: str) -> None:
+    """Forget the game ``name`` (for tests and plugins). Raises ``KeyError`` if unknown."""
+    global _generation
+    game = find_game(name)
+    for key in [key for key, value in GAMES.items() if value == game]:
+        del GAMES[key]
+    _ORDER.remove(game)
+    _generation += 1
+
+
+def all_games() -> Iterator[GameDescription]:
+    """The registered games, in the order they were registered."""
+    return iter(tuple(_ORDER))
+
+
+def generation() -> int:
+    """A number that changes whenever a game is registered or forgotten; lets whatever is
+    built from the registry (the JSON schema's validator) know when to build again."""
+    return _generation
+
+
+def find_game(name: str) -> GameDescription:
+    """Look a game up by name or alias, ignoring case and surrounding white space.
+
+    Raises ``KeyError`` whose message lists the known games."""
     try:
         return GAMES[name.strip().lower()]
     except KeyError:
-        known = ", ".join(spec.name for spec in GAMES.values())
+        known = ", ".join(game.name for game in _ORDER)
         raise KeyError(f"unknown game {name!r}; known games: {known}") from None

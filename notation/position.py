@@ -8,11 +8,11 @@ letter each (the game's letters, see :mod:`notation.games`), or a number ``k`` s
 
 from __future__ import annotations
 
-from notation.ast import Grid
-from notation.games import GameSpec
+from arbiter.notation.ast import Grid
+from arbiter.notation.games import GameDescription
 
 
-def parse_position(text: str, spec: GameSpec, size: int) -> Grid:
+def parse_position(text: str, spec: GameDescription, size: int) -> Grid:
     """Read a position of ``size``×``size`` for ``spec``'s game.
 
     Raises ``ValueError`` with a reason if the text is not such a position."""
@@ -23,19 +23,20 @@ def parse_position(text: str, spec: GameSpec, size: int) -> Grid:
     return tuple(reversed(grid))
 
 
-def _parse_rank(row: str, spec: GameSpec, size: int, rank: int) -> tuple[str, ...]:
+def _parse_rank(row: str, spec: GameDescription, size: int, rank: int) -> tuple[str, ...]:
     squares: list[str] = []
     for cell in row.split(","):
         cell = cell.strip()
         if cell.isdigit() and not cell.startswith("0"):
             squares.extend([""] * int(cell))
-        elif cell and all(letter in spec.pieces for letter in cell):
+        elif cell and all(letter in spec.letters for letter in cell):
             squares.append(cell)
         else:
-            allowed = ", ".join(spec.pieces)
+            allowed = ", ".join(spec.letters)
             raise ValueError(
                 f"rank {rank}: {cell!r} is neither a count of empty squares nor a stack of "
-                f"{allowed}")
+                f"{allowed}"
+            )
     if len(squares) != size:
         raise ValueError(f"rank {rank} has {len(squares)} squares, the board {size}")
     return tuple(squares)

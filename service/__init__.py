@@ -20,9 +20,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     this package, does not pay for it."""
     from flask import Flask
 
-    from service import api
-    from service.errors import register_error_handlers
-    from service.inputs import RecordRequest
+    from arbiter.service import api
+    from arbiter.service.errors import register_error_handlers
+    from arbiter.service.inputs import RecordRequest
 
     app = Flask(__name__, static_folder=None)  # the one page is served by api.index
     app.request_class = RecordRequest

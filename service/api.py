@@ -15,12 +15,12 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from adjudicator.replay import Report
-from notation.ast import Record
-from notation.jsonio import SCHEMA
-from service.batch import adjudicate_source, convert_source, game_rows, render
-from service.errors import ApiError
-from service.inputs import Source, request_sources
+from arbiter.adjudicator.replay import Report
+from arbiter.notation.ast import Record
+from arbiter.notation.json_schema import record_schema
+from arbiter.service.batch import adjudicate_source, convert_source, game_rows, render
+from arbiter.service.errors import ApiError
+from arbiter.service.inputs import Source, request_sources
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -43,8 +43,9 @@ def validate() -> Response:
     for report in _reports(request_sources(request)):
         count += 1
         invalid += not report.valid
-        problems.extend({"file": report.file, "index": report.index, **error}
-                        for error in report.errors)
+        problems.extend(
+            {"file": report.file, "index": report.index, **error} for error in report.errors
+        )
     return jsonify(valid=invalid == 0, count=count, invalid=invalid, problems=problems)
 
 
@@ -53,24 +54,30 @@ def convert() -> Response:
     """The records sent, in canonical GRN or JSON (``?to=``); 422 if any cannot be read."""
     to = request.args.get("to")
     if to not in CONVERT_TYPES:
-        raise ApiError(400, "bad-parameter",
-                       f"the query parameter 'to' must be 'grn' or 'json', not {to!r}",
-                       parameter="to")
+        raise ApiError(
+            400,
+            "bad-parameter",
+            f"the query parameter 'to' must be 'grn' or 'json', not {to!r}",
+            parameter="to",
+        )
     records: list[Record] = []
     problems: list[dict[str, Any]] = []
     for source in request_sources(request):
         for item in convert_source(source.data, file=source.name, fmt=source.fmt):
             if item.error is not None:
-                problems.append({"file": source.name, "index": item.index,
-                                 **item.error.to_dict()})
+                problems.append({"file": source.name, "index": item.index, **item.error.to_dict()})
             elif item.record is not None:
                 records.append(item.record)
     text = render(records, to)  # type: ignore[arg-type]
     if problems:
-        raise ApiError(422, "unreadable-records",
-                       f"{len(problems)} of {len(records) + len(problems)} record(s) could "
-                       "not be read; 'output' holds the others, converted", problems=problems,
-                       output=text if records else None)
+        raise ApiError(
+            422,
+            "unreadable-records",
+            f"{len(problems)} of {len(records) + len(problems)} record(s) could "
+            "not be read; 'output' holds the others, converted",
+            problems=problems,
+            output=text if records else None,
+        )
     return Response(text, content_type=CONVERT_TYPES[to])
 
 
@@ -83,7 +90,7 @@ def games() -> Response:
 @bp.get("/schema")
 def schema() -> Response:
     """The JSON Schema of JSON records."""
-    return Response(current_app.json.dumps(SCHEMA), content_type="application/schema+json")
+    return Response(current_app.json.dumps(record_schema()), content_type="application/schema+json")
 
 
 @bp.get("/health")
@@ -104,8 +111,11 @@ def openapi_json() -> Response:
     try:
         import yaml
     except ImportError:
-        raise ApiError(501, "not-available", "openapi.json needs the PyYAML package on the "
-                       "server; GET /api/v1/openapi.yaml instead") from None
+        raise ApiError(
+            501,
+            "not-available",
+            "openapi.json needs the PyYAML package on the server; GET /api/v1/openapi.yaml instead",
+        ) from None
     return jsonify(yaml.safe_load(openapi_text()))
 
 
@@ -121,7 +131,7 @@ def openapi_text() -> str:
 
 @cache
 def _package_text(name: str) -> str:
-    return resources.files("service").joinpath(name).read_text(encoding="utf-8")
+    return resources.files("arbiter.service").joinpath(name).read_text(encoding="utf-8")
 
 
 def _reports(sources: list[Source]) -> Iterator[Report]:

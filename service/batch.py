@@ -9,19 +9,20 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from adjudicator.replay import Report, adjudicate, canonical_record, error_report
-from notation.ast import Record
-from notation.errors import RecordError
-from notation.games import GAMES
-from notation.io import Format, read_records
-from notation.jsonio import write_json
-from notation.writer import write_records
+from arbiter.adjudicator.replay import Report, adjudicate, canonical_record, error_report
+from arbiter.notation.ast import Record
+from arbiter.notation.errors import RecordError
+from arbiter.notation.games import GameDescription, all_games
+from arbiter.notation.grn_writer import write_grn
+from arbiter.notation.json_writer import write_json
+from arbiter.notation.sources import Format, read_records
 
 Source = bytes | str | BinaryIO
 
 
-def adjudicate_source(source: Source, *, file: str | None = None,
-                      fmt: Format | None = None) -> Iterator[Report]:
+def adjudicate_source(
+    source: Source, *, file: str | None = None, fmt: Format | None = None
+) -> Iterator[Report]:
     """One report per record of ``source`` (``spec/report.md``)."""
     for item in read_records(source, file=file, fmt=fmt):
         yield report_for(item, file=file)
@@ -45,8 +46,9 @@ class Converted:
     note: RecordError | None = None
 
 
-def convert_source(source: Source, *, file: str | None = None,
-                   fmt: Format | None = None) -> Iterator[Converted]:
+def convert_source(
+    source: Source, *, file: str | None = None, fmt: Format | None = None
+) -> Iterator[Converted]:
     """Read every record and make it canonical (Implo steps written in full) where it is
     legal; an illegal record is kept as written, with the reason in ``note``."""
     for position, item in enumerate(read_records(source, file=file, fmt=fmt)):
@@ -62,17 +64,29 @@ def convert_source(source: Source, *, file: str | None = None,
 def render(records: Iterable[Record], to: Format) -> str:
     """Canonical text of ``records`` in notation ``to``."""
     records = list(records)
-    return write_records(records) if to == "grn" else write_json(records)
+    return write_grn(records) if to == "grn" else write_json(records)
 
 
 def game_rows() -> list[dict[str, object]]:
-    """What ``arbiter games --json`` and ``GET /api/v1/games`` list: one row per game.
+    """What ``arbiter games --json`` and ``GET /api/v1/games`` list: one row per registered
+    game, from its description.
 
     ``sizes`` is ``[smallest, largest]`` for a range of sizes, else every allowed size."""
-    return [
-        {"name": spec.name,
-         "sizes": [min(spec.sizes), max(spec.sizes)] if len(spec.sizes) > 2 else list(spec.sizes),
-         "colours": list(spec.colours), "moves": sorted(spec.move_types), "komi": spec.komi,
-         "pie_rule": spec.swap, "setup_letters": spec.pieces}
-        for spec in GAMES.values()
-    ]
+    return [_game_row(game) for game in all_games()]
+
+
+def _game_row(game: GameDescription) -> dict[str, object]:
+    ranged = len(game.sizes) > 2 and game.sizes == tuple(range(game.min_size, game.max_size + 1))
+    return {
+        "name": game.name,
+        "sizes": [game.min_size, game.max_size] if ranged else list(game.sizes),
+        "colours": list(game.colours),
+        "moves": sorted(game.moves),
+        "komi": game.komi,
+        "pie_rule": game.pie,
+        "button": game.button,
+        "scored": game.scored,
+        "board": game.board,
+        "setup_letters": game.letters,
+        "pieces": [{"letter": piece.letter, "name": piece.name} for piece in game.pieces],
+    }

@@ -14,10 +14,10 @@ from typing import BinaryIO
 
 import click
 
-from adjudicator.replay import Report, error_report
-from notation.errors import RecordError
-from notation.games import GAMES
-from service.batch import adjudicate_source, convert_source, game_rows, render
+from arbiter.adjudicator.replay import Report, error_report
+from arbiter.notation.errors import RecordError
+from arbiter.notation.games import all_games
+from arbiter.service.batch import adjudicate_source, convert_source, game_rows, render
 
 RECORD_SUFFIXES = (".grn", ".json")
 
@@ -33,8 +33,13 @@ def expand_paths(paths: tuple[str, ...]) -> Iterator[str]:
     for name in paths:
         path = Path(name)
         if name != "-" and path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.suffix.lower() in RECORD_SUFFIXES
-                           and p.is_file() and not p.name.endswith(".expected.json"))
+            found = sorted(
+                p
+                for p in path.rglob("*")
+                if p.suffix.lower() in RECORD_SUFFIXES
+                and p.is_file()
+                and not p.name.endswith(".expected.json")
+            )
             yield from (str(p) for p in found)
         else:
             yield name
@@ -43,7 +48,7 @@ def expand_paths(paths: tuple[str, ...]) -> Iterator[str]:
 def reports_for_paths(paths: tuple[str, ...], jobs: int = 1) -> Iterator[Report]:
     """Reports of every record under ``paths``; an unreadable file gives one error report."""
     if jobs > 1:
-        from service.parallel import parallel_reports
+        from arbiter.service.parallel import parallel_reports
 
         yield from parallel_reports(list(expand_paths(paths)), jobs)
         return
@@ -57,8 +62,12 @@ def reports_for_file(name: str) -> Iterator[Report]:
         with _open(name) as stream:
             yield from adjudicate_source(stream, file=name)
     except OSError as err:
-        yield error_report(RecordError(f"cannot read {name}: {err.strerror or err}",
-                                       code="io-error", index=0, file=name), file=name)
+        yield error_report(
+            RecordError(
+                f"cannot read {name}: {err.strerror or err}", code="io-error", index=0, file=name
+            ),
+            file=name,
+        )
 
 
 def _open(name: str) -> BinaryIO:
@@ -83,8 +92,14 @@ class _NoClose:
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines: one report per record.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Worker processes; output keeps the input order.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Worker processes; output keeps the input order.",
+)
 def adjudicate(paths: tuple[str, ...], as_json: bool, jobs: int) -> None:
     """Replay every record under PATHS and give its official result."""
     all_valid = True
@@ -99,8 +114,10 @@ def adjudicate(paths: tuple[str, ...], as_json: bool, jobs: int) -> None:
     sys.exit(0 if all_valid else 1)
 
 
-_TABLE_HEADER = f"{'file':<48} {'#':>3} {'game':<8} {'size':>4} {'plies':>5} " \
-                f"{'result':<10} {'winner':<22} status"
+_TABLE_HEADER = (
+    f"{'file':<48} {'#':>3} {'game':<8} {'size':>4} {'plies':>5} "
+    f"{'result':<10} {'winner':<22} status"
+)
 
 
 def _table_row(report: Report) -> str:
@@ -111,8 +128,10 @@ def _table_row(report: Report) -> str:
     if report.winner_player:
         winner = f"{winner} ({report.winner_player})"
     status = "ok" if report.valid else _first_error(report)
-    return (f"{name:<48} {report.index:>3} {report.game or '?':<8} {report.size or '':>4} "
-            f"{report.plies:>5} {report.result:<10} {winner[:22]:<22} {status}")
+    return (
+        f"{name:<48} {report.index:>3} {report.game or '?':<8} {report.size or '':>4} "
+        f"{report.plies:>5} {report.result:<10} {winner[:22]:<22} {status}"
+    )
 
 
 def _first_error(report: Report) -> str:
@@ -153,8 +172,12 @@ def _problem_line(report: Report, error: dict[str, object]) -> str:
 @main.command()
 @click.argument("path")
 @click.option("--to", "to", type=click.Choice(["grn", "json"]), required=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
-              help="Write here instead of standard output.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write here instead of standard output.",
+)
 def convert(path: str, to: str, output: str | None) -> None:
     """Convert the records of PATH to canonical GRN or JSON (losslessly)."""
     records = []
@@ -166,8 +189,11 @@ def convert(path: str, to: str, output: str | None) -> None:
                 click.echo(f"arbiter: {path}: record {item.index}: {item.error}", err=True)
                 continue
             if item.note is not None:
-                click.echo(f"arbiter: {path}: record {item.index}: written as found, not "
-                           f"canonical: {item.note}", err=True)
+                click.echo(
+                    f"arbiter: {path}: record {item.index}: written as found, not "
+                    f"canonical: {item.note}",
+                    err=True,
+                )
             records.append(item.record)
     text = render(records, to)  # type: ignore[arg-type]
     if output:
@@ -184,15 +210,23 @@ def games(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(game_rows(), indent=2))
         return
-    for spec in GAMES.values():
-        sizes = (f"{spec.sizes[0]}–{spec.sizes[-1]}" if len(spec.sizes) > 2
-                 else " or ".join(map(str, spec.sizes)))
-        click.echo(f"{spec.name:<8} sizes {sizes:<7} colours {' / '.join(spec.colours):<15}"
-                   f" moves {', '.join(sorted(spec.move_types))}")
+    for game in all_games():
+        click.echo(
+            f"{game.name:<8} sizes {game.sizes_text:<8} colours "
+            f"{' / '.join(game.colours):<15} moves {', '.join(game.moves)}"
+        )
+
+
+@main.command()
+def schema() -> None:
+    """Print the JSON Schema of JSON records (spec/record.schema.json) for the games known."""
+    from arbiter.notation.json_schema import schema_text
+
+    click.echo(schema_text(), nl=False)
 
 
 def _add_serve() -> None:
-    from service.serve import serve
+    from arbiter.service.serve import serve
 
     main.add_command(serve)
 

@@ -65,8 +65,11 @@ def _http_error(error: HTTPException) -> Response:
     if isinstance(error, RequestEntityTooLarge):
         extra["limit"] = limit = current_app.config.get("MAX_CONTENT_LENGTH")
         message = f"the request body is larger than the limit of {limit} bytes"
-        if limit is not None and request.content_length is not None \
-                and request.content_length <= limit:  # Werkzeug's limit on form parts
+        if (
+            limit is not None
+            and request.content_length is not None
+            and request.content_length <= limit
+        ):  # Werkzeug's limit on form parts
             message = "the multipart body has too many parts"
     code = HTTP_CODES.get(status, _slug(error.name))
     response = jsonify(error_body(status, code, message, **extra))
@@ -81,8 +84,9 @@ def _http_error(error: HTTPException) -> Response:
 def _unexpected(error: Exception) -> tuple[dict[str, Any], int]:
     """A bug, not a client mistake: log it with its traceback and say so without details."""
     current_app.logger.exception("unhandled error while serving a request")
-    return error_body(500, "internal-error",
-                      "the server failed on this request; the failure has been logged"), 500
+    return error_body(
+        500, "internal-error", "the server failed on this request; the failure has been logged"
+    ), 500
 
 
 def _slug(name: str) -> str:

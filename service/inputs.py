@@ -13,8 +13,8 @@ from typing import IO
 
 from flask import Request
 
-from notation.io import Format
-from service.errors import ApiError
+from arbiter.notation.sources import Format
+from arbiter.service.errors import ApiError
 
 BODY_FORMATS: dict[str, Format | None] = {
     "text/plain": "grn",
@@ -35,9 +35,13 @@ class RecordRequest(Request):
     spooling to temporary files would gain nothing; and a temporary file that Werkzeug
     opened for a body it then refused (too many parts) would stay open until collected."""
 
-    def _get_file_stream(self, total_content_length: int | None, content_type: str | None,
-                         filename: str | None = None,
-                         content_length: int | None = None) -> IO[bytes]:
+    def _get_file_stream(
+        self,
+        total_content_length: int | None,
+        content_type: str | None,
+        filename: str | None = None,
+        content_length: int | None = None,
+    ) -> IO[bytes]:
         return io.BytesIO()
 
 
@@ -60,10 +64,14 @@ def request_sources(request: Request) -> list[Source]:
     if request.mimetype == MULTIPART:
         return _uploaded_files(request)
     if request.mimetype not in BODY_FORMATS:
-        raise ApiError(415, "unsupported-media-type",
-                       f"cannot read a body of type {request.mimetype!r}; send text/plain or "
-                       "application/x-grn (GRN), application/json (JSON), or "
-                       "multipart/form-data (files)", accepted=sorted(filter(None, BODY_FORMATS)))
+        raise ApiError(
+            415,
+            "unsupported-media-type",
+            f"cannot read a body of type {request.mimetype!r}; send text/plain or "
+            "application/x-grn (GRN), application/json (JSON), or "
+            "multipart/form-data (files)",
+            accepted=sorted(filter(None, BODY_FORMATS)),
+        )
     data = request.get_data(cache=False)
     if not data:
         raise ApiError(400, "empty-body", "the request has no body: send one or more records")
@@ -79,7 +87,10 @@ def _uploaded_files(request: Request) -> list[Source]:
         if storage.filename or data:  # an empty file input of a form sends neither
             sources.append(Source(storage.filename or None, data))
     if not sources:
-        raise ApiError(400, "bad-multipart",
-                       "the multipart/form-data body holds no file: send each source of "
-                       "records as a file part (field name 'file')")
+        raise ApiError(
+            400,
+            "bad-multipart",
+            "the multipart/form-data body holds no file: send each source of "
+            "records as a file part (field name 'file')",
+        )
     return sources

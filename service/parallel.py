@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from multiprocessing.pool import AsyncResult
 from typing import BinaryIO
 
-from adjudicator.replay import Report, error_report
-from notation.errors import RecordError
-from notation.grn import Chunk, iter_lines, read_chunk, split_records
-from notation.io import format_for_name, read_records, sniff_format
-from service.batch import report_for
+from arbiter.adjudicator.replay import Report, error_report
+from arbiter.notation.errors import RecordError
+from arbiter.notation.grn_reader import Chunk, iter_lines, read_chunk, split_records
+from arbiter.notation.sources import format_for_name, read_records, sniff_format
+from arbiter.service.batch import report_for
 
 BATCH = 64
 """Records per task: large enough to amortise inter-process traffic, small enough to

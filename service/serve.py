@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from service import DEFAULT_MAX_BODY
+from arbiter.service import DEFAULT_MAX_BODY
 
 SLACK = 1024 * 1024
 """waitress refuses bodies this much over the app's limit by itself (with a plain-text 413);
@@ -22,42 +22,75 @@ class ByteSize(click.ParamType):  # type: ignore[type-arg]  # generic only from 
     name = "bytes"
     UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
 
-    def convert(self, value: object, param: click.Parameter | None,
-                ctx: click.Context | None) -> int:
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> int:
         if isinstance(value, int):
             return value
         text = str(value).strip().upper().removesuffix("B").removesuffix("I")
         unit = text[-1:] if text[-1:] in self.UNITS else ""
         number = text[: len(text) - len(unit)]
         if not number.isdigit() or int(number) == 0:
-            self.fail(f"{value!r} is not a positive number of bytes (such as 1048576 or 16M)",
-                      param, ctx)
+            self.fail(
+                f"{value!r} is not a positive number of bytes (such as 1048576 or 16M)", param, ctx
+            )
         return int(number) * self.UNITS[unit]
 
 
 @click.command()
-@click.option("--host", envvar="ARBITER_HOST", default="127.0.0.1", show_default=True,
-              help="Interface to listen on (env ARBITER_HOST).")
-@click.option("--port", envvar="ARBITER_PORT", type=click.IntRange(0, 65535), default=8000,
-              show_default=True, help="TCP port; 0 picks a free one (env ARBITER_PORT).")
-@click.option("--threads", envvar="ARBITER_THREADS", type=click.IntRange(1, 256), default=4,
-              show_default=True, help="Worker threads (env ARBITER_THREADS).")
-@click.option("--max-body", envvar="ARBITER_MAX_BODY", type=ByteSize(),
-              default=DEFAULT_MAX_BODY, show_default=True,
-              help="Largest request body in bytes, e.g. 16M (env ARBITER_MAX_BODY).")
+@click.option(
+    "--host",
+    envvar="ARBITER_HOST",
+    default="127.0.0.1",
+    show_default=True,
+    help="Interface to listen on (env ARBITER_HOST).",
+)
+@click.option(
+    "--port",
+    envvar="ARBITER_PORT",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="TCP port; 0 picks a free one (env ARBITER_PORT).",
+)
+@click.option(
+    "--threads",
+    envvar="ARBITER_THREADS",
+    type=click.IntRange(1, 256),
+    default=4,
+    show_default=True,
+    help="Worker threads (env ARBITER_THREADS).",
+)
+@click.option(
+    "--max-body",
+    envvar="ARBITER_MAX_BODY",
+    type=ByteSize(),
+    default=DEFAULT_MAX_BODY,
+    show_default=True,
+    help="Largest request body in bytes, e.g. 16M (env ARBITER_MAX_BODY).",
+)
 def serve(host: str, port: int, threads: int, max_body: int) -> None:
     """Run the HTTP API (see spec/api.md) until interrupted."""
     from waitress import create_server
 
-    from service import create_app
+    from arbiter.service import create_app
 
     app = create_app({"MAX_CONTENT_LENGTH": max_body})
-    server = create_server(app, host=host, port=port, threads=threads, ident="arbiter",
-                           max_request_body_size=max_body + SLACK)
+    server = create_server(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        ident="arbiter",
+        max_request_body_size=max_body + SLACK,
+    )
     bound = getattr(server, "effective_port", port)
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"arbiter: serving http://{shown}:{bound}/ with {threads} threads "
-               f"(request bodies up to {max_body} bytes); Ctrl-C stops", err=True)
+    click.echo(
+        f"arbiter: serving http://{shown}:{bound}/ with {threads} threads "
+        f"(request bodies up to {max_body} bytes); Ctrl-C stops",
+        err=True,
+    )
     try:
         server.run()
     except KeyboardInterrupt:

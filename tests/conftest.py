@@ -6,8 +6,12 @@ import pytest
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-golden", action="store_true", default=False,
-                     help="rewrite samples/**/*.expected.json from the current adjudicator")
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite samples/**/*.expected.json from the current adjudicator",
+    )
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
-from adjudicator import get_rules
-from notation.ast import (
+from arbiter.adjudicator import get_rules
+from arbiter.notation.ast import (
     Button,
     Capture,
     Flip,
@@ -24,30 +24,38 @@ from notation.ast import (
     Tag,
     Turn,
 )
-from notation.games import GAMES, GameSpec
-from notation.position import format_position
+from arbiter.notation.games import GameDescription, all_games, find_game
+from arbiter.notation.position import format_position
 
 SPECIAL = {"Game", "Size", "Komi", "Setup", "Result"}
-ALL_COLOURS = {c for spec in GAMES.values() for c in spec.colours}
+ALL_COLOURS = {c for game in all_games() for c in game.colours}
+GAME_NAMES = [game.name for game in all_games()]
+"""The registered games, for parametrized tests."""
 
 tag_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,11}", fullmatch=True).filter(
-    lambda name: name not in SPECIAL and name not in ALL_COLOURS)
-tag_values = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"),
-                     max_size=20)
-comments = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="}"),
-                   max_size=20).map(str.strip)
+    lambda name: name not in SPECIAL and name not in ALL_COLOURS
+)
+tag_values = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=20
+)
+comments = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="}"), max_size=20
+).map(str.strip)
 
 
 def points(size: int) -> st.SearchStrategy[Point]:
     return st.builds(Point, st.integers(0, size - 1), st.integers(0, size - 1))
 
 
-def moves(spec: GameSpec, size: int) -> st.SearchStrategy[Move]:
+def moves(spec: GameDescription, size: int) -> st.SearchStrategy[Move]:
     """Any move form of the game, anywhere on the board."""
     pt = points(size)
     forms: dict[str, st.SearchStrategy[Move]] = {
-        "pass": st.just(Pass()), "swap": st.just(Swap()), "button": st.just(Button()),
-        "move": st.builds(Capture, pt, pt), "flip": st.builds(Flip, pt),
+        "pass": st.just(Pass()),
+        "swap": st.just(Swap()),
+        "button": st.just(Button()),
+        "move": st.builds(Capture, pt, pt),
+        "flip": st.builds(Flip, pt),
         "sow": st.builds(Sow, pt, st.text("nsew", min_size=1, max_size=8)),
     }
     if spec.resolve:
@@ -55,10 +63,10 @@ def moves(spec: GameSpec, size: int) -> st.SearchStrategy[Move]:
         forms["place"] = st.builds(ImploPlace, pt, st.lists(steps, max_size=3).map(tuple))
     else:
         forms["place"] = st.builds(Place, pt)
-    return st.one_of(*(forms[name] for name in sorted(spec.move_types)))
+    return st.one_of(*(forms[name] for name in sorted(spec.moves)))
 
 
-def results(spec: GameSpec) -> st.SearchStrategy[str]:
+def results(spec: GameDescription) -> st.SearchStrategy[str]:
     colour = st.sampled_from(spec.colours)
     endings = [st.sampled_from(["+R", "+T", "+F"])]
     if spec.scored:
@@ -71,8 +79,8 @@ def results(spec: GameSpec) -> st.SearchStrategy[str]:
 
 
 @st.composite
-def setups(draw: st.DrawFn, spec: GameSpec, size: int) -> str:
-    cell = st.just("") | st.text(spec.pieces, min_size=1, max_size=3)
+def setups(draw: st.DrawFn, spec: GameDescription, size: int) -> str:
+    cell = st.just("") | st.text(spec.letters, min_size=1, max_size=3)
     grid = tuple(tuple(draw(cell) for _ in range(size)) for _ in range(size))
     return format_position(grid)
 
@@ -80,11 +88,12 @@ def setups(draw: st.DrawFn, spec: GameSpec, size: int) -> str:
 @st.composite
 def records(draw: st.DrawFn, game: str | None = None, max_moves: int = 30) -> Record:
     """A well-formed record of ``game`` (or any game): any moves, tags, comments, result."""
-    spec = GAMES[game.lower()] if game else draw(st.sampled_from(list(GAMES.values())))
+    spec = find_game(game) if game else draw(st.sampled_from(list(all_games())))
     size = draw(st.sampled_from(spec.sizes))
     names = draw(st.lists(tag_names, max_size=4, unique=True))
-    turns = draw(st.lists(st.builds(Turn, moves(spec, size), st.none() | comments),
-                          max_size=max_moves))
+    turns = draw(
+        st.lists(st.builds(Turn, moves(spec, size), st.none() | comments), max_size=max_moves)
+    )
     return Record(
         game=spec.name,
         size=size,
@@ -98,8 +107,10 @@ def records(draw: st.DrawFn, game: str | None = None, max_moves: int = 30) -> Re
     )
 
 
-DEFAULT_SIZES = {"Pilo": (4, 5, 6), "Petrify": (4, 5, 6), "Implo": (3, 4, 5),
-                 "Pletore": (3, 4, 5, 6), "Pilare": (6, 8)}
+def small_sizes(game: str) -> tuple[int, ...]:
+    """The sizes random games of ``game`` are played on: its four smallest (engines list
+    moves quickly there, and every rule already shows)."""
+    return find_game(game).sizes[:4]
 
 
 @st.composite
@@ -108,11 +119,12 @@ def legal_games(draw: st.DrawFn, game: str, max_plies: int = 120) -> Record:
     result claimed as the rules give it (``*`` when unfinished). Implo moves are written
     with every resolution step, as the engine spells them."""
     rules = get_rules(game)
-    spec = GAMES[game.lower()]
-    size = draw(st.sampled_from(DEFAULT_SIZES[rules.name]))
+    spec = find_game(game)
+    size = draw(st.sampled_from(small_sizes(game)))
     komi = draw(st.integers(-5, 5)) if spec.komi else None
     state = rules.initial_state(size, komi=komi)
     turns: list[Turn] = []
+
     def choose(options: Sequence[object]) -> object:
         return draw(st.sampled_from(options))
 
@@ -120,28 +132,41 @@ def legal_games(draw: st.DrawFn, game: str, max_plies: int = 120) -> Record:
         state = rules.play(state, move)
         turns.append(Turn(getattr(state, "last_move", None) or move))
     outcome = rules.outcome(state)
-    return Record(game=rules.name, size=size, komi=komi, turns=tuple(turns),
-                  result=outcome.result(rules.colours) if outcome else "*")
+    return Record(
+        game=rules.name,
+        size=size,
+        komi=komi,
+        turns=tuple(turns),
+        result=outcome.result(rules.colours) if outcome else "*",
+    )
 
 
 def every_move_form(game: str, size: int) -> list[Move]:
-    """Every move of the game's forms on the board, legal or not (Implo: with at most one
-    resolution step; Pilare: a few paths from every square)."""
+    """Every move of the game's forms on the board, legal or not (resolution steps: at most
+    one; sowing: a few paths from every square)."""
+    description = find_game(game)
     squares = [Point(f, r) for r in range(size) for f in range(size)]
-    if game in ("Pilo", "Petrify"):
-        return [*map(Place, squares), Pass(), Swap(),
-                *(Capture(a, b) for a in squares for b in squares)]
-    if game == "Pletore":
-        return [*map(Place, squares), *map(Flip, squares), Pass(), Button()]
-    if game == "Implo":
-        return [*(ImploPlace(p) for p in squares), Swap(),
-                *(ImploPlace(p, (Resolve(q),)) for p in squares for q in squares)]
-    return [Sow(p, path) for p in squares for path in ("n", "e", "ne", "nn", "sw", "nesw")]
+    forms: dict[str, list[Move]] = {
+        "pass": [Pass()],
+        "swap": [Swap()],
+        "button": [Button()],
+        "flip": [*map(Flip, squares)],
+        "move": [Capture(a, b) for a in squares for b in squares],
+        "sow": [Sow(p, path) for p in squares for path in ("n", "e", "ne", "nn", "sw", "nesw")],
+        "place": [*map(Place, squares)],
+    }
+    if description.resolve:
+        forms["place"] = [
+            *(ImploPlace(p) for p in squares),
+            *(ImploPlace(p, (Resolve(q),)) for p in squares for q in squares),
+        ]
+    return [move for form in description.moves for move in forms[form]]
 
 
 @st.composite
-def histories(draw: st.DrawFn, game: str, sizes: Sequence[int],
-              limit: int) -> list[tuple[object, Move]]:
+def histories(
+    draw: st.DrawFn, game: str, sizes: Sequence[int], limit: int
+) -> list[tuple[object, Move]]:
     """A random legal game as the states before each move and the moves drawn; the last
     pair is the final state with a dummy ``Pass``."""
     rules = get_rules(game)

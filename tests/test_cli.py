@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from service.cli import main
+from arbiter.service.cli import main
 
-FINISHED = ('[Game "Pletore"]\n[Size "3"]\n[Komi "0"]\n[Black "player-01"]\n'
-            '[White "player-02"]\n[Result "White+1"]\n\n'
-            '1. a3 b3 2. a1 a2 3. c3 a3x 4. c1 b2 5. c2 b1 6. pass pass White+1\n')
+FINISHED = (
+    '[Game "Pletore"]\n[Size "3"]\n[Komi "0"]\n[Black "player-01"]\n'
+    '[White "player-02"]\n[Result "White+1"]\n\n'
+    "1. a3 b3 2. a1 a2 3. c3 a3x 4. c1 b2 5. c2 b1 6. pass pass White+1\n"
+)
 ILLEGAL = '[Game "Pletore"]\n[Size "3"]\n[Komi "0"]\n\n1. b2 b2 *\n'
 BROKEN = '[Game "Pletore"]\n[Size "3"]\n\n1. b2 *\n'
 
@@ -34,13 +36,18 @@ def json_lines(output: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in output.splitlines()]
 
 
-def test_adjudicate_json_gives_one_report_per_record_in_order(runner: CliRunner,
-                                                               batch: Path) -> None:
+def test_adjudicate_json_gives_one_report_per_record_in_order(
+    runner: CliRunner, batch: Path
+) -> None:
     result = runner.invoke(main, ["adjudicate", "--json", str(batch)])
     assert result.exit_code == 1
     reports = json_lines(result.output)
     assert [(Path(str(r["file"])).name, r["index"], r["valid"]) for r in reports] == [
-        ("a.grn", 0, True), ("a.grn", 1, False), ("b.grn", 0, False), ("b.grn", 1, True)]
+        ("a.grn", 0, True),
+        ("a.grn", 1, False),
+        ("b.grn", 0, False),
+        ("b.grn", 1, True),
+    ]
     first = reports[0]
     assert first["finished"] is True and first["winner"] in ("Black", "White")
     assert reports[1]["errors"][0]["code"] == "illegal-move"
@@ -64,10 +71,12 @@ def test_jobs_give_the_same_reports_in_the_same_order(runner: CliRunner, batch: 
     assert one.output == two.output and two.exit_code == 1
 
 
-def test_unreadable_path_is_reported_and_the_rest_is_still_read(runner: CliRunner,
-                                                                 batch: Path) -> None:
-    result = runner.invoke(main, ["adjudicate", "--json", str(batch / "missing.grn"),
-                                  str(batch / "a.grn")])
+def test_unreadable_path_is_reported_and_the_rest_is_still_read(
+    runner: CliRunner, batch: Path
+) -> None:
+    result = runner.invoke(
+        main, ["adjudicate", "--json", str(batch / "missing.grn"), str(batch / "a.grn")]
+    )
     reports = json_lines(result.output)
     assert reports[0]["errors"][0]["code"] == "io-error"
     assert len(reports) == 3 and result.exit_code == 1
@@ -96,8 +105,9 @@ def test_usage_errors_exit_two(runner: CliRunner) -> None:
 def test_convert_round_trip_is_canonical(runner: CliRunner, tmp_path: Path) -> None:
     source = tmp_path / "game.grn"
     source.write_text(FINISHED.replace("1. b2", "1.   B2"), encoding="utf-8")
-    as_json = runner.invoke(main, ["convert", str(source), "--to", "json",
-                                   "-o", str(tmp_path / "game.json")])
+    as_json = runner.invoke(
+        main, ["convert", str(source), "--to", "json", "-o", str(tmp_path / "game.json")]
+    )
     assert as_json.exit_code == 0, as_json.output
     back = runner.invoke(main, ["convert", str(tmp_path / "game.json"), "--to", "grn"])
     assert back.exit_code == 0
@@ -106,8 +116,9 @@ def test_convert_round_trip_is_canonical(runner: CliRunner, tmp_path: Path) -> N
     assert again.output == back.output
 
 
-def test_convert_reports_broken_records_and_keeps_the_others(runner: CliRunner,
-                                                             batch: Path) -> None:
+def test_convert_reports_broken_records_and_keeps_the_others(
+    runner: CliRunner, batch: Path
+) -> None:
     result = runner.invoke(main, ["convert", str(batch / "b.grn"), "--to", "grn"])
     assert result.exit_code == 1
     assert "missing-komi" in result.stderr

@@ -7,12 +7,11 @@ from typing import Any
 
 import pytest
 
-from adjudicator.base import Rules
-from notation.ast import Move
-from notation.errors import IllegalMoveError
-from notation.games import GAMES
-from notation.grn import parse_move
-from notation.position import format_position, parse_position
+from arbiter.adjudicator.base import Rules
+from arbiter.notation.ast import Move
+from arbiter.notation.errors import IllegalMoveError
+from arbiter.notation.grn_reader import parse_move
+from arbiter.notation.position import format_position, parse_position
 
 
 class Harness:
@@ -24,7 +23,7 @@ class Harness:
     def setup(self, text: str) -> Any:
         """The state of a Setup string (its size is its number of ranks)."""
         size = text.count("/") + 1
-        grid = parse_position(text, GAMES[self.rules.name.lower()], size)
+        grid = parse_position(text, self.rules.description, size)
         return self.rules.initial_state(size, setup=grid)
 
     def move(self, token: str) -> Move:

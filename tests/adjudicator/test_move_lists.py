@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator import get_rules
-from notation.errors import IllegalMoveError
+from arbiter.adjudicator import get_rules
+from arbiter.notation.errors import IllegalMoveError
 from tests.strategies import every_move_form, histories
 
 GAMES = ["Pilo", "Petrify"]
@@ -40,8 +40,7 @@ def test_an_illegal_move_is_refused_at_its_ply(game: str, data: st.DataObject) -
     state = history[ply][0]
     allowed = set(rules.legal_moves(state))
     size = state.size  # type: ignore[attr-defined]
-    bad = data.draw(st.sampled_from([m for m in every_move_form(game, size)
-                                     if m not in allowed]))
+    bad = data.draw(st.sampled_from([m for m in every_move_form(game, size) if m not in allowed]))
     replayed = rules.initial_state(size)
     for _, earlier in history[:ply]:
         replayed = rules.play(replayed, earlier)

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.base import get_rules
-from adjudicator.patches import BLUE, ORANGE
-from adjudicator.petrify import PetrifyRules, State, completed
-from notation.ast import Move, Point
+from arbiter.adjudicator.base import get_rules
+from arbiter.adjudicator.capture_games import BLUE, ORANGE
+from arbiter.adjudicator.petrify import PetrifyRules, State, completed
+from arbiter.notation.ast import Move, Point
 from tests.adjudicator.harness import Harness
 from tests.strategies import histories
 
@@ -26,8 +26,13 @@ P = Point.parse
 
 
 HARNESS = Harness(RULES)
-move, play, refused, legal, board = (HARNESS.move, HARNESS.play, HARNESS.refused,
-                                     HARNESS.legal, HARNESS.board)
+move, play, refused, legal, board = (
+    HARNESS.move,
+    HARNESS.play,
+    HARNESS.refused,
+    HARNESS.legal,
+    HARNESS.board,
+)
 
 
 def setup(text: str, turn: int = BLUE, ply: int = 0) -> State:
@@ -44,16 +49,19 @@ def test_registered_by_name() -> None:
 # Setup -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "reason"), [
-    ("3/3/bb,2", "a1: 'bb': a square holds one disk or block at most"),
-    ("3/3/bx,2", "a1: 'bx': a square holds one disk or block at most"),
-    ("3/3/x,2", "a1 is part of a mound with the edge of the board"),
-    ("4/4/4/1,x,x,1", "b1 is part of a mound with c1 and the edge of the board"),
-    ("4/1,x,x,1/1,x,x,1/4", "b2 is part of a mound with c2, b3 and c3"),
-    ("5/3,x,1/2,x,2/1,x,3/5", "b2 is part of a barricade with c3 and d4"),
-    ("4/4/2,x,1/1,x,2", "b1 is part of a barricade with c2 and the edge of the board"),
-    ("4/x,3/1,x,2/4", "b2 is part of a barricade with a3 and the edge of the board"),
-])
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("3/3/bb,2", "a1: 'bb' is a stack, but a Petrify square holds one piece at most"),
+        ("3/3/bx,2", "a1: 'bx' is a stack, but a Petrify square holds one piece at most"),
+        ("3/3/x,2", "a1 is part of a mound with the edge of the board"),
+        ("4/4/4/1,x,x,1", "b1 is part of a mound with c1 and the edge of the board"),
+        ("4/1,x,x,1/1,x,x,1/4", "b2 is part of a mound with c2, b3 and c3"),
+        ("5/3,x,1/2,x,2/1,x,3/5", "b2 is part of a barricade with c3 and d4"),
+        ("4/4/2,x,1/1,x,2", "b1 is part of a barricade with c2 and the edge of the board"),
+        ("4/x,3/1,x,2/4", "b2 is part of a barricade with a3 and the edge of the board"),
+    ],
+)
 def test_setup_rejects_what_play_cannot_reach(text: str, reason: str) -> None:
     # Every block was left by a capture that may not complete a formation.
     with pytest.raises(ValueError, match=reason):
@@ -90,22 +98,34 @@ def test_capture_blocked_by_a_block_in_between() -> None:
 
 
 def test_capture_needs_a_line() -> None:
-    refused(setup("5/5/2,o,2/5/1,b,3"), "b1xc3",
-            "b1xc3: b1 and c3 are not on one row, column or diagonal")
+    refused(
+        setup("5/5/2,o,2/5/1,b,3"),
+        "b1xc3",
+        "b1xc3: b1 and c3 are not on one row, column or diagonal",
+    )
 
 
 # Mounds and barricades ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "token", "corner"), [
-    ("4/4/4/b,o,2", "a1xb1", "a1"), ("4/4/4/2,o,b", "d1xc1", "d1"),
-    ("b,o,2/4/4/4", "a4xb4", "a4"), ("2,o,b/4/4/4", "d4xc4", "d4")])
+@pytest.mark.parametrize(
+    ("text", "token", "corner"),
+    [
+        ("4/4/4/b,o,2", "a1xb1", "a1"),
+        ("4/4/4/2,o,b", "d1xc1", "d1"),
+        ("b,o,2/4/4/4", "a4xb4", "a4"),
+        ("2,o,b/4/4/4", "d4xc4", "d4"),
+    ],
+)
 def test_capture_from_a_corner_is_never_legal(text: str, token: str, corner: str) -> None:
     # The ring's corner and its two neighbours make a mound with any block in the corner.
     # Other reading (no ring, or a ring without corners): the capture would be legal.
     state = setup(text)
-    refused(state, token, f"{token}: the block left on {corner} would complete a mound with the "
-                          "edge of the board")
+    refused(
+        state,
+        token,
+        f"{token}: the block left on {corner} would complete a mound with the edge of the board",
+    )
     assert token not in legal(state)
 
 
@@ -113,8 +133,11 @@ def test_edge_mound() -> None:
     # A block on c1 beside the block on b1: with the two ring squares below, a mound.
     # Other reading (edges are not blocks): two blocks side by side are no formation.
     state = setup("5/5/5/5/1,x,b,o,1")
-    refused(state, "c1xd1", "c1xd1: the block left on c1 would complete a mound with b1 and the "
-                            "edge of the board")
+    refused(
+        state,
+        "c1xd1",
+        "c1xd1: the block left on c1 would complete a mound with b1 and the edge of the board",
+    )
 
 
 def test_a_lone_block_on_the_edge_is_legal() -> None:
@@ -127,8 +150,11 @@ def test_edge_barricade_through_the_ring() -> None:
     # Ring square left of a2, the block on a3, and b4 make a diagonal line of three.
     # Other reading (edges are not blocks): two blocks on a diagonal are no formation.
     state = setup("5/1,b,o,2/x,4/5/5")
-    refused(state, "b4xc4", "b4xc4: the block left on b4 would complete a barricade with a3 and "
-                            "the edge of the board")
+    refused(
+        state,
+        "b4xc4",
+        "b4xc4: the block left on b4 would complete a barricade with a3 and the edge of the board",
+    )
 
 
 def test_barricade_with_a_ring_corner() -> None:
@@ -143,21 +169,32 @@ def test_barricade_with_a_ring_corner() -> None:
 
 def test_interior_mound() -> None:
     state = setup("5/5/1,x,b,1,o/1,x,x,2/5")
-    refused(state, "c3xe3", "c3xe3: the block left on c3 would complete a mound with b2, c2 "
-                            "and b3")
+    refused(state, "c3xe3", "c3xe3: the block left on c3 would complete a mound with b2, c2 and b3")
 
 
-@pytest.mark.parametrize(("text", "token", "message"), [
-    # b2, c3 and the block d4 would leave: d4 at an end of the line.
-    ("5/3,b,o/2,x,2/1,x,3/5", "d4xe4", "the block left on d4 would complete a barricade with "
-                                        "b2 and c3"),
-    # b2 and d4 with c3 between them: the middle of the line.
-    ("5/3,x,1/2,b,o,1/1,x,3/5", "c3xd3", "the block left on c3 would complete a barricade with "
-                                        "b2 and d4"),
-    # The other diagonal: b4, c3 and d2.
-    ("5/1,x,3/2,x,2/3,b,o/5", "d2xe2", "the block left on d2 would complete a barricade with "
-                                        "c3 and b4"),
-])
+@pytest.mark.parametrize(
+    ("text", "token", "message"),
+    [
+        # b2, c3 and the block d4 would leave: d4 at an end of the line.
+        (
+            "5/3,b,o/2,x,2/1,x,3/5",
+            "d4xe4",
+            "the block left on d4 would complete a barricade with b2 and c3",
+        ),
+        # b2 and d4 with c3 between them: the middle of the line.
+        (
+            "5/3,x,1/2,b,o,1/1,x,3/5",
+            "c3xd3",
+            "the block left on c3 would complete a barricade with b2 and d4",
+        ),
+        # The other diagonal: b4, c3 and d2.
+        (
+            "5/1,x,3/2,x,2/3,b,o/5",
+            "d2xe2",
+            "the block left on d2 would complete a barricade with c3 and b4",
+        ),
+    ],
+)
 def test_interior_barricade(text: str, token: str, message: str) -> None:
     refused(setup(text), token, f"{token}: {message}")
 
@@ -179,8 +216,11 @@ def test_pass_when_every_capture_would_form_a_mound() -> None:
 
 
 def test_pass_refused_while_a_capture_exists() -> None:
-    refused(setup("o,o,o,o/o,o,o,o/o,o,b,o/o,o,x,o"), "pass",
-            "cannot pass: a board play is available (e.g. c2xd2)")
+    refused(
+        setup("o,o,o,o/o,o,o,o/o,o,b,o/o,o,x,o"),
+        "pass",
+        "cannot pass: a board play is available (e.g. c2xd2)",
+    )
 
 
 # Move counts ---------------------------------------------------------------------------------
@@ -244,22 +284,33 @@ def formation_by_scanning(board: tuple[str, ...], size: int, square: int) -> boo
     for index, cell in enumerate(board):
         grid[index // size + 1][index % size + 1] = cell == "x" or index == square
     mine = (square % size + 1, square // size + 1)
-    shapes = [[(f, r), (f + 1, r), (f, r + 1), (f + 1, r + 1)]
-              for f in range(wide - 1) for r in range(wide - 1)]
-    shapes += [[(f, r), (f + 1, r + 1), (f + 2, r + 2)] for f in range(wide - 2)
-               for r in range(wide - 2)]
-    shapes += [[(f, r), (f + 1, r - 1), (f + 2, r - 2)] for f in range(wide - 2)
-               for r in range(2, wide)]
+    shapes = [
+        [(f, r), (f + 1, r), (f, r + 1), (f + 1, r + 1)]
+        for f in range(wide - 1)
+        for r in range(wide - 1)
+    ]
+    shapes += [
+        [(f, r), (f + 1, r + 1), (f + 2, r + 2)] for f in range(wide - 2) for r in range(wide - 2)
+    ]
+    shapes += [
+        [(f, r), (f + 1, r - 1), (f + 2, r - 2)] for f in range(wide - 2) for r in range(2, wide)
+    ]
     return any(mine in shape and all(grid[r][f] for f, r in shape) for shape in shapes)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(3, 6).flatmap(lambda n: st.tuples(
-    st.just(n), st.lists(st.sampled_from(["", "b", "o", "x", "x"]), min_size=n * n,
-                         max_size=n * n))))
+@given(
+    st.integers(3, 6).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.sampled_from(["", "b", "o", "x", "x"]), min_size=n * n, max_size=n * n),
+        )
+    )
+)
 def test_formations_agree_with_a_scan_of_the_ringed_board(case: tuple[int, list[str]]) -> None:
     size, cells = case
     board_ = tuple(cells)
     for square in range(size * size):
         assert (completed(board_, size, square) is not None) == formation_by_scanning(
-            board_, size, square)
+            board_, size, square
+        )

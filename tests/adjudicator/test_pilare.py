@@ -14,21 +14,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.pilare import (
-    STANDARD_GRIDS,
-    STANDARD_POSITIONS,
+from arbiter.adjudicator.pilare import (
+    DESCRIPTION,
     PilareRules,
     State,
     count_legal_moves,
     count_paths,
 )
-from notation.ast import Capture, Pass, Place, Point, Sow
-from notation.errors import IllegalMoveError
-from notation.games import GAMES
-from notation.position import format_position, parse_position
+from arbiter.notation.ast import Capture, Pass, Place, Point, Sow
+from arbiter.notation.errors import IllegalMoveError
+from arbiter.notation.games import find_game
+from arbiter.notation.position import format_position, parse_position
 
 RULES = PilareRules()
-SPEC = GAMES["pilare"]
+SPEC = find_game("pilare")
 SPEC_FILE = Path(__file__).resolve().parents[2] / "spec" / "rules" / "pilare.md"
 STEPS = {"n": (0, 1), "s": (0, -1), "e": (1, 0), "w": (-1, 0)}
 BACK = {"n": "s", "s": "n", "e": "w", "w": "e"}
@@ -76,17 +75,23 @@ def stacks(squares: dict[str, str], size: int = 6, *, black_corner: bool = True)
 
 def test_standard_positions_are_the_spec_strings() -> None:
     spec_text = SPEC_FILE.read_text(encoding="utf-8")
-    for size, text in STANDARD_POSITIONS.items():
+    assert sorted(DESCRIPTION.start) == [6, 8]
+    for size, text in DESCRIPTION.start.items():
         assert f"    {text}\n" in spec_text
-        assert format_position(STANDARD_GRIDS[size]) == text
-        assert RULES.position(RULES.initial_state(size)) == STANDARD_GRIDS[size]
+        assert format_position(RULES.position(RULES.initial_state(size))) == text
 
 
-@pytest.mark.parametrize("size, red, black", [
-    (6, "a1 b1 c1 d1 e1 f1 a2 a3 f2 f3", "a6 b6 c6 d6 e6 f6 a4 a5 f4 f5"),
-    (8, "a1 b1 c1 d1 e1 f1 g1 h1 a2 a3 a4 h2 h3 h4",
-        "a8 b8 c8 d8 e8 f8 g8 h8 a5 a6 a7 h5 h6 h7"),
-])
+@pytest.mark.parametrize(
+    "size, red, black",
+    [
+        (6, "a1 b1 c1 d1 e1 f1 a2 a3 f2 f3", "a6 b6 c6 d6 e6 f6 a4 a5 f4 f5"),
+        (
+            8,
+            "a1 b1 c1 d1 e1 f1 g1 h1 a2 a3 a4 h2 h3 h4",
+            "a8 b8 c8 d8 e8 f8 g8 h8 a5 a6 a7 h5 h6 h7",
+        ),
+    ],
+)
 def test_standard_position_men_on_a_neutral_base(size: int, red: str, black: str) -> None:
     # Other reading: coloured men stand directly on the board (the text's "36 neutral men"
     # would then not fill every square). Here every square has a neutral man at the bottom.
@@ -99,7 +104,10 @@ def test_standard_position_men_on_a_neutral_base(size: int, red: str, black: str
     assert sum(stack == "n" for stack in state.board) == size * size - len(red.split()) * 2
     coloured = len(red.split())  # 10 or 14 men each
     assert RULES.details(state)["men"] == {
-        "Red": coloured, "Black": coloured, "neutral": size * size}
+        "Red": coloured,
+        "Black": coloured,
+        "neutral": size * size,
+    }
 
 
 def test_red_moves_first_then_black() -> None:
@@ -121,8 +129,12 @@ def test_circle_back_to_the_source_square() -> None:
     state = stacks({"c3": "nbnr"})
     after = RULES.play(state, sow("c3:nesw"))
     # Bottom man first: n to c4, b to d4, n to d3, and the top r back onto c3.
-    assert (at(after, "c4"), at(after, "d4"), at(after, "d3"), at(after, "c3")) == \
-        ("n", "b", "n", "r")
+    assert (at(after, "c4"), at(after, "d4"), at(after, "d3"), at(after, "c3")) == (
+        "n",
+        "b",
+        "n",
+        "r",
+    )
 
 
 def test_path_over_occupied_squares_adds_men_on_top_in_order() -> None:
@@ -163,18 +175,22 @@ def test_stack_topped_by_the_opponent_cannot_move_even_with_own_men_inside() -> 
     RULES.play(state, sow("f3:n"))
 
 
-@pytest.mark.parametrize("size, move, reason", [
-    (6, "a1:sesese", "step 1 leaves the board at a0 (south of a1)"),
-    (6, "a1:wnnnnn", "step 1 leaves the board west of a1"),
-    (6, "a1:nnnnnn", "step 6 leaves the board at a7 (north of a6)"),
-    (6, "a1:eeeeee", "step 6 leaves the board at g1 (east of f1)"),
-    (6, "a1:nnnnwn", "step 5 leaves the board west of a5"),
-    (8, "a1:nnnnnn", None),  # six steps north stay on an 8×8 board
-    (8, "c1:eeeeee", "step 6 leaves the board at i1 (east of h1)"),
-    (8, "c6:nnnwsw", "step 3 leaves the board at c9 (north of c8)"),
-])
+@pytest.mark.parametrize(
+    "size, move, reason",
+    [
+        (6, "a1:sesese", "step 1 leaves the board at a0 (south of a1)"),
+        (6, "a1:wnnnnn", "step 1 leaves the board west of a1"),
+        (6, "a1:nnnnnn", "step 6 leaves the board at a7 (north of a6)"),
+        (6, "a1:eeeeee", "step 6 leaves the board at g1 (east of f1)"),
+        (6, "a1:nnnnwn", "step 5 leaves the board west of a5"),
+        (8, "a1:nnnnnn", None),  # six steps north stay on an 8×8 board
+        (8, "c1:eeeeee", "step 6 leaves the board at i1 (east of h1)"),
+        (8, "c6:nnnwsw", "step 3 leaves the board at c9 (north of c8)"),
+    ],
+)
 def test_off_board_steps_name_the_square_beyond_the_edge(
-        size: int, move: str, reason: str | None) -> None:
+    size: int, move: str, reason: str | None
+) -> None:
     state = stacks({move[:2]: "r" * 6}, size)
     if reason is None:
         RULES.play(state, sow(move))
@@ -199,7 +215,7 @@ def test_path_length_must_equal_height() -> None:
 def test_other_move_forms_and_bad_letters_are_illegal_not_crashes() -> None:
     state = RULES.initial_state(6)
     for move in (Pass(), Place(Point.parse("c3")), Capture(Point.parse("a1"), Point.parse("a2"))):
-        with pytest.raises(IllegalMoveError, match="Pilare has no move"):
+        with pytest.raises(IllegalMoveError, match="is not a Pilare move"):
             RULES.play(state, move)
     illegal(state, "a1:nx", "step 2 is 'x'; a path uses only n, s, e, w")
     with pytest.raises(IllegalMoveError, match="k3 is off the 6×6 board"):
@@ -228,8 +244,9 @@ def test_covering_the_last_topped_stack_wins() -> None:
     }
     assert list(RULES.legal_moves(after)) == []
     assert count_legal_moves(after) == 0
-    with pytest.raises(IllegalMoveError,
-                       match="the game is over: Black has no stack topped by Black"):
+    with pytest.raises(
+        IllegalMoveError, match="the game is over: Black has no stack topped by Black"
+    ):
         RULES.play(after, sow("d4:nnn"))
 
 
@@ -256,8 +273,11 @@ def test_the_mover_always_keeps_a_topped_stack() -> None:
 
 def test_unfinished_details() -> None:
     details = RULES.details(RULES.initial_state(8))
-    assert details == {"topped": {"Red": 14, "Black": 14},
-                       "men": {"Red": 14, "Black": 14, "neutral": 64}, "tallest": 2}
+    assert details == {
+        "topped": {"Red": 14, "Black": 14},
+        "men": {"Red": 14, "Black": 14, "neutral": 64},
+        "tallest": 2,
+    }
 
 
 # --- setups -------------------------------------------------------------------------------
@@ -268,8 +288,9 @@ def test_non_standard_setup_is_played_from() -> None:
     state = setup(text)
     assert format_position(RULES.position(state)) == text
     assert RULES.to_move(state) == "Red"
-    assert count_legal_moves(state) == count_paths(6, Point.parse("c4"), 3) + \
-        count_paths(6, Point.parse("a1"), 1)
+    assert count_legal_moves(state) == count_paths(6, Point.parse("c4"), 3) + count_paths(
+        6, Point.parse("a1"), 1
+    )
     # Red: c4 "nnr" drops n on c5, n on c6 ("bb" -> "bbn"), r on b6. Black: a6 "nb" drops
     # n on b6 ("r" -> "rn") and b on b5.
     after = play(state, "c4:nnw", "a6:es")
@@ -277,11 +298,18 @@ def test_non_standard_setup_is_played_from() -> None:
     assert RULES.details(after)["topped"] == {"Red": 1, "Black": 1}  # a1; b5
 
 
-@pytest.mark.parametrize("size, grid, reason", [
-    (6, "r,5/6/6/6/6/6", None),
-    (6, "6/6/6/6/6/rrrrrrrrrrr,5", "the setup has 11 Red men; a 6×6 game has only 10"),
-    (8, "8/8/8/8/8/8/8/" + "b" * 15 + ",7", "the setup has 15 Black men; a 8×8 game has only 14"),
-])
+@pytest.mark.parametrize(
+    "size, grid, reason",
+    [
+        (6, "r,5/6/6/6/6/6", None),
+        (6, "6/6/6/6/6/rrrrrrrrrrr,5", "the setup has 11 Red men; a 6×6 game has only 10"),
+        (
+            8,
+            "8/8/8/8/8/8/8/" + "b" * 15 + ",7",
+            "the setup has 15 Black men; a 8×8 game has only 14",
+        ),
+    ],
+)
 def test_setup_material_limits(size: int, grid: str, reason: str | None) -> None:
     if reason is None:
         setup(grid, size)
@@ -291,14 +319,14 @@ def test_setup_material_limits(size: int, grid: str, reason: str | None) -> None
 
 
 def test_bad_initial_state_arguments() -> None:
-    with pytest.raises(ValueError, match="6×6 or 8×8"):
+    with pytest.raises(ValueError, match="Pilare is played on sizes 6 or 8, not 7"):
         RULES.initial_state(7)
     with pytest.raises(ValueError, match="no komi"):
         RULES.initial_state(6, komi=0)
-    with pytest.raises(ValueError, match="not a 6×6 grid"):
+    with pytest.raises(ValueError, match="the setup is not a 6×6 position"):
         RULES.initial_state(6, setup=(("",) * 6,) * 5)
     bad = (("x",) + ("",) * 5,) + (("",) * 6,) * 5
-    with pytest.raises(ValueError, match="a1: 'x' is not a Pilare man"):
+    with pytest.raises(ValueError, match="a1: 'x' is no Pilare piece"):
         RULES.initial_state(6, setup=bad)
     with pytest.raises(ValueError, match="the setup has 58 neutral men; a 6×6 game has only 36"):
         setup("/".join(["n,n,n,n,n,n"] * 5 + ["nnnnnnnnnnnnnnnnnnnnnnnnnnnn,b,b,b,b,r"]))
@@ -324,9 +352,19 @@ def brute_force_paths(size: int, origin: Point, height: int) -> int:
     return total
 
 
-@pytest.mark.parametrize("size, square", [
-    (6, "a1"), (6, "c1"), (6, "c3"), (6, "d4"), (8, "a1"), (8, "h5"), (8, "d4"), (8, "e5"),
-])
+@pytest.mark.parametrize(
+    "size, square",
+    [
+        (6, "a1"),
+        (6, "c1"),
+        (6, "c3"),
+        (6, "d4"),
+        (8, "a1"),
+        (8, "h5"),
+        (8, "d4"),
+        (8, "e5"),
+    ],
+)
 def test_count_paths_against_brute_force_and_the_engine(size: int, square: str) -> None:
     origin = Point.parse(square)
     for height in range(1, 7):
@@ -340,8 +378,10 @@ def test_count_paths_against_brute_force_and_the_engine(size: int, square: str) 
             listed = [str(m) for m in RULES.legal_moves(state)]
             assert len(listed) == count_legal_moves(state) == expected
             assert listed == sorted(listed)
-            playable = sum(RULES.is_legal(state, Sow(origin, "".join(p)))
-                           for p in itertools.product("ensw", repeat=height))
+            playable = sum(
+                RULES.is_legal(state, Sow(origin, "".join(p)))
+                for p in itertools.product("ensw", repeat=height)
+            )
             assert playable == expected
 
 
@@ -403,9 +443,13 @@ def random_move(data: st.DataObject, state: State) -> Sow:
     start = data.draw(st.sampled_from(origins))
     file, rank, path = start % size, start // size, ""
     for _ in state.board[start]:
-        options = [letter for letter, (df, dr) in STEPS.items()
-                   if 0 <= file + df < size and 0 <= rank + dr < size
-                   and not (path and BACK[letter] == path[-1])]
+        options = [
+            letter
+            for letter, (df, dr) in STEPS.items()
+            if 0 <= file + df < size
+            and 0 <= rank + dr < size
+            and not (path and BACK[letter] == path[-1])
+        ]
         letter = data.draw(st.sampled_from(options))
         path += letter
         file, rank = file + STEPS[letter][0], rank + STEPS[letter][1]
@@ -451,7 +495,7 @@ def corrupt(data: st.DataObject, state: State, move: Sow) -> Sow:
         return Sow(move.origin, path[:-1])
     if kind == "turn-back":
         i = data.draw(st.integers(1, len(path) - 1))
-        return Sow(move.origin, path[:i] + BACK[path[i - 1]] + path[i + 1:])
+        return Sow(move.origin, path[:i] + BACK[path[i - 1]] + path[i + 1 :])
     mine = "rb"[state.ply % 2]
     others = [i for i, stack in enumerate(state.board) if not stack or stack[-1] != mine]
     start = data.draw(st.sampled_from(others))
@@ -460,8 +504,9 @@ def corrupt(data: st.DataObject, state: State, move: Sow) -> Sow:
 
 @settings(max_examples=40, deadline=None)
 @given(st.data(), st.sampled_from([6, 8]), st.integers(0, 40))
-def test_a_corrupted_move_is_caught_at_its_ply(data: st.DataObject, size: int,
-                                               bad_ply: int) -> None:
+def test_a_corrupted_move_is_caught_at_its_ply(
+    data: st.DataObject, size: int, bad_ply: int
+) -> None:
     state = RULES.initial_state(size)
     for ply in range(bad_ply + 1):
         if RULES.outcome(state) is not None:
@@ -480,8 +525,7 @@ def small_setups(draw: st.DrawFn) -> State:
     """A sparse position (a few short stacks), where random games often reach their end."""
     size = draw(st.sampled_from([6, 8]))
     # At most 5 stacks of at most 2 men: never more men of a colour than a 6x6 game has.
-    squares = draw(st.lists(st.integers(0, size * size - 1), min_size=1, max_size=5,
-                            unique=True))
+    squares = draw(st.lists(st.integers(0, size * size - 1), min_size=1, max_size=5, unique=True))
     rows = [[""] * size for _ in range(size)]
     for square in squares:
         rows[square // size][square % size] = draw(st.text("rbn", min_size=1, max_size=2))
@@ -491,7 +535,8 @@ def small_setups(draw: st.DrawFn) -> State:
 @settings(max_examples=50, deadline=None)
 @given(st.data(), small_setups())
 def test_random_games_from_setups_end_exactly_when_no_move_is_left(
-        data: st.DataObject, state: State) -> None:
+    data: st.DataObject, state: State
+) -> None:
     for _ in range(150):
         count = count_legal_moves(state)
         if count <= 300:

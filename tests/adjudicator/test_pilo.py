@@ -15,13 +15,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.base import get_rules
-from adjudicator.patches import BLUE, ORANGE, score_patches
-from adjudicator.pilo import PiloRules, State
-from notation.ast import Flip, Move, Point
-from notation.errors import IllegalMoveError
-from notation.games import GAMES
-from notation.position import parse_position
+from arbiter.adjudicator.base import get_rules
+from arbiter.adjudicator.capture_games import BLUE, ORANGE, score_patches
+from arbiter.adjudicator.pilo import PiloRules, State
+from arbiter.notation.ast import Flip, Move, Point
+from arbiter.notation.errors import IllegalMoveError
+from arbiter.notation.games import find_game
+from arbiter.notation.position import parse_position
 from tests.adjudicator.harness import Harness
 from tests.strategies import histories
 
@@ -30,8 +30,13 @@ P = Point.parse
 
 
 HARNESS = Harness(RULES)
-move, play, refused, legal, board = (HARNESS.move, HARNESS.play, HARNESS.refused,
-                                     HARNESS.legal, HARNESS.board)
+move, play, refused, legal, board = (
+    HARNESS.move,
+    HARNESS.play,
+    HARNESS.refused,
+    HARNESS.legal,
+    HARNESS.board,
+)
 
 
 def setup(text: str, turn: int = BLUE, ply: int = 0) -> State:
@@ -55,16 +60,19 @@ def test_empty_board_blue_first() -> None:
     assert RULES.outcome(state) is None
 
 
-@pytest.mark.parametrize(("text", "reason"), [
-    ("3/3/bo,2", "a1: 'bo' mixes colours, but a stack is all of one colour"),
-    ("3/3/obb,2", "a1: 'obb' mixes colours"),
-    ("3/3/xb,2", "a1: a block stands alone on its square"),
-    ("3/3/bx,2", "a1: a block stands alone on its square"),
-    ("3/3/xx,2", "a1: a block stands alone on its square"),
-])
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("3/3/bo,2", "a1: 'bo' mixes colours, but a stack is all of one colour"),
+        ("3/3/obb,2", "a1: 'obb' mixes colours"),
+        ("3/3/xb,2", "a1: a block stands alone on its square"),
+        ("3/3/bx,2", "a1: a block stands alone on its square"),
+        ("3/3/xx,2", "a1: a block stands alone on its square"),
+    ],
+)
 def test_setup_rejects_squares_no_play_can_make(text: str, reason: str) -> None:
     with pytest.raises(ValueError, match=reason):
-        RULES.initial_state(3, setup=parse_position(text, GAMES["pilo"], 3))
+        RULES.initial_state(3, setup=parse_position(text, find_game("pilo"), 3))
 
 
 def test_setup_keeps_stacks_and_blocks() -> None:
@@ -73,16 +81,21 @@ def test_setup_keeps_stacks_and_blocks() -> None:
     assert state.empty == 5
 
 
-@pytest.mark.parametrize(("size", "komi", "reason"), [
-    (2, None, "not played on a 2×2 board"), (20, None, "not played on a 20×20 board"),
-    (6, 0, "Pilo has no komi")])
+@pytest.mark.parametrize(
+    ("size", "komi", "reason"),
+    [
+        (2, None, "Pilo is played on sizes 3 to 19, not 2"),
+        (20, None, "Pilo is played on sizes 3 to 19, not 20"),
+        (6, 0, "Pilo has no komi"),
+    ],
+)
 def test_bad_size_or_komi(size: int, komi: int | None, reason: str) -> None:
     with pytest.raises(ValueError, match=reason):
         RULES.initial_state(size, komi=komi)
 
 
 def test_setup_of_the_wrong_shape() -> None:
-    with pytest.raises(ValueError, match="not a 3×3 board"):
+    with pytest.raises(ValueError, match="the setup is not a 3×3 position"):
         RULES.initial_state(3, setup=(("",) * 3,) * 2)
 
 
@@ -142,8 +155,11 @@ def test_capture_needs_equal_heights() -> None:
     # Other reading: a taller stack may take a shorter one. Then c3xc1 would be legal.
     state = setup("2,bb/3/x,x,o")
     refused(state, "c3xc1", "c3xc1: the stack on c3 has height 2 but the one on c1 has height 1")
-    refused(setup("2,b/3/x,x,oo"), "c3xc1",
-            "c3xc1: the stack on c3 has height 1 but the one on c1 has height 2")
+    refused(
+        setup("2,b/3/x,x,oo"),
+        "c3xc1",
+        "c3xc1: the stack on c3 has height 1 but the one on c1 has height 2",
+    )
     assert board(play(setup("2,bb/3/x,x,oo"), "c3xc1")) == "2,x/3/x,x,bbb"
 
 
@@ -151,16 +167,19 @@ def test_capture_goes_along_rows_and_columns_only() -> None:
     refused(setup("3/1,b,1/o,2"), "b2xa1", "b2xa1: b2 and a1 are not on one row or column")
 
 
-@pytest.mark.parametrize(("token", "message"), [
-    ("a2xa1", "a2xa1: a2 is empty"),
-    ("c3xa1", "c3xa1: c3 holds a block"),
-    ("a1xa3", "a1xa3: the stack on a1 is Orange's, and Blue is to move"),
-    ("a3xa2", "a3xa2: a2 is empty, and a move must end on an enemy stack"),
-    ("a3xc3", "a3xc3: c3 holds a block, and a move must end on an enemy stack"),
-    ("a3xb3", "a3xb3: the stack on b3 is the mover's own"),
-    ("a3xa3", "a3xa3: a stack must move to another square"),
-    ("a3xd3", "d3 is off the 3×3 board"),
-])
+@pytest.mark.parametrize(
+    ("token", "message"),
+    [
+        ("a2xa1", "a2xa1: a2 is empty"),
+        ("c3xa1", "c3xa1: c3 holds a block"),
+        ("a1xa3", "a1xa3: the stack on a1 is Orange's, and Blue is to move"),
+        ("a3xa2", "a3xa2: a2 is empty, and a move must end on an enemy stack"),
+        ("a3xc3", "a3xc3: c3 holds a block, and a move must end on an enemy stack"),
+        ("a3xb3", "a3xb3: the stack on b3 is the mover's own"),
+        ("a3xa3", "a3xa3: a stack must move to another square"),
+        ("a3xd3", "d3 is off the 3×3 board"),
+    ],
+)
 def test_capture_refusals(token: str, message: str) -> None:
     refused(setup("b,b,x/3/o,2"), token, message)
 
@@ -227,8 +246,7 @@ def test_patch_whose_groups_all_cancel_is_nobodys() -> None:
     assert outcome is not None
     assert outcome.scores == {"Blue": 1, "Orange": 0}
     assert outcome.details["unowned"] == [{"at": "a1", "size": 2}]
-    assert outcome.details["Blue"] == {"score": 1, "patches": [{"at": "a3", "size": 1,
-                                                                "group": 1}]}
+    assert outcome.details["Blue"] == {"score": 1, "patches": [{"at": "a3", "size": 1, "group": 1}]}
 
 
 def test_pair_removal_leaves_a_smaller_group_that_decides() -> None:
@@ -356,8 +374,19 @@ def test_move_count_blue() -> None:
     # 8 empty squares (d2, b3-d3, a4-d4). Captures: a2 takes c2 over b2 (friendly) and a3
     # upwards; b2 takes c2. a1 (height 2) meets a3 (height 1) and b1's block; d1 meets c1
     # (height 2) and nothing upwards. 8 + 3 = 11.
-    assert legal(setup(COUNT)) == ["d2", "b3", "c3", "d3", "a4", "b4", "c4", "d4",
-                                   "a2xc2", "a2xa3", "b2xc2"]
+    assert legal(setup(COUNT)) == [
+        "d2",
+        "b3",
+        "c3",
+        "d3",
+        "a4",
+        "b4",
+        "c4",
+        "d4",
+        "a2xc2",
+        "a2xa3",
+        "b2xc2",
+    ]
 
 
 def test_move_count_orange() -> None:
@@ -372,8 +401,16 @@ def test_move_count_long_lines() -> None:
     # 16 empty squares. Every Blue disk on rank 1 reaches e1 over its friends (a1, b1, c1,
     # d1), every one on file a reaches a5 (a1, a2, a3, a4): 16 + 8 = 24 moves.
     state = setup("o,4/b,4/b,4/b,4/b,b,b,b,o")
-    assert legal(state)[16:] == ["a1xe1", "a1xa5", "b1xe1", "c1xe1", "d1xe1", "a2xa5",
-                                 "a3xa5", "a4xa5"]
+    assert legal(state)[16:] == [
+        "a1xe1",
+        "a1xa5",
+        "b1xe1",
+        "c1xe1",
+        "d1xe1",
+        "a2xa5",
+        "a3xa5",
+        "a4xa5",
+    ]
 
 
 # Properties ----------------------------------------------------------------------------------
@@ -402,6 +439,7 @@ def test_random_games_follow_the_rules(history: list[tuple[State, Move]]) -> Non
 def owners_by_pairing(board_: tuple[str, ...], size: int) -> list[int | None]:
     """Reference for the scoring: find patches and groups by brute force, then remove pairs
     of equal-sized Blue and Orange groups one pair at a time, as the rule text says."""
+
     def linked(a: int, b: int) -> bool:
         return abs(a % size - b % size) + abs(a // size - b // size) == 1
 
@@ -429,9 +467,18 @@ def owners_by_pairing(board_: tuple[str, ...], size: int) -> list[int | None]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(3, 6).flatmap(lambda n: st.tuples(
-    st.just(n), st.lists(st.sampled_from(["", "x", "b", "bb", "o", "oo", "ooo"]),
-                         min_size=n * n, max_size=n * n))))
+@given(
+    st.integers(3, 6).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.sampled_from(["", "x", "b", "bb", "o", "oo", "ooo"]),
+                min_size=n * n,
+                max_size=n * n,
+            ),
+        )
+    )
+)
 def test_scoring_agrees_with_removing_pairs_one_by_one(case: tuple[int, list[str]]) -> None:
     size, cells = case
     board_ = tuple(cells)

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.pletore import BLACK, EMPTY, WHITE, PletoreRules, State
-from notation.ast import Button, Flip, Move, Pass, Place, Point, Swap
-from notation.errors import IllegalMoveError
-from notation.games import GAMES
-from notation.position import format_position, parse_position
+from arbiter.adjudicator.pletore import BLACK, EMPTY, WHITE, PletoreRules, State
+from arbiter.notation.ast import Button, Flip, Move, Pass, Place, Point, Swap
+from arbiter.notation.errors import IllegalMoveError
+from arbiter.notation.games import find_game
+from arbiter.notation.position import format_position, parse_position
 
 RULES = PletoreRules()
 P = Point.parse
@@ -24,7 +24,9 @@ P = Point.parse
 def setup(text: str, komi: int = 0, ply: int = 0) -> State:
     """A state from a Setup string; ``ply`` 1 makes it White's turn (as after a Black turn)."""
     size = text.count("/") + 1
-    state = RULES.initial_state(size, komi=komi, setup=parse_position(text, GAMES["pletore"], size))
+    state = RULES.initial_state(
+        size, komi=komi, setup=parse_position(text, find_game("pletore"), size)
+    )
     return state._replace(ply=ply)
 
 
@@ -81,8 +83,13 @@ def test_sizes_odd_and_even_are_accepted(size: int) -> None:
         (20, 0, None, "3 to 19"),
         (9, None, None, "needs a komi"),
         (9, 6.5, None, "whole number"),
-        (3, 0, (("b", "", ""), ("", "", ""), ("", "", "bw")), "c3 holds 'bw'"),
-        (3, 0, (("", "", ""), ("", "", "")), "not a 3x3"),
+        (
+            3,
+            0,
+            (("b", "", ""), ("", "", ""), ("", "", "bw")),
+            "c3: 'bw' is a stack, but a Pletore square holds one piece at most",
+        ),
+        (3, 0, (("", "", ""), ("", "", "")), "the setup is not a 3×3 position"),
     ],
 )
 def test_initial_state_rejects(size: int, komi: object, setup_grid: object, match: str) -> None:
@@ -174,12 +181,12 @@ def test_placement_on_occupied_point_refused() -> None:
 
 
 def test_off_board_point_refused() -> None:
-    with pytest.raises(IllegalMoveError, match="d4 is off the 3x3 board"):
+    with pytest.raises(IllegalMoveError, match="d4 is off the 3×3 board"):
         RULES.play(RULES.initial_state(3, komi=0), Place(P("d4")))
 
 
 def test_move_the_game_does_not_have_is_illegal() -> None:
-    with pytest.raises(IllegalMoveError, match="Pletore has no move 'swap'"):
+    with pytest.raises(IllegalMoveError, match="'swap' is not a Pletore move"):
         RULES.play(RULES.initial_state(3, komi=0), Swap())
 
 

@@ -9,25 +9,26 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import get_rules
-from adjudicator.base import Rules
-from adjudicator.replay import adjudicate, canonical_record
-from notation.ast import (
+from arbiter.adjudicator import get_rules
+from arbiter.adjudicator.base import Rules
+from arbiter.adjudicator.replay import adjudicate, canonical_record
+from arbiter.notation.ast import (
     Move,
     Record,
     Turn,
 )
-from notation.grn import parse_record
-from notation.jsonio import read_json, write_json
-from notation.writer import write_record
-from tests.strategies import every_move_form, legal_games
-
-GAMES = ["Pilo", "Petrify", "Implo", "Pletore", "Pilare"]
+from arbiter.notation.grn_reader import parse_record
+from arbiter.notation.grn_writer import write_record
+from arbiter.notation.json_reader import read_json
+from arbiter.notation.json_writer import write_json
+from tests.strategies import GAME_NAMES, every_move_form, legal_games
 
 # A finished 3x3 Pletore game (White+1), used to test the report's handling of claims.
-PLETORE = ('[Game "Pletore"]\n[Size "3"]\n[Komi "0"]\n[Black "player-01"]\n'
-           '[White "player-02"]\n[Result "{result}"]\n\n'
-           '1. a3 b3 2. a1 a2 3. c3 a3x 4. c1 b2 5. c2 b1 6. pass pass{more}\n')
+PLETORE = (
+    '[Game "Pletore"]\n[Size "3"]\n[Komi "0"]\n[Black "player-01"]\n'
+    '[White "player-02"]\n[Result "{result}"]\n\n'
+    "1. a3 b3 2. a1 a2 3. c3 a3x 4. c1 b2 5. c2 b1 6. pass pass{more}\n"
+)
 
 
 def pletore(result: str = "*", more: str = "") -> Record:
@@ -37,7 +38,11 @@ def pletore(result: str = "*", more: str = "") -> Record:
 def test_finished_game_gives_its_result_winner_and_player() -> None:
     report = adjudicate(pletore("White+1"))
     assert (report.valid, report.finished, report.result, report.termination) == (
-        True, True, "White+1", "rules")
+        True,
+        True,
+        "White+1",
+        "rules",
+    )
     assert report.winner == "White" and report.winner_player == "player-02"
     assert report.claim_ok is True and report.errors == []
 
@@ -63,12 +68,17 @@ def test_moves_after_the_end_are_illegal() -> None:
 
 
 def test_resignation_of_an_unfinished_game_is_the_official_result() -> None:
-    record = parse_record('[Game "Pletore"]\n[Size "5"]\n[Komi "0"]\n[Black "a"]\n'
-                          '[White "b"]\n\n1. c3 b3 Black+R')
+    record = parse_record(
+        '[Game "Pletore"]\n[Size "5"]\n[Komi "0"]\n[Black "a"]\n[White "b"]\n\n1. c3 b3 Black+R'
+    )
     report = adjudicate(record)
     assert report.valid and not report.finished
     assert (report.result, report.termination, report.winner, report.winner_player) == (
-        "Black+R", "resignation", "Black", "a")
+        "Black+R",
+        "resignation",
+        "Black",
+        "a",
+    )
 
 
 @pytest.mark.parametrize("claim", ["Black+3", "White+0.5"])
@@ -82,16 +92,18 @@ def test_unfinished_game_cannot_claim_a_points_result(claim: str) -> None:
 def test_winner_player_follows_the_swap() -> None:
     # Pilo 3x3: Blue places, Orange's player swaps and takes Blue; the first player now
     # plays Orange. The game is resigned by Orange, so Blue wins: the swapper.
-    record = parse_record('[Game "Pilo"]\n[Size "3"]\n[Blue "first"]\n[Orange "second"]\n\n'
-                          "1. b2 swap 2. a1 Blue+R")
+    record = parse_record(
+        '[Game "Pilo"]\n[Size "3"]\n[Blue "first"]\n[Orange "second"]\n\n1. b2 swap 2. a1 Blue+R'
+    )
     report = adjudicate(record)
     assert report.valid and report.swapped
     assert report.winner == "Blue" and report.winner_player == "second"
 
 
 def test_winner_player_without_swap() -> None:
-    record = parse_record('[Game "Pilo"]\n[Size "3"]\n[Blue "first"]\n[Orange "second"]\n\n'
-                          "1. b2 a1 Blue+R")
+    record = parse_record(
+        '[Game "Pilo"]\n[Size "3"]\n[Blue "first"]\n[Orange "second"]\n\n1. b2 a1 Blue+R'
+    )
     assert adjudicate(record).winner_player == "first"
 
 
@@ -108,11 +120,14 @@ def test_final_position_is_written_in_the_position_notation() -> None:
 
 # -- properties over random legal games ----------------------------------------------------
 
-SETTINGS = settings(max_examples=15, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAME_NAMES)
 @SETTINGS
 @given(data=st.data())
 def test_random_legal_games_replay_identically_from_grn_and_json(game: str, data) -> None:  # type: ignore[no-untyped-def]
@@ -125,7 +140,7 @@ def test_random_legal_games_replay_identically_from_grn_and_json(game: str, data
     assert direct["result"] == record.result
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAME_NAMES)
 @SETTINGS
 @given(data=st.data())
 def test_a_corrupted_move_is_reported_at_exactly_its_ply(game: str, data) -> None:  # type: ignore[no-untyped-def]
@@ -153,7 +168,7 @@ def _illegal_move(rules: Rules, state: object, size: int) -> st.SearchStrategy[M
     return st.sampled_from(illegal)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAME_NAMES)
 @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_canonical_record_is_a_fixed_point(game: str, data) -> None:  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service import create_app
+from arbiter.service import create_app
 from tests.service.records import MAX_BODY
 
 

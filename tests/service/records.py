@@ -38,10 +38,15 @@ BROKEN_GRN = """\
 """
 """Cannot be read: no board has size 40."""
 
-UNFINISHED_JSON = json.dumps({
-    "game": "Pletore", "size": 5, "komi": 2, "players": {"Black": "player-01"},
-    "tags": [{"name": "Event", "value": "Club night"}],
-    "moves": [{"type": "place", "at": "c3"}, {"type": "place", "at": "b2"}],
-    "result": "*",
-})
+UNFINISHED_JSON = json.dumps(
+    {
+        "game": "Pletore",
+        "size": 5,
+        "komi": 2,
+        "players": {"Black": "player-01"},
+        "tags": [{"name": "Event", "value": "Club night"}],
+        "moves": [{"type": "place", "at": "c3"}, {"type": "place", "at": "b2"}],
+        "result": "*",
+    }
+)
 """A valid JSON record of a game that has not ended."""

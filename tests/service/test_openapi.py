@@ -14,7 +14,7 @@ import yaml
 from hypothesis import HealthCheck, settings
 from schemathesis.generation import GenerationMode
 
-from service import create_app
+from arbiter.service import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "service" / "openapi.yaml"
@@ -40,13 +40,16 @@ def test_spec_copy_is_identical() -> None:
 
 
 def test_every_route_is_described() -> None:
-    described = {path: set(item) for path, item in
-                 yaml.safe_load(SHIPPED.read_text(encoding="utf-8"))["paths"].items()}
+    described = {
+        path: set(item)
+        for path, item in yaml.safe_load(SHIPPED.read_text(encoding="utf-8"))["paths"].items()
+    }
     routed = {}
     for rule in APP.url_map.iter_rules():
         if rule.rule != "/":  # the HTML page is not part of the API
-            routed[rule.rule] = {method.lower() for method in rule.methods or ()
-                                 if method not in ("HEAD", "OPTIONS")}
+            routed[rule.rule] = {
+                method.lower() for method in rule.methods or () if method not in ("HEAD", "OPTIONS")
+            }
     assert routed == described
 
 

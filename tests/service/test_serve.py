@@ -19,8 +19,8 @@ from typing import IO, Any
 import pytest
 from click.testing import CliRunner
 
-from service import DEFAULT_MAX_BODY
-from service.cli import main
+from arbiter.service import DEFAULT_MAX_BODY
+from arbiter.service.cli import main
 from tests.service.records import FINISHED_GRN
 
 START_TIMEOUT = 30.0
@@ -69,8 +69,9 @@ def test_serve_defaults(runner: CliRunner, fake_server: list[dict[str, Any]]) ->
 
 
 def test_serve_options(runner: CliRunner, fake_server: list[dict[str, Any]]) -> None:
-    result = runner.invoke(main, ["serve", "--host", "::1", "--port", "0", "--threads", "8",
-                                  "--max-body", "2M"])
+    result = runner.invoke(
+        main, ["serve", "--host", "::1", "--port", "0", "--threads", "8", "--max-body", "2M"]
+    )
     assert result.exit_code == 0, result.output
     (call,) = fake_server
     assert (call["host"], call["port"], call["threads"]) == ("::1", 0, 8)
@@ -79,8 +80,12 @@ def test_serve_options(runner: CliRunner, fake_server: list[dict[str, Any]]) -> 
 
 
 def test_serve_reads_the_environment(runner: CliRunner, fake_server: list[dict[str, Any]]) -> None:
-    env = {"ARBITER_HOST": "127.0.0.2", "ARBITER_PORT": "8123", "ARBITER_THREADS": "2",
-           "ARBITER_MAX_BODY": "4096"}
+    env = {
+        "ARBITER_HOST": "127.0.0.2",
+        "ARBITER_PORT": "8123",
+        "ARBITER_THREADS": "2",
+        "ARBITER_MAX_BODY": "4096",
+    }
     result = runner.invoke(main, ["serve"], env=env)
     assert result.exit_code == 0, result.output
     (call,) = fake_server
@@ -91,19 +96,30 @@ def test_serve_reads_the_environment(runner: CliRunner, fake_server: list[dict[s
     assert fake_server[-1]["threads"] == 3
 
 
-@pytest.mark.parametrize(("text", "size"), [("1024", 1024), ("512K", 512 * 1024),
-                                            ("16m", 16 * 1024**2), ("1GiB", 1024**3)])
-def test_max_body_sizes(runner: CliRunner, fake_server: list[dict[str, Any]],
-                        text: str, size: int) -> None:
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [("1024", 1024), ("512K", 512 * 1024), ("16m", 16 * 1024**2), ("1GiB", 1024**3)],
+)
+def test_max_body_sizes(
+    runner: CliRunner, fake_server: list[dict[str, Any]], text: str, size: int
+) -> None:
     assert runner.invoke(main, ["serve", "--max-body", text]).exit_code == 0
     assert fake_server[-1]["app"].config["MAX_CONTENT_LENGTH"] == size
 
 
-@pytest.mark.parametrize("args", [["--max-body", "0"], ["--max-body", "lots"],
-                                  ["--max-body", "-5"], ["--port", "70000"],
-                                  ["--threads", "0"]])
-def test_serve_usage_errors(runner: CliRunner, fake_server: list[dict[str, Any]],
-                            args: list[str]) -> None:
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--max-body", "0"],
+        ["--max-body", "lots"],
+        ["--max-body", "-5"],
+        ["--port", "70000"],
+        ["--threads", "0"],
+    ],
+)
+def test_serve_usage_errors(
+    runner: CliRunner, fake_server: list[dict[str, Any]], args: list[str]
+) -> None:
     result = runner.invoke(main, ["serve", *args])
     assert result.exit_code == 2
     assert not fake_server
@@ -118,17 +134,31 @@ def serve_command() -> list[str]:
     script = Path(sys.executable).with_name("arbiter")
     if script.exists():
         return [str(script), "serve"]
-    return [sys.executable, "-c", "from service.cli import main; main()", "serve"]
+    return [sys.executable, "-c", "from arbiter.service.cli import main; main()", "serve"]
 
 
 @pytest.fixture
 def server() -> Iterator[str]:
     """A real ``arbiter serve`` on a free port of 127.0.0.1; yields its base URL, and always
     stops the process afterwards."""
-    command = [*serve_command(), "--host", "127.0.0.1", "--port", "0", "--threads", "2",
-               "--max-body", "4K"]
-    with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True) as process:
+    command = [
+        *serve_command(),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--threads",
+        "2",
+        "--max-body",
+        "4K",
+    ]
+    with subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
         lines: queue.Queue[str] = queue.Queue()
         reader = threading.Thread(target=copy_lines, args=(process.stderr, lines), daemon=True)
         reader.start()
@@ -182,8 +212,9 @@ def wait_until_healthy(process: subprocess.Popen[str], lines: queue.Queue[str]) 
 
 
 def post(url: str, data: bytes, content_type: str) -> tuple[int, str, Any]:
-    request = urllib.request.Request(url, data=data, method="POST",
-                                     headers={"Content-Type": content_type})
+    request = urllib.request.Request(
+        url, data=data, method="POST", headers={"Content-Type": content_type}
+    )
     try:
         with LOCAL.open(request, timeout=REQUEST_TIMEOUT) as response:
             return response.status, response.headers.get_content_type(), response.read()
@@ -198,8 +229,9 @@ def test_real_server_round_trip(server: str) -> None:
     (report,) = json.loads(body)["reports"]
     assert (report["valid"], report["result"]) == (True, "White+7")
 
-    status, kind, body = post(f"{server}/api/v1/convert?to=json", FINISHED_GRN.encode(),
-                              "application/x-grn")
+    status, kind, body = post(
+        f"{server}/api/v1/convert?to=json", FINISHED_GRN.encode(), "application/x-grn"
+    )
     assert (status, kind) == (200, "application/json")
     status, kind, back = post(f"{server}/api/v1/convert?to=grn", body, "application/json")
     assert (status, kind) == (200, "text/plain")
@@ -221,9 +253,12 @@ def test_real_server_answers_requests_in_parallel(server: str) -> None:
     """Several clients at once (the server has two worker threads) get the same reports."""
     body = (FINISHED_GRN + "\n") * 3
     with ThreadPoolExecutor(max_workers=6) as pool:
-        answers = list(pool.map(
-            lambda _: post(f"{server}/api/v1/adjudicate", body.encode(), "text/plain"),
-            range(12)))
+        answers = list(
+            pool.map(
+                lambda _: post(f"{server}/api/v1/adjudicate", body.encode(), "text/plain"),
+                range(12),
+            )
+        )
     assert {(status, kind) for status, kind, _ in answers} == {(200, "application/json")}
     reports = [json.loads(data)["reports"] for _, _, data in answers]
     assert all(report == reports[0] for report in reports)

@@ -11,11 +11,13 @@ import io
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
 from typing import Any, BinaryIO
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from notation.ast import (
+from arbiter.notation.ast import (
     Button,
     Capture,
     Flip,
@@ -32,9 +34,9 @@ from notation.ast import (
     Tag,
     Turn,
 )
-from notation.build import Value, build_record, normalise_result
-from notation.errors import InvalidRecordError, NotationSyntaxError, RecordError
-from notation.games import GAMES
+from arbiter.notation.build import Value, build_record, normalise_result
+from arbiter.notation.errors import InvalidRecordError, NotationSyntaxError, RecordError
+from arbiter.notation.games import GAMES, all_games, generation
 
 MAX_RECORD_BYTES = 4 * 1024 * 1024
 """A record larger than this is reported as ``too-large`` and skipped (spec/grn.md, Limits)."""
@@ -66,20 +68,71 @@ class _Collect(Transformer[Token, object]):
         return children[:-1], children[-1]
 
 
-_PARSER = Lark.open_from_package(
-    "notation", "grammar/grn.lark", parser="lalr", start=["record", "word"],
-    transformer=_Collect(), maybe_placeholders=False,
+WORD_TERMINALS = (
+    "MOVE_NUMBER",
+    "PLACE",
+    "CAPTURE",
+    "FLIP",
+    "SOW",
+    "IMPLO",
+    "PASS",
+    "SWAP",
+    "BUTTON",
 )
-WORD_TERMINALS = ("MOVE_NUMBER", "PLACE", "CAPTURE", "FLIP", "SOW", "IMPLO", "PASS", "SWAP",
-                  "BUTTON")
-_WORD_KIND = re.compile("|".join(
-    f"(?P<{name}>{_PARSER.get_terminal(name).pattern.to_regexp()})" for name in WORD_TERMINALS))
-"""Matches one word of a MOVES token; ``lastgroup`` names the grammar terminal it is."""
+
+
+@dataclass(frozen=True, slots=True)
+class Grammar:
+    """The GRN parser for the games registered now, and the classifier of MOVES words."""
+
+    parser: Lark
+    word_kind: re.Pattern[str]
+    """Matches one word of a MOVES token; ``lastgroup`` names the grammar terminal it is."""
+
+
+def grammar() -> Grammar:
+    """The grammar of ``grammar/grn.lark`` with ``COLOUR`` made from the registered games
+    (built again only when the registry changes)."""
+    return _grammar(generation())
+
+
+@cache
+def _grammar(_generation: int) -> Grammar:
+    parser = lark_parser(start=["record", "word"], transformer=_Collect(), maybe_placeholders=False)
+    kinds = "|".join(
+        f"(?P<{name}>{parser.get_terminal(name).pattern.to_regexp()})" for name in WORD_TERMINALS
+    )
+    return Grammar(parser, re.compile(kinds))
+
+
+def lark_parser(**options: Any) -> Lark:
+    """An LALR parser of ``grammar/grn.lark`` for the games registered now, with lark
+    ``options`` (the reader's own, or others for tests and tools)."""
+    text = files("arbiter.notation").joinpath("grammar/grn.lark").read_text(encoding="utf-8")
+    return Lark(
+        text, parser="lalr", import_paths=[_colours], source_path="grammar/grn.lark", **options
+    )
+
+
+def colours_grammar() -> str:
+    """The grammar that ``grn.lark`` imports its ``COLOUR`` terminal from."""
+    colours = sorted({colour.lower() for game in all_games() for colour in game.colours})
+    return "COLOUR: " + " | ".join(f'"{colour}"i' for colour in colours) + "\n"
+
+
+def _colours(base_path: str | None, grammar_path: str) -> tuple[str, str]:
+    """Lark import loader: serves ``colours.lark`` (see :func:`colours_grammar`)."""
+    if grammar_path != "colours.lark":
+        raise OSError(f"no grammar {grammar_path!r} here")
+    return grammar_path, colours_grammar()
+
+
 _SPACE_SEPARATED = re.compile(r"\S+")
 
 
-def read_grn(source: str | bytes | BinaryIO, *,
-             file: str | None = None) -> Iterator[Record | RecordError]:
+def read_grn(
+    source: str | bytes | BinaryIO, *, file: str | None = None
+) -> Iterator[Record | RecordError]:
     """Yield each record of a GRN file in order, or the error that stopped it.
 
     ``source`` is text, bytes, or a binary stream (read lazily, so a large file is never held
@@ -93,7 +146,7 @@ def parse_move(word: str) -> Move:
 
     Which game allows the move is not checked here. Raises ``NotationSyntaxError`` if the
     word is no move form, ``InvalidRecordError`` (``off-board``) for a square no board has."""
-    kind = _WORD_KIND.fullmatch(word)
+    kind = grammar().word_kind.fullmatch(word)
     if kind is None or kind.lastgroup == "MOVE_NUMBER":
         raise NotationSyntaxError(f"{word!r} is not a move")
     return _move((word, kind.lastgroup or "", 1, 1))
@@ -112,7 +165,7 @@ def read_chunk(chunk: Chunk, *, file: str | None = None) -> Record | RecordError
 def parse_record(text: str, *, first_line: int = 1, index: int = 0) -> Record:
     """Parse the text of exactly one record. Raises :class:`RecordError` at the first problem."""
     try:
-        parsed: Any = _PARSER.parse(text, start="record")
+        parsed: Any = grammar().parser.parse(text, start="record")
     except UnexpectedInput as err:
         raise _syntax_error(err, text, first_line) from None
     tags, moves = parsed
@@ -126,7 +179,7 @@ def iter_lines(source: str | bytes | BinaryIO) -> Iterator[bytes]:
     stream = io.BytesIO(source) if isinstance(source, bytes) else source
     first = stream.readline(MAX_RECORD_BYTES + 1)
     if first.startswith(BOM):
-        first = first[len(BOM):]
+        first = first[len(BOM) :]
     if first:
         yield first
     while line := stream.readline(MAX_RECORD_BYTES + 1):
@@ -160,8 +213,11 @@ def split_records(lines: Iterable[bytes]) -> Iterator[Chunk]:
         size += len(raw)
         if size > MAX_RECORD_BYTES:
             error = error or NotationSyntaxError(
-                f"record is larger than {MAX_RECORD_BYTES} bytes", code="too-large",
-                line=first, column=1)
+                f"record is larger than {MAX_RECORD_BYTES} bytes",
+                code="too-large",
+                line=first,
+                column=1,
+            )
         else:
             buffer.append(text)
         if stripped and not starts_tag:
@@ -177,8 +233,11 @@ def _decode(raw: bytes, number: int) -> tuple[str, RecordError | None]:
     except UnicodeDecodeError as err:
         column = len(raw[: err.start].decode("utf-8", "replace")) + 1
         problem = NotationSyntaxError(
-            f"the bytes are not UTF-8 (byte 0x{raw[err.start]:02x})", code="encoding",
-            line=number, column=column)
+            f"the bytes are not UTF-8 (byte 0x{raw[err.start]:02x})",
+            code="encoding",
+            line=number,
+            column=column,
+        )
         return raw.decode("utf-8", "replace"), problem
 
 
@@ -189,8 +248,7 @@ def _comment_open_after(text: str, open_: bool) -> bool:
 
 
 def _syntax_error(err: UnexpectedInput, text: str, first_line: int) -> RecordError:
-    line: int = err.line if isinstance(err.line, int) and err.line > 0 else \
-        text.count("\n") + 1
+    line: int = err.line if isinstance(err.line, int) and err.line > 0 else text.count("\n") + 1
     column: int = err.column if isinstance(err.column, int) and err.column > 0 else 1
     source_line = text.splitlines()[line - 1] if text.splitlines() else ""
     where = Location(line=line + first_line - 1, column=column)
@@ -198,24 +256,32 @@ def _syntax_error(err: UnexpectedInput, text: str, first_line: int) -> RecordErr
     position = err.pos_in_stream or 0
     opened = text[position : position + 1] == "{"
     if isinstance(err, UnexpectedCharacters) and opened:
-        return NotationSyntaxError("comment opened with '{' is never closed",
-                                   code="unterminated-comment", where=where)
+        return NotationSyntaxError(
+            "comment opened with '{' is never closed", code="unterminated-comment", where=where
+        )
     if source_line.lstrip().startswith("[") and not _after_movetext(err):
         return NotationSyntaxError(
-            f"malformed tag line {source_line.strip()!r}: expected [Name \"value\"]",
-            code="malformed-tag", where=where)
+            f'malformed tag line {source_line.strip()!r}: expected [Name "value"]',
+            code="malformed-tag",
+            where=where,
+        )
     if isinstance(err, UnexpectedToken) and err.token.type == "$END":
         return NotationSyntaxError("the record ends in the middle of a tag", where=where)
     if isinstance(err, UnexpectedToken) and _after_result(err):
-        return NotationSyntaxError(f"unexpected {word!r} after the result; the result ends "
-                                   "the movetext", where=where)
-    return NotationSyntaxError(f"unexpected {word!r}: not a move, move number, comment or "
-                               "result", where=where)
+        return NotationSyntaxError(
+            f"unexpected {word!r} after the result; the result ends the movetext", where=where
+        )
+    return NotationSyntaxError(
+        f"unexpected {word!r}: not a move, move number, comment or result", where=where
+    )
 
 
 def _after_movetext(err: UnexpectedInput) -> bool:
-    return isinstance(err, UnexpectedToken) and err.token.type == "LBRACKET" and bool(
-        err.state is not None and "RESULT" in err.accepts | err.expected)
+    return (
+        isinstance(err, UnexpectedToken)
+        and err.token.type == "LBRACKET"
+        and bool(err.state is not None and "RESULT" in err.accepts | err.expected)
+    )
 
 
 def _after_result(err: UnexpectedToken) -> bool:
@@ -234,8 +300,11 @@ def _at(token: Token, shift: int) -> Location:
 
 
 def _build(tags: list[tuple[Token, ...]], items: list[Token], shift: int, index: int) -> Record:
-    start = _at(tags[0][0], shift) if tags else (
-        _at(items[0], shift) if items else Location(line=shift + 1, column=1))
+    start = (
+        _at(tags[0][0], shift)
+        if tags
+        else (_at(items[0], shift) if items else Location(line=shift + 1, column=1))
+    )
     named = _read_tags(tags, shift)
     game_value = named.get("Game")
     spec = GAMES.get(game_value.text.strip().lower()) if game_value else None
@@ -248,8 +317,11 @@ def _build(tags: list[tuple[Token, ...]], items: list[Token], shift: int, index:
         komi=named.get("Komi"),
         setup=named.get("Setup"),
         players=[(c, named[c]) for c in colours if c in named],
-        tags=[Tag(n, v.text, v.where) for n, v in named.items()
-              if n not in SPECIAL_TAGS and n not in colours],
+        tags=[
+            Tag(n, v.text, v.where)
+            for n, v in named.items()
+            if n not in SPECIAL_TAGS and n not in colours
+        ],
         turns=turns,
         result=result,
         comment=comment,
@@ -264,12 +336,14 @@ def _read_tags(tags: list[tuple[Token, ...]], shift: int) -> dict[str, Value]:
     for open_, name, value, close in tags:
         where = _at(open_, shift)
         if open_.line != close.line or open_.line == previous_line:
-            raise NotationSyntaxError("each tag must stand alone on its own line",
-                                      code="malformed-tag", where=where)
+            raise NotationSyntaxError(
+                "each tag must stand alone on its own line", code="malformed-tag", where=where
+            )
         previous_line = open_.line  # type: ignore[assignment]
         if str(name) in named:
-            raise NotationSyntaxError(f"tag {str(name)!r} is repeated", code="duplicate-tag",
-                                      where=where)
+            raise NotationSyntaxError(
+                f"tag {str(name)!r} is repeated", code="duplicate-tag", where=where
+            )
         named[str(name)] = Value(_unescape(str(value)[1:-1]), _at(value, shift))
     return named
 
@@ -295,7 +369,9 @@ def _result(tag: Value | None, token: Token | None, shift: int, spec: object) ->
     if not same:
         raise InvalidRecordError(
             f"the movetext ends with {str(token)!r} but the Result tag says {tag.text!r}",
-            code="result-conflict", where=from_text.where)
+            code="result-conflict",
+            where=from_text.where,
+        )
     return tag
 
 
@@ -325,8 +401,10 @@ def _read_movetext(items: list[Token], shift: int) -> tuple[list[Turn], str | No
                 comments.append([])
     if number is not None:
         raise _bad_number(number, "is not followed by a move")
-    turns = [Turn(move, " ".join(notes) if notes else None, where)
-             for (move, where), notes in zip(moves, comments[1:], strict=True)]
+    turns = [
+        Turn(move, " ".join(notes) if notes else None, where)
+        for (move, where), notes in zip(moves, comments[1:], strict=True)
+    ]
     return turns, (" ".join(comments[0]) if comments[0] else None), result
 
 
@@ -342,7 +420,7 @@ def _words(token: Token, shift: int) -> Iterator[_Word]:
     line = token.line + shift  # type: ignore[operator]
     line_start = 1 - token.column  # type: ignore[operator]  # so that column = start + column
     end = 0
-    classify = _WORD_KIND.fullmatch
+    classify = grammar().word_kind.fullmatch
     for match in _SPACE_SEPARATED.finditer(text):
         start = match.start()
         if breaks := text.count("\n", end, start):
@@ -354,7 +432,9 @@ def _words(token: Token, shift: int) -> Iterator[_Word]:
         if kind is None:
             raise NotationSyntaxError(
                 f"unexpected {word!r}: not a move, move number, comment or result",
-                line=line, column=start - line_start + 1)
+                line=line,
+                column=start - line_start + 1,
+            )
         yield word, kind.lastgroup, line, start - line_start + 1  # type: ignore[misc]
 
 
@@ -368,8 +448,9 @@ def _check_number(token: _Word, ply: int) -> None:
 
 
 def _bad_number(token: _Word, why: str) -> RecordError:
-    return InvalidRecordError(f"move number {token[0]!r} {why}", code="bad-move-number",
-                              line=token[2], column=token[3])
+    return InvalidRecordError(
+        f"move number {token[0]!r} {why}", code="bad-move-number", line=token[2], column=token[3]
+    )
 
 
 def _move(word: _Word) -> Move:
@@ -382,7 +463,11 @@ def _move(word: _Word) -> Move:
     except ValueError:
         raise InvalidRecordError(
             f"{word[0]!r} names a square that no board has (files a to s, ranks 1 to 19)",
-            code="off-board", move=word[0], line=word[2], column=word[3]) from None
+            code="off-board",
+            move=word[0],
+            line=word[2],
+            column=word[3],
+        ) from None
     if len(_SEEN_MOVES) >= MAX_SEEN_MOVES:
         _SEEN_MOVES.clear()
     _SEEN_MOVES[word[0]] = move

@@ -1,4 +1,4 @@
-"""Reading and writing JSON game records (``spec/json.md``, ``spec/record.schema.json``).
+"""Reading JSON game records (``spec/json.md``, ``spec/record.schema.json``).
 
 A JSON source is decoded (UTF-8), parsed, checked against the schema record by record, and
 each record that passes is handed to :func:`notation.build.build_record`, the same meaning
@@ -10,15 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from functools import cache
-from importlib.resources import files
 from typing import Any
 
-from jsonschema import Draft202012Validator, ValidationError, validators
-from referencing import Registry, Resource
+from jsonschema import ValidationError
 
-from notation.ast import (
+from arbiter.notation.ast import (
     Button,
     Capture,
     Flip,
@@ -35,44 +31,19 @@ from notation.ast import (
     Tag,
     Turn,
 )
-from notation.build import Value, build_record
-from notation.errors import InvalidRecordError, NotationSyntaxError, RecordError, SchemaError
-from notation.games import GAMES, GameSpec, find_game
-
-SCHEMA: dict[str, Any] = json.loads(
-    files("notation").joinpath("schema/record.schema.json").read_text(encoding="utf-8")
+from arbiter.notation.build import Value, build_record
+from arbiter.notation.errors import (
+    InvalidRecordError,
+    NotationSyntaxError,
+    RecordError,
+    SchemaError,
 )
-"""The record schema; ``spec/record.schema.json`` is a copy kept identical by a test."""
-
-SCHEMA_ID: str = SCHEMA["$id"]
+from arbiter.notation.games import GAMES, GameDescription, find_game
+from arbiter.notation.json_schema import record_schema, record_validator
 
 MAX_DEPTH = 32
 """Records nest five deep at most (record, moves, move, resolve, step); deeper input is
 refused before validation, so that no error message has to describe a huge nested value."""
-
-
-def _ecma_pattern(
-    validator: Any, pattern: str, instance: object, schema: Mapping[str, Any]
-) -> Iterator[ValidationError]:
-    """``pattern`` with JSON Schema's (ECMA-262) meaning of ``$``: the very end of the string.
-
-    Python's ``$`` also matches just before a final newline, which would let "d4\\n" pass as
-    a coordinate."""
-    if isinstance(instance, str) and not re.search(_python_regex(pattern), instance):
-        yield ValidationError(f"{instance!r} does not match {pattern!r}")
-
-
-@cache
-def _python_regex(pattern: str) -> re.Pattern[str]:
-    if pattern.endswith("$") and not pattern.endswith("\\$"):
-        pattern = pattern[:-1] + r"\Z"
-    return re.compile(pattern)
-
-
-_Validator = validators.extend(Draft202012Validator, {"pattern": _ecma_pattern})
-_REGISTRY: Registry[Any] = Registry().with_resource(SCHEMA_ID, Resource.from_contents(SCHEMA))
-RECORD_VALIDATOR = _Validator({"$ref": f"{SCHEMA_ID}#/$defs/record"}, registry=_REGISTRY)
-"""Validates one record object (the schema's root also accepts an array of them)."""
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -110,7 +81,7 @@ def record_from_json(obj: object, index: int = 0) -> Record:
     ``bad-setup``, ``duplicate-tag``, ...). The error's ``index`` is ``index``."""
     try:
         _check_structure(obj)
-        errors = list(RECORD_VALIDATOR.iter_errors(obj))
+        errors = list(record_validator().iter_errors(obj))
         if errors:
             raise _schema_error(min(errors, key=lambda error: _relevance(error, obj)), obj)
         assert isinstance(obj, dict)  # the schema says so
@@ -253,7 +224,7 @@ def _build(obj: dict[str, Any], index: int) -> Record:
     )
 
 
-def _players(players: dict[str, str], spec: GameSpec) -> list[tuple[str, Value]]:
+def _players(players: dict[str, str], spec: GameDescription) -> list[tuple[str, Value]]:
     """The players in the game's colour order (JSON objects have no meaningful order)."""
     return [
         (colour, Value(players[colour], _at(f"/players/{colour}")))
@@ -358,7 +329,7 @@ def _false_schema_path(error: ValidationError, record: object) -> list[str | int
     object that holds ``false``, and the key of the parent object that meets it."""
     path: list[str | int] = list(error.absolute_path)
     try:
-        schema: Any = SCHEMA["$defs"]["record"]
+        schema: Any = record_schema()["$defs"]["record"]
         for part in error.absolute_schema_path:
             schema = schema[part]
         parent: Any = record
@@ -401,64 +372,3 @@ def _describe(value: object) -> str:
     if isinstance(value, int | float):
         return json.dumps(value)[:40]
     return "an object" if isinstance(value, dict) else "an array"
-
-
-# --- writing -------------------------------------------------------------------------------
-
-
-def record_to_json(record: Record) -> dict[str, Any]:
-    """Return the canonical JSON object of ``record`` (key order as in ``spec/json.md``)."""
-    out: dict[str, Any] = {"game": record.game, "size": record.size}
-    if record.komi is not None:
-        out["komi"] = record.komi
-    if record.setup is not None:
-        out["setup"] = record.setup
-    out["players"] = _players_object(record)
-    out["tags"] = [{"name": tag.name, "value": tag.value} for tag in record.tags]
-    if record.comment is not None:
-        out["comment"] = record.comment
-    out["moves"] = [_turn_object(turn) for turn in record.turns]
-    out["result"] = record.result
-    return out
-
-
-def write_json(records: Sequence[Record]) -> str:
-    """Return canonical JSON text: one record as an object, several as an array; ends in LF."""
-    objects = [record_to_json(record) for record in records]
-    value: object = objects[0] if len(objects) == 1 else objects
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
-
-
-def _players_object(record: Record) -> dict[str, str]:
-    """Players in the game's colour order; a colour the game lacks is kept, last."""
-    colours = GAMES[record.game.lower()].colours if record.game.lower() in GAMES else ()
-    order = {colour: number for number, colour in enumerate(colours)}
-    ordered = sorted(record.players, key=lambda pair: order.get(pair[0], len(order)))
-    return dict(ordered)
-
-
-def _turn_object(turn: Turn) -> dict[str, Any]:
-    out = {"type": turn.move.type, **_move_fields(turn.move)}
-    if turn.comment is not None:
-        out["comment"] = turn.comment
-    return out
-
-
-def _move_fields(move: Move) -> dict[str, Any]:
-    if isinstance(move, Place | Flip):
-        return {"at": str(move.at)}
-    if isinstance(move, ImploPlace):
-        steps = [_step_object(step) for step in move.resolve]
-        return {"at": str(move.at), **({"resolve": steps} if steps else {})}
-    if isinstance(move, Capture):
-        return {"from": str(move.origin), "to": str(move.target)}
-    if isinstance(move, Sow):
-        return {"from": str(move.origin), "path": move.path.lower()}
-    return {}
-
-
-def _step_object(step: Resolve) -> dict[str, str]:
-    out = {"patch": str(step.patch)}
-    if step.remove is not None:
-        out["remove"] = str(step.remove)
-    return out

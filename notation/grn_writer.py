@@ -1,6 +1,6 @@
 """Writing records as canonical GRN (``spec/grn.md``, section "Canonical form").
 
-The writer is the inverse of :func:`notation.grn.parse_record` on canonical text:
+The writer is the inverse of :func:`notation.grn_reader.parse_record` on canonical text:
 ``write_record(parse_record(text)) == text`` for canonical ``text``, and
 ``parse_record(write_record(record)) == record`` for every record.
 """
@@ -9,14 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from notation.ast import Record
-from notation.games import find_game
+from arbiter.notation.ast import Record
+from arbiter.notation.games import find_game
 
 LINE_WIDTH = 79
 
 
-def write_records(records: Iterable[Record]) -> str:
-    """Several records, each followed by one blank line (the last by just its newline)."""
+def write_grn(records: Record | Iterable[Record]) -> str:
+    """Canonical GRN text: of one record when given a :class:`Record`, else of every record
+    of the iterable, one after another with an empty line between two records. Either way
+    the text ends with one LF (an empty iterable gives the empty string)."""
+    if isinstance(records, Record):
+        return write_record(records)
     return "\n".join(write_record(record) for record in records)
 
 

@@ -1,0 +1,127 @@
+"""Board geometry shared by every engine: flat indices, square names, neighbours, rays.
+
+A board of side ``size`` is a flat tuple indexed by ``rank * size + file`` (a1 = 0, b1 = 1,
+..., then rank 2), as ``spec/rules/README.md`` says. Every table here is built once per size
+and cached, so engines look squares up instead of computing them in their hot paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from arbiter.notation.ast import Grid, Point
+from arbiter.notation.errors import IllegalMoveError
+
+Direction = tuple[int, int]
+"""A step on the board: (files to the right, ranks upwards)."""
+
+EAST: Direction = (1, 0)
+NORTH: Direction = (0, 1)
+SOUTH: Direction = (0, -1)
+WEST: Direction = (-1, 0)
+ORTHOGONAL: tuple[Direction, ...] = (EAST, WEST, NORTH, SOUTH)
+DIAGONAL: tuple[Direction, ...] = ((1, 1), (-1, -1), (1, -1), (-1, 1))
+OFF = -1
+"""The index of the square beyond the edge in :meth:`Geometry.steps` tables."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Geometry:
+    """The fixed tables of one board size; get one with :func:`geometry`."""
+
+    size: int
+    points: tuple[Point, ...]
+    """The point of every index."""
+    names: tuple[str, ...]
+    """The notation of every index ("d4")."""
+    neighbours: tuple[tuple[int, ...], ...]
+    """The orthogonal neighbours of every index that lie on the board."""
+    rows: tuple[tuple[int, ...], ...]
+    """Rank by rank, the indices of each rank from file a rightwards."""
+    columns: tuple[tuple[int, ...], ...]
+    """File by file, the indices of each file from rank 1 upwards."""
+
+    def index(self, point: Point) -> int:
+        """The flat index of ``point``. Raises ``IllegalMoveError`` if it is off the board."""
+        file, rank, size = point.file, point.rank, self.size
+        if not (0 <= file < size and 0 <= rank < size):
+            raise IllegalMoveError(f"{point} is off the {size}×{size} board")
+        return rank * size + file
+
+    def on_board(self, point: Point) -> bool:
+        return 0 <= point.file < self.size and 0 <= point.rank < self.size
+
+    def steps(self, direction: Direction) -> tuple[int, ...]:
+        """For every index, the index one step away in ``direction`` (``OFF`` past the edge)."""
+        return _steps(self.size, direction)
+
+    def ray(self, start: int, direction: Direction) -> tuple[int, ...]:
+        """The indices from the next square in ``direction`` to the edge, nearest first."""
+        return _rays(self.size, direction)[start]
+
+    def rays(self, directions: Sequence[Direction]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """For every index, its ray in each of ``directions`` (in that order)."""
+        return _ray_table(self.size, tuple(directions))
+
+    def grid(self, board: Sequence[str]) -> Grid:
+        """A flat board of cells as a grid (``grid[rank][file]``)."""
+        size = self.size
+        return tuple(tuple(board[rank * size : (rank + 1) * size]) for rank in range(size))
+
+    def flat(self, grid: Grid) -> tuple[str, ...]:
+        """A grid as a flat board. Raises ``ValueError`` if it is not ``size``×``size``."""
+        size = self.size
+        if len(grid) != size or any(len(rank) != size for rank in grid):
+            raise ValueError(f"the setup is not a {size}×{size} position")
+        return tuple(cell for rank in grid for cell in rank)
+
+
+@cache
+def geometry(size: int) -> Geometry:
+    """The tables of a ``size``×``size`` board (built once per size)."""
+    count = size * size
+    points = tuple(Point(i % size, i // size) for i in range(count))
+    tables = [_steps(size, direction) for direction in ORTHOGONAL]
+    neighbours = tuple(tuple(t[i] for t in tables if t[i] != OFF) for i in range(count))
+    return Geometry(
+        size=size,
+        points=points,
+        names=tuple(map(str, points)),
+        neighbours=neighbours,
+        rows=tuple(tuple(r * size + f for f in range(size)) for r in range(size)),
+        columns=tuple(tuple(r * size + f for r in range(size)) for f in range(size)),
+    )
+
+
+@cache
+def _steps(size: int, direction: Direction) -> tuple[int, ...]:
+    df, dr = direction
+    out = []
+    for i in range(size * size):
+        file, rank = i % size + df, i // size + dr
+        out.append(rank * size + file if 0 <= file < size and 0 <= rank < size else OFF)
+    return tuple(out)
+
+
+@cache
+def _rays(size: int, direction: Direction) -> tuple[tuple[int, ...], ...]:
+    step = _steps(size, direction)
+    out = []
+    for start in range(size * size):
+        ray = []
+        here = step[start]
+        while here != OFF:
+            ray.append(here)
+            here = step[here]
+        out.append(tuple(ray))
+    return tuple(out)
+
+
+@cache
+def _ray_table(
+    size: int, directions: tuple[Direction, ...]
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    by_direction = [_rays(size, d) for d in directions]
+    return tuple(tuple(rays[i] for rays in by_direction) for i in range(size * size))

@@ -1,0 +1,296 @@
+"""The base of the two capture games, Pilo and Petrify: turns, the pie rule, passing, the end.
+
+Implements the sections "Turns", "End of the game", "Scoring" and "Tie-break" that
+``spec/rules/pilo.md`` and ``spec/rules/petrify.md`` have in common (the scoring itself is
+in :mod:`arbiter.adjudicator.patch_scoring`). The two games differ only in how a capture
+moves (directions, Pilo's equal heights, Petrify's mounds and barricades) and in what a
+square may hold; :mod:`~arbiter.adjudicator.pilo` and :mod:`~arbiter.adjudicator.petrify`
+supply those parts through the hooks of :class:`CaptureRules`.
+
+A board is a flat tuple indexed by ``rank * size + file`` whose cells are the Setup letters
+of the square, bottom to top: ``""`` empty, ``"x"`` a block, ``"bbb"`` a Blue stack of
+height 3. Keeping the notation's own letters makes :meth:`CaptureRules.position` a slice and
+keeps every cell a small immutable string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar, NamedTuple, TypeVar
+
+from arbiter.adjudicator.base import Outcome, Rules, check_pie
+from arbiter.adjudicator.board import Direction, geometry
+from arbiter.adjudicator.patch_scoring import (
+    BLOCK,
+    BLUE,
+    COLOURS,
+    LETTERS,
+    ORANGE,
+    patch_details,
+    score_patches,
+    scores,
+    tiebreak,
+)
+from arbiter.notation.ast import Capture, Grid, Move, Pass, Place, Swap
+from arbiter.notation.errors import IllegalMoveError
+
+__all__ = ["BLOCK", "BLUE", "COLOURS", "LETTERS", "ORANGE", "CaptureRules", "CaptureState"]
+
+EMPTY = ""
+GAME_OVER = "the game is over (both players passed)"
+
+
+class CaptureState(NamedTuple):
+    """A position and the few facts of its history that the rules need.
+
+    A named tuple: immutable like a frozen dataclass, and several times cheaper to build,
+    which matters since a replay builds one per move.
+
+    ``turn`` is the colour to move, kept apart from ``ply`` because a swap does not change it.
+    ``empty`` counts the empty squares so that a pass is checked without scanning the board.
+    ``last_play`` is the colour of the last placement or capture (None before any), which
+    decides a tie.
+    """
+
+    size: int
+    board: tuple[str, ...]
+    turn: int = BLUE
+    ply: int = 0
+    passes: int = 0
+    last_play: int | None = None
+    empty: int = 0
+
+
+S = TypeVar("S", bound=CaptureState)
+
+
+class CaptureRules(Rules[S]):
+    """The rules Pilo and Petrify share. Subclasses set the class attributes and the hooks.
+
+    Hooks: :meth:`_square_fault` (what a Setup square may hold), :meth:`_board_fault` (a
+    Setup that breaks a rule as a whole), :meth:`_may_leave` (whether a capture may leave
+    its origin), :meth:`_may_take` (whether the moving piece may take that enemy piece),
+    each with a ``_why_not_...`` twin that words the refusal, and :meth:`_landed` (what
+    stands on the target square after a capture). The predicates are apart from their
+    wording so that move generation and the pass check never build a message.
+    """
+
+    directions: ClassVar[tuple[Direction, ...]]
+    piece: ClassVar[str]  # "stack" or "disk", for messages
+    lines: ClassVar[str]  # "one row or column", for messages
+    state_type: type[S]  # the game's own State class
+
+    def to_move(self, state: S) -> str:
+        return COLOURS[state.turn]
+
+    def outcome(self, state: S) -> Outcome | None:
+        """None until two passes in a row; then the patch scores and, if tied, the
+        tie-break."""
+        if state.passes < 2:
+            return None
+        patches = score_patches(state.board, state.size)
+        blue, orange = scores(patches)
+        decided_by = None
+        if blue != orange:
+            winner = BLUE if blue > orange else ORANGE
+        else:
+            winner, decided_by = tiebreak(state.last_play, blue)
+        return Outcome(
+            winner=COLOURS[winner],
+            scores={COLOURS[BLUE]: blue, COLOURS[ORANGE]: orange},
+            tiebreak=decided_by,
+            details=patch_details(patches, state.size),
+        )
+
+    def position(self, state: S) -> Grid:
+        return geometry(state.size).grid(state.board)
+
+    def details(self, state: S) -> dict[str, Any]:
+        """The patch count of the board as it stands (what the score would be if the game
+        ended now), in the form of ``Outcome.details``."""
+        return patch_details(score_patches(state.board, state.size), state.size)
+
+    # The interface's parts -----------------------------------------------------------------
+
+    def _initial(self, size: int, komi: int | None, cells: tuple[str, ...] | None) -> S:
+        board = (EMPTY,) * (size * size) if cells is None else self._checked(cells, size)
+        return self.state_type(size=size, board=board, empty=board.count(EMPTY))
+
+    def _game_over(self, state: S) -> str | None:
+        return GAME_OVER if state.passes >= 2 else None
+
+    def _legal_moves(self, state: S) -> Iterator[Move]:
+        """Placements (a1, b1, ... rank by rank), captures (by origin, direction, distance),
+        then pass if there was no board play, then swap on the second turn."""
+        played = False
+        for move in self._board_plays(state):
+            played = True
+            yield move
+        if not played:
+            yield Pass()
+        if state.ply == 1:
+            yield Swap()
+
+    # Hooks ---------------------------------------------------------------------------------
+
+    def _square_fault(self, cell: str) -> str | None:
+        """Why a Setup square cannot hold ``cell`` (None if it can)."""
+        return None
+
+    def _board_fault(self, board: tuple[str, ...], size: int) -> str | None:
+        """Why a Setup board cannot arise as a whole (None if it can)."""
+        return None
+
+    def _may_leave(self, board: tuple[str, ...], size: int, origin: int) -> bool:
+        """Whether a capture may leave a block on ``origin``."""
+        return True
+
+    def _why_not_leave(self, board: tuple[str, ...], size: int, origin: int) -> str:
+        """Why :meth:`_may_leave` is false."""
+        raise NotImplementedError
+
+    def _may_take(self, mover: str, enemy: str) -> bool:
+        """Whether the piece ``mover`` may capture the enemy piece ``enemy``."""
+        return True
+
+    def _why_not_take(self, board: tuple[str, ...], size: int, origin: int, target: int) -> str:
+        """Why :meth:`_may_take` is false for the pieces on ``origin`` and ``target``."""
+        raise NotImplementedError
+
+    def _landed(self, mover: str) -> str:
+        """What stands on the target square after ``mover`` captured there."""
+        raise NotImplementedError
+
+    # Moves ---------------------------------------------------------------------------------
+
+    def _place(self, state: S, move: Place) -> S:
+        at = move.at
+        i = geometry(state.size).index(at)
+        cell = state.board[i]
+        if cell:
+            raise IllegalMoveError(f"{at} is occupied by {self._describe(cell)}")
+        board = state.board[:i] + (LETTERS[state.turn],) + state.board[i + 1 :]
+        return self._next(state, board, empty=state.empty - 1)
+
+    def _capture(self, state: S, move: Capture) -> S:
+        table = geometry(state.size)
+        origin, target = table.index(move.origin), table.index(move.target)
+        fault = self._capture_fault(state, origin, target)
+        if fault:
+            raise IllegalMoveError(f"{move}: {fault}")
+        board = list(state.board)
+        board[target] = self._landed(board[origin])
+        board[origin] = BLOCK
+        return self._next(state, tuple(board), empty=state.empty)
+
+    def _pass(self, state: S, move: Pass) -> S:
+        play = next(self._board_plays(state), None)
+        if play is not None:
+            raise IllegalMoveError(f"cannot pass: a board play is available (e.g. {play})")
+        return state._replace(turn=1 - state.turn, ply=state.ply + 1, passes=state.passes + 1)
+
+    def _swap(self, state: S, move: Swap) -> S:
+        # The players exchange colours; in colour terms the same colour moves again, and a
+        # swap is a turn, so it also ends any run of passes.
+        check_pie(state.ply)
+        return state._replace(ply=2, passes=0)
+
+    def _next(self, state: S, board: tuple[str, ...], *, empty: int) -> S:
+        """The state after a board play by the colour to move."""
+        return self.state_type(
+            state.size, board, 1 - state.turn, state.ply + 1, 0, state.turn, empty
+        )
+
+    def _board_plays(self, state: S) -> Iterator[Place | Capture]:
+        """Every placement, then every capture, of the colour to move."""
+        board, n = state.board, state.size
+        table = geometry(n)
+        names = table.points
+        if state.empty:
+            for i, cell in enumerate(board):
+                if not cell:
+                    yield Place(names[i])
+        mine, theirs = LETTERS[state.turn], LETTERS[1 - state.turn]
+        all_rays = table.rays(self.directions)
+        for origin, cell in enumerate(board):
+            if cell[:1] != mine or not self._may_leave(board, n, origin):
+                continue
+            for ray in all_rays[origin]:
+                for target in ray:
+                    found = board[target]
+                    if found[:1] == theirs:
+                        if self._may_take(cell, found):
+                            yield Capture(names[origin], names[target])
+                        break
+                    if found == BLOCK:
+                        break
+
+    def _capture_fault(self, state: S, origin: int, target: int) -> str | None:
+        """Why moving from ``origin`` to ``target`` is no legal capture (None if it is)."""
+        board, n = state.board, state.size
+        names = geometry(n).names
+        mine, theirs = LETTERS[state.turn], LETTERS[1 - state.turn]
+        if origin == target:
+            return f"a {self.piece} must move to another square"
+        if board[origin][:1] != mine:
+            return self._origin_problem(board[origin], names[origin], state.turn)
+        if board[target][:1] != theirs:
+            return self._target_problem(board[target], names[target])
+        step = self._step(origin, target, n)
+        if step is None:
+            return f"{names[origin]} and {names[target]} are not on {self.lines}"
+        for between in range(origin + step, target, step):
+            cell = board[between]
+            if cell == BLOCK or cell[:1] == theirs:
+                return f"{self._describe(cell)} on {names[between]} is in the way"
+        if not self._may_take(board[origin], board[target]):
+            return self._why_not_take(board, n, origin, target)
+        if not self._may_leave(board, n, origin):
+            return self._why_not_leave(board, n, origin)
+        return None
+
+    def _step(self, origin: int, target: int, size: int) -> int | None:
+        """The index step from ``origin`` towards ``target`` if they share a line of play."""
+        rank_gap, file_gap = target // size - origin // size, target % size - origin % size
+        if rank_gap and file_gap and abs(rank_gap) != abs(file_gap):
+            return None
+        unit = (_sign(file_gap), _sign(rank_gap))
+        return unit[1] * size + unit[0] if unit in self.directions else None
+
+    def _origin_problem(self, cell: str, square: str, turn: int) -> str:
+        if not cell or cell == BLOCK:
+            return f"{square} {'is empty' if not cell else 'holds a block'}"
+        return (
+            f"the {self.piece} on {square} is {COLOURS[1 - turn]}'s, and {COLOURS[turn]} is to move"
+        )
+
+    def _target_problem(self, cell: str, square: str) -> str:
+        if not cell:
+            return f"{square} is empty, and a move must end on an enemy {self.piece}"
+        if cell == BLOCK:
+            return f"{square} holds a block, and a move must end on an enemy {self.piece}"
+        return f"the {self.piece} on {square} is the mover's own"
+
+    def _describe(self, cell: str) -> str:
+        """``cell`` in words: "a block", "a Blue stack"."""
+        if cell == BLOCK:
+            return "a block"
+        return f"{'an Orange' if cell[0] == LETTERS[ORANGE] else 'a Blue'} {self.piece}"
+
+    # Setup ---------------------------------------------------------------------------------
+
+    def _checked(self, board: tuple[str, ...], size: int) -> tuple[str, ...]:
+        """``board`` if every square and the whole can arise in play; raises ``ValueError``."""
+        names = geometry(size).names
+        for i, cell in enumerate(board):
+            fault = self._square_fault(cell) if cell else None
+            if fault:
+                raise ValueError(f"{names[i]}: {fault}")
+        fault = self._board_fault(board, size)
+        if fault:
+            raise ValueError(fault)
+        return board
+
+
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)

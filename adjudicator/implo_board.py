@@ -1,0 +1,254 @@
+"""Implo's pieces and board mechanics: patches, their owners, resolving them, marker groups.
+
+Implements the sections "Patches", "Owner", "Resolving" and "End" of ``spec/rules/implo.md``
+on a board that is a list (during a turn) or tuple of one-letter strings indexed by
+``rank * size + file``: ``""`` empty, ``b``/``w`` stones, ``B``/``W`` markers (the Setup
+letters). All flood fills are local: a territory is explored only until it proves too big to
+be a patch, a stone group only when a patch next to it is resolved, and a removal needs no
+fill at all (see :func:`resolve`). The turn itself (which steps, in which order) is
+:mod:`arbiter.adjudicator.implo_turn`; the rules class is :mod:`arbiter.adjudicator.implo`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from arbiter.adjudicator.board import geometry
+from arbiter.notation.games import GameDescription, Piece
+
+DESCRIPTION = GameDescription(
+    name="Implo",
+    colours=("Black", "White"),
+    sizes=tuple(range(3, 20)),
+    moves=("place", "swap"),
+    pieces=(
+        Piece("b", "black stone"),
+        Piece("w", "white stone"),
+        Piece("B", "black marker"),
+        Piece("W", "white marker"),
+    ),
+    resolve=True,
+    board="points",
+)
+COLOURS = DESCRIPTION.colours
+EMPTY = ""
+STONES = (DESCRIPTION.pieces[0].letter, DESCRIPTION.pieces[1].letter)
+MARKERS = (DESCRIPTION.pieces[2].letter, DESCRIPTION.pieces[3].letter)
+VISITED = "."
+"""Marks the empty points a fill has met, on a scratch copy of the board (see
+:func:`placed_patches`)."""
+PATCH_MAX = 4
+"""A territory of at most this many points is a patch."""
+
+Patch = tuple[int, ...]
+"""A patch as the sorted tuple of its points: ``patch[0]`` is its lowest point (rank, then
+file), the point the canonical form names it by."""
+
+
+def placed_patches(scratch: list[str], nbrs: tuple[tuple[int, ...], ...], at: int) -> list[Patch]:
+    """The patches on ``scratch``, a copy of the board where a stone just landed on ``at``:
+    only the territory that held ``at`` can have split, and each of its pieces holds an empty
+    neighbour of ``at``. One fill per piece, stopped as soon as it has found more than
+    ``PATCH_MAX`` points.
+
+    The fills mark the points they meet with ``VISITED`` in ``scratch`` (and leave them so):
+    a fill needs no list of the points met, a neighbour of ``at`` met by an earlier fill needs
+    no fill, and a fill that meets a point of an earlier one is in a piece already found too
+    big (a patch, once found, is a whole territory)."""
+    pending: list[Patch] = []
+    for start in nbrs[at]:
+        if scratch[start]:  # a piece, or a point of a piece already explored
+            continue
+        scratch[start] = VISITED
+        members = [start]
+        for p in members:  # grows while it is walked: a breadth-first fill
+            for q in nbrs[p]:
+                piece = scratch[q]
+                if not piece:
+                    scratch[q] = VISITED
+                    members.append(q)
+                    if len(members) > PATCH_MAX:
+                        break
+                elif piece is VISITED and q not in members:
+                    break
+            else:
+                continue
+            break
+        else:
+            members.sort()
+            pending.append(tuple(members))
+    return pending
+
+
+def territory(cells: Sequence[str], nbrs: tuple[tuple[int, ...], ...], start: int) -> Patch | None:
+    """The territory of the empty point ``start`` (sorted) if it is a patch, else None.
+    Stops exploring as soon as it has found more than ``PATCH_MAX`` points."""
+    members = [start]  # at most five points: a list is the fastest set here
+    for p in members:  # grows while it is walked: a breadth-first fill
+        for q in nbrs[p]:
+            if cells[q] == EMPTY and q not in members:
+                members.append(q)
+                if len(members) > PATCH_MAX:
+                    return None
+    return tuple(sorted(members))
+
+
+def options(
+    cells: list[str],
+    nbrs: tuple[tuple[int, ...], ...],
+    arounds: dict[Patch, tuple[int, ...]],
+    patch: Patch,
+    mover: int,
+) -> tuple[int, list[list[int]]]:
+    """The owner of ``patch`` and the owner's tied biggest adjacent groups, each sorted, the
+    one with the lowest stone first (a new list: the caller may keep it).
+
+    Ownership compares the biggest adjacent group of each colour, not stone totals; a tie
+    (0 against 0 included) gives the patch to the mover's opponent. Written out flat, with
+    literal letters, because every resolution of every replay runs it."""
+    around = arounds.get(patch)
+    if around is None:
+        around = arounds[patch] = _around(patch, nbrs)
+    black = white = 0  # the biggest adjacent group of each colour ...
+    blacks: list[list[int]] = []  # ... and the groups of that size
+    whites: list[list[int]] = []
+    seen: list[int] | None = None  # the stones of the groups of two or more filled so far
+    for q in around:
+        stone = cells[q]
+        if stone == "b" or stone == "w":
+            if seen is not None and q in seen:
+                continue
+            group = [q]
+            for x in group:  # grows while it is walked: a breadth-first fill
+                for y in nbrs[x]:
+                    if cells[y] == stone and y not in group:
+                        group.append(y)
+            size = len(group)
+            if size > 1:  # a single stone is met once: ``around`` has no repeats
+                if seen is None:
+                    seen = group.copy()
+                else:
+                    seen += group
+            if stone == "b":
+                if size > black:
+                    black, blacks = size, [group]
+                elif size == black:
+                    blacks.append(group)
+            elif size > white:
+                white, whites = size, [group]
+            elif size == white:
+                whites.append(group)
+    owner = 0 if black > white else 1 if white > black else 1 - mover
+    tops = whites if owner else blacks
+    for group in tops:
+        group.sort()
+    if len(tops) > 1:
+        tops.sort()  # by lowest stone: the groups are disjoint
+    return owner, tops
+
+
+def resolve(
+    cells: list[str],
+    nbrs: tuple[tuple[int, ...], ...],
+    pending: list[Patch],
+    patch: Patch,
+    owner: int,
+    group: Sequence[int],
+) -> None:
+    """Resolve ``patch``: markers of ``owner`` on it, ``group`` removed, ``pending`` updated.
+
+    The removed stones' points are empty now: with the empty points next to them they form
+    one territory, which takes in every patch next to the group, and is a new patch if still
+    small enough. No fill is needed: a turn starts without a patch and ``pending`` holds
+    every patch, so an empty point outside ``pending`` lies in a territory of more than
+    ``PATCH_MAX`` points."""
+    marker = MARKERS[owner]
+    for p in patch:
+        cells[p] = marker
+    pending.remove(patch)
+    if not group:
+        return
+    for p in group:
+        cells[p] = EMPTY
+    if not pending:  # the usual case: no other patch to take in
+        if len(group) <= PATCH_MAX and not _open_next_to(group, cells, nbrs):
+            pending.append(tuple(sorted(group)))
+        return
+    merged = list(group)
+    small = len(group) <= PATCH_MAX
+    for p in group:
+        for q in nbrs[p]:
+            if not cells[q] and q not in merged:
+                for other in pending:
+                    if q in other:
+                        pending.remove(other)
+                        merged += other
+                        break
+                else:  # q lies in a territory of more than PATCH_MAX points
+                    if not pending:
+                        return
+                    small = False
+    if small and len(merged) <= PATCH_MAX:
+        merged.sort()
+        pending.append(tuple(merged))
+
+
+def _open_next_to(
+    group: Sequence[int], cells: list[str], nbrs: tuple[tuple[int, ...], ...]
+) -> bool:
+    """Whether an empty point outside ``group`` touches it: with no patch pending, such a
+    point lies in a territory of more than ``PATCH_MAX`` points."""
+    return any(not cells[q] and q not in group for p in group for q in nbrs[p])
+
+
+def _around(patch: Patch, nbrs: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """The points next to ``patch``, each once."""
+    around: list[int] = []
+    for p in patch:
+        for q in nbrs[p]:
+            if q not in patch and q not in around:
+                around.append(q)
+    return tuple(around)
+
+
+@cache
+def arounds(size: int) -> dict[Patch, tuple[int, ...]]:
+    """The points next to each patch met so far on a ``size`` board, by patch: a few
+    thousand shapes at most (the polyominoes of up to four points that fit on the board)."""
+    return {}
+
+
+def marker_groups(board: Sequence[str], size: int) -> tuple[dict[int, int], dict[int, int]]:
+    """The number of marker groups of each size, for Black and for White."""
+    nbrs = geometry(size).neighbours
+    cells = list(board)  # a marker met by a fill is emptied here: it is not met again
+    counts: tuple[dict[int, int], dict[int, int]] = ({}, {})
+    for marker, sizes in zip(MARKERS, counts, strict=True):
+        left, p = cells.count(marker), 0
+        while left:
+            p = cells.index(marker, p)  # the next marker not met yet
+            cells[p] = EMPTY
+            group = [p]
+            for x in group:  # grows while it is walked: a breadth-first fill
+                for q in nbrs[x]:
+                    if cells[q] == marker:
+                        cells[q] = EMPTY
+                        group.append(q)
+            left -= len(group)
+            sizes[len(group)] = sizes.get(len(group), 0) + 1
+    return counts
+
+
+def deciding_size(black: dict[int, int], white: dict[int, int]) -> int | None:
+    """The largest group size at which Black and White have different marker-group counts."""
+    for size in sorted(black.keys() | white.keys(), reverse=True):
+        if black.get(size, 0) != white.get(size, 0):
+            return size
+    return None
+
+
+def piece_name(piece: str) -> str:
+    """``"a black stone"``, ``"a white marker"``."""
+    colour = COLOURS[piece.lower() == "w"]
+    return f"a {colour.lower()} {'stone' if piece in STONES else 'marker'}"

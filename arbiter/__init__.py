@@ -1,0 +1,87 @@
+"""arbiter: game records and their official adjudication for Pilo, Petrify, Implo, Pletore
+and Pilare.
+
+The front door for programmers (``README.md``, "As a library")::
+
+    >>> import arbiter
+    >>> record = arbiter.parse_record('[Game "Pilo"]\\n[Size "4"]\\n\\n1. b2 swap 2. c3 *')
+    >>> arbiter.adjudicate(record).valid
+    True
+
+- :func:`read_records` reads every record of a path, text, bytes or stream (GRN or JSON);
+  :func:`parse_record` reads exactly one; :func:`parse_move` reads one move of a game.
+- :func:`adjudicate` replays a record under its game's rules and returns a :class:`Report`.
+- :func:`write_grn` and :func:`write_json` write one record or many in canonical form.
+- :class:`Game` plays a game move by move; :func:`get_rules` gives a game's rules engine.
+- :func:`games` lists the games (their descriptions).
+
+The subpackages are the layers: :mod:`arbiter.notation` (text to records),
+:mod:`arbiter.adjudicator` (records to reports) and :mod:`arbiter.service` (command line
+and HTTP API).
+"""
+
+from __future__ import annotations
+
+from arbiter.adjudicator import Outcome, Rules, get_rules
+from arbiter.adjudicator.game import Game, Position
+from arbiter.adjudicator.replay import Report, adjudicate
+from arbiter.notation.ast import Move, Point, Record, Tag, Turn
+from arbiter.notation.build import check_move
+from arbiter.notation.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidRecordError,
+    NotationSyntaxError,
+    RecordError,
+    ResultMismatchError,
+)
+from arbiter.notation.games import GameDescription, all_games, find_game
+from arbiter.notation.grn_reader import parse_move as _parse_word
+from arbiter.notation.grn_writer import write_grn
+from arbiter.notation.json_writer import write_json
+from arbiter.notation.sources import parse_record, read_records
+
+__version__ = "0.2.0"
+
+__all__ = [
+    "AmbiguousMoveError",
+    "Game",
+    "GameDescription",
+    "IllegalMoveError",
+    "InvalidRecordError",
+    "Move",
+    "NotationSyntaxError",
+    "Outcome",
+    "Point",
+    "Position",
+    "Record",
+    "RecordError",
+    "Report",
+    "ResultMismatchError",
+    "Rules",
+    "Tag",
+    "Turn",
+    "adjudicate",
+    "games",
+    "get_rules",
+    "parse_move",
+    "parse_record",
+    "read_records",
+    "write_grn",
+    "write_json",
+]
+
+
+def parse_move(game: str, text: str) -> Move:
+    """One move of ``game`` written as GRN (``"d4"``, ``"c3xc5"``, ``"d4/e5/a1:b2"``,
+    ``"pass"``; any case), as a move object.
+
+    Raises ``NotationSyntaxError`` if the text is no move, ``InvalidRecordError`` for a form
+    the game does not have (``wrong-move-form``) or a square no board has (``off-board``),
+    ``KeyError`` for an unknown game. Legality is a matter of a position: see :class:`Game`."""
+    return check_move(_parse_word(text.strip()), find_game(game))
+
+
+def games() -> list[GameDescription]:
+    """The registered games' descriptions, in the order they were registered."""
+    return list(all_games())

@@ -1,0 +1,87 @@
+"""Writing records as canonical JSON (``spec/json.md``, ``spec/record.schema.json``).
+
+The writer is the inverse of :func:`arbiter.notation.json_reader.record_from_json`: reading
+what it writes gives the same record.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from arbiter.notation.ast import (
+    Capture,
+    Flip,
+    ImploPlace,
+    Move,
+    Place,
+    Record,
+    Resolve,
+    Sow,
+    Turn,
+)
+from arbiter.notation.games import GAMES
+
+
+def record_to_json(record: Record) -> dict[str, Any]:
+    """Return the canonical JSON object of ``record`` (key order as in ``spec/json.md``)."""
+    out: dict[str, Any] = {"game": record.game, "size": record.size}
+    if record.komi is not None:
+        out["komi"] = record.komi
+    if record.setup is not None:
+        out["setup"] = record.setup
+    out["players"] = _players_object(record)
+    out["tags"] = [{"name": tag.name, "value": tag.value} for tag in record.tags]
+    if record.comment is not None:
+        out["comment"] = record.comment
+    out["moves"] = [_turn_object(turn) for turn in record.turns]
+    out["result"] = record.result
+    return out
+
+
+def write_json(records: Record | Iterable[Record]) -> str:
+    """Canonical JSON text, ending in LF: the object of one record when given a
+    :class:`Record`, and an array of objects when given an iterable of records, whatever its
+    length (one record, or none, still makes an array)."""
+    value: object
+    if isinstance(records, Record):
+        value = record_to_json(records)
+    else:
+        value = [record_to_json(record) for record in records]
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def _players_object(record: Record) -> dict[str, str]:
+    """Players in the game's colour order; a colour the game lacks is kept, last."""
+    colours = GAMES[record.game.lower()].colours if record.game.lower() in GAMES else ()
+    order = {colour: number for number, colour in enumerate(colours)}
+    ordered = sorted(record.players, key=lambda pair: order.get(pair[0], len(order)))
+    return dict(ordered)
+
+
+def _turn_object(turn: Turn) -> dict[str, Any]:
+    out = {"type": turn.move.type, **_move_fields(turn.move)}
+    if turn.comment is not None:
+        out["comment"] = turn.comment
+    return out
+
+
+def _move_fields(move: Move) -> dict[str, Any]:
+    if isinstance(move, Place | Flip):
+        return {"at": str(move.at)}
+    if isinstance(move, ImploPlace):
+        steps = [_step_object(step) for step in move.resolve]
+        return {"at": str(move.at), **({"resolve": steps} if steps else {})}
+    if isinstance(move, Capture):
+        return {"from": str(move.origin), "to": str(move.target)}
+    if isinstance(move, Sow):
+        return {"from": str(move.origin), "path": move.path.lower()}
+    return {}
+
+
+def _step_object(step: Resolve) -> dict[str, str]:
+    out = {"patch": str(step.patch)}
+    if step.remove is not None:
+        out["remove"] = str(step.remove)
+    return out

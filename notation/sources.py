@@ -1,0 +1,208 @@
+"""One entry point for reading records whatever their notation (``spec/grn.md``, "Files").
+
+GRN and JSON are told apart by the file name where there is one, else by the first
+character that is not white space: JSON starts with ``{``, or with ``[`` followed by ``{`` or
+``]``. White space before it may be of any length: it is skipped while sniffing and given
+back to the reader as the line breaks it held, so that line numbers stay right.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Literal
+
+from arbiter.notation.ast import Record
+from arbiter.notation.errors import RecordError
+from arbiter.notation.grn_reader import MAX_RECORD_BYTES, read_grn
+from arbiter.notation.json_reader import read_json
+
+Format = Literal["grn", "json"]
+Source = str | bytes | bytearray | os.PathLike[str] | IO[bytes] | IO[str]
+"""What :func:`read_records` reads: a path, bytes, text, or a binary or text stream."""
+
+MAX_JSON_BYTES = 64 * 1024 * 1024
+"""JSON is read whole; a larger JSON file is refused (GRN is streamed and has no such cap)."""
+
+BOM = b"\xef\xbb\xbf"
+_BLANK = b" \t\r\n"
+_CHUNK = 64 * 1024
+
+
+def read_records(
+    source: Source, *, file: str | None = None, fmt: Format | None = None
+) -> Iterator[Record | RecordError]:
+    """Yield the records of one source in order, each a :class:`Record` or the
+    :class:`RecordError` that stopped it (with its ``index`` and ``file``).
+
+    ``source`` is a path (``pathlib.Path``, or a ``str`` that holds no line break and does
+    not start with ``[`` or ``{``), text (any other ``str``), bytes, or a binary or text
+    stream. The notation is ``fmt`` if given, else the one the file name announces
+    (``.grn``, ``.json``), else the one the first characters show. A stream is read lazily
+    (GRN never whole) and left open; a file named by a path is opened at once (so a
+    missing file raises ``OSError`` here) and closed when the records are exhausted.
+    Never raises :class:`RecordError`."""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_path(source)):
+        path = Path(source)
+        stream = path.open("rb")
+        return _closing(_read(stream, file or str(path), fmt), stream)
+    return _read(_binary(source), file, fmt)
+
+
+def parse_record(text: str | bytes) -> Record:
+    """The one record that ``text`` holds, GRN or JSON (told apart by its first characters).
+
+    Raises :class:`RecordError`: the error that stopped the record, or code ``no-record``
+    when the text holds none and ``several-records`` when it holds more than one."""
+    records = _read(_binary(text), None, None)
+    first = next(records, None)
+    if first is None:
+        raise RecordError("the text holds no record", code="no-record")
+    if isinstance(first, RecordError):
+        raise first
+    if next(records, None) is not None:
+        raise RecordError(
+            "the text holds more than one record; use read_records", code="several-records", index=1
+        )
+    return first
+
+
+def _is_path(text: str) -> bool:
+    start = text.lstrip()[:1]
+    return bool(text) and "\n" not in text and "\r" not in text and start not in ("[", "{")
+
+
+def _closing(
+    records: Iterator[Record | RecordError], stream: IO[bytes]
+) -> Iterator[Record | RecordError]:
+    with stream:
+        yield from records
+
+
+def _read(
+    stream: IO[bytes], file: str | None, fmt: Format | None
+) -> Iterator[Record | RecordError]:
+    head, first = _skip_blank(stream)
+    fmt = fmt or format_for_name(file) or sniff_format(first)
+    body = io.BufferedReader(_Joined(head + first, stream), _CHUNK)
+    if fmt == "grn":
+        yield from read_grn(body, file=file)
+        return
+    data = body.read(MAX_JSON_BYTES + 1)
+    if len(data) > MAX_JSON_BYTES:
+        yield RecordError(
+            f"JSON input is larger than {MAX_JSON_BYTES} bytes",
+            code="too-large",
+            index=0,
+            file=file,
+        )
+        return
+    yield from read_json(data, file=file)
+
+
+def _skip_blank(stream: IO[bytes]) -> tuple[bytes, bytes]:
+    """Read past the byte-order mark and the white space that lead ``stream``.
+
+    Returns what stands for them (their line breaks, then the white space of the last line,
+    whose length decides the column of what follows; at most a record's worth of it) and the
+    chunk read after them, which starts with the first other byte (empty at the end)."""
+    breaks = 0
+    line = b""
+    chunk = stream.read(_CHUNK) or b""
+    if chunk.startswith(BOM):
+        chunk = chunk[len(BOM) :]
+    while chunk:
+        rest = chunk.lstrip(_BLANK)
+        blank = chunk[: len(chunk) - len(rest)]
+        if b"\n" in blank:
+            breaks += blank.count(b"\n")
+            line = blank[blank.rfind(b"\n") + 1 :]
+        else:
+            line = (line + blank)[: MAX_RECORD_BYTES + 1]
+        if rest:
+            return b"\n" * breaks + line, rest
+        chunk = stream.read(_CHUNK) or b""
+    return b"\n" * breaks + line, b""
+
+
+def sniff_format(head: bytes) -> Format:
+    """Guess the notation from the first bytes that are not white space."""
+    text = head.lstrip(_BLANK)
+    if text.startswith(b"{"):
+        return "json"
+    if text.startswith(b"["):
+        rest = text[1:].lstrip(_BLANK)
+        if not rest or rest[:1] in (b"{", b"]"):
+            return "json"
+    return "grn"
+
+
+def format_for_name(name: str | None) -> Format | None:
+    """The notation a file name announces (``.grn``, ``.json``), or None."""
+    if name is None:
+        return None
+    lowered = name.lower()
+    if lowered.endswith(".json"):
+        return "json"
+    if lowered.endswith(".grn"):
+        return "grn"
+    return None
+
+
+def _binary(source: str | bytes | bytearray | IO[bytes] | IO[str]) -> IO[bytes]:
+    """``source`` as a binary stream."""
+    if isinstance(source, str):
+        return io.BytesIO(source.encode("utf-8", "surrogatepass"))
+    if isinstance(source, bytes | bytearray):
+        return io.BytesIO(bytes(source))
+    if isinstance(source, io.TextIOBase) or isinstance(source.read(0), str):
+        return io.BufferedReader(_EncodedText(source))  # type: ignore[arg-type]
+    return source  # type: ignore[return-value]
+
+
+class _EncodedText(io.RawIOBase):
+    """A text stream read as the UTF-8 bytes of its text (lone surrogates kept, so that the
+    reader reports them as bytes that are not UTF-8)."""
+
+    def __init__(self, text: IO[str]) -> None:
+        self._text = text
+        self._pending = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        while not self._pending:
+            chunk = self._text.read(_CHUNK)
+            if not chunk:
+                return 0
+            self._pending = chunk.encode("utf-8", "surrogatepass")
+        count = min(len(buffer), len(self._pending))
+        buffer[:count] = self._pending[:count]
+        self._pending = self._pending[count:]
+        return count
+
+
+class _Joined(io.RawIOBase):
+    """``head``, then the rest of ``stream``: a stream from which a few bytes were read."""
+
+    def __init__(self, head: bytes, stream: IO[bytes]) -> None:
+        self._head = head
+        self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self._head:
+            count = min(len(buffer), len(self._head))
+            buffer[:count] = self._head[:count]
+            self._head = self._head[count:]
+            return count
+        data = self._stream.read(len(buffer))
+        if not data:
+            return 0
+        buffer[: len(data)] = data
+        return len(data)
