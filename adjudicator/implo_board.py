@@ -162,7 +162,7 @@ def resolve(
     one territory, which takes in every patch next to the group, and is a new patch if still
     small enough. No fill is needed: a turn starts without a patch and ``pending`` holds
     every patch, so an empty point outside ``pending`` lies in a territory of more than
-    ``PATCH_MAX`` points."""
+    ``PATCH_MAX`` points. Kept in one piece: it runs once per resolution of every replay."""
     marker = MARKERS[owner]
     for p in patch:
         cells[p] = marker

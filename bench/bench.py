@@ -18,17 +18,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from arbiter.adjudicator import get_rules
+from arbiter.adjudicator.replay import adjudicate
+from arbiter.notation.ast import Record, Turn
+from arbiter.notation.games import find_game
+from arbiter.notation.grn_reader import read_grn
+from arbiter.notation.grn_writer import write_record
+from arbiter.service.parallel import parallel_reports
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from arbiter.adjudicator import get_rules  # noqa: E402
-from arbiter.adjudicator.replay import adjudicate  # noqa: E402
-from arbiter.notation.ast import Record, Turn  # noqa: E402
-from arbiter.notation.games import find_game  # noqa: E402
-from arbiter.notation.grn_reader import read_grn  # noqa: E402
-from arbiter.notation.grn_writer import write_record  # noqa: E402
-from arbiter.service.parallel import parallel_reports  # noqa: E402
-
 OUT = ROOT / "bench" / "out"
 CORPORA = [
     ("Pilo", 8, None),
@@ -112,6 +110,7 @@ def chess_rate(count: int, plies: int = 100) -> float:
     import chess.pgn
 
     path = OUT / f"chess-{count}.pgn"
+    OUT.mkdir(parents=True, exist_ok=True)
     if not path.exists():
         rng = random.Random(count)
         games = []

@@ -18,6 +18,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from arbiter.adjudicator.replay import Report
 from arbiter.notation.ast import Record
 from arbiter.notation.json_schema import record_schema
+from arbiter.service import openapi
 from arbiter.service.batch import adjudicate_source, convert_source, game_rows, render
 from arbiter.service.errors import ApiError
 from arbiter.service.inputs import Source, request_sources
@@ -101,32 +102,19 @@ def health() -> Response:
 
 @bp.get("/openapi.yaml")
 def openapi_yaml() -> Response:
-    """This API's description (OpenAPI 3.1), as shipped in the package."""
-    return Response(openapi_text(), content_type="application/yaml; charset=utf-8")
+    """This API's description (OpenAPI 3.1), with the games this server knows."""
+    return Response(openapi.openapi_yaml(), content_type="application/yaml; charset=utf-8")
 
 
 @bp.get("/openapi.json")
 def openapi_json() -> Response:
-    """The same description as JSON; needs PyYAML, else 501."""
-    try:
-        import yaml
-    except ImportError:
-        raise ApiError(
-            501,
-            "not-available",
-            "openapi.json needs the PyYAML package on the server; GET /api/v1/openapi.yaml instead",
-        ) from None
-    return jsonify(yaml.safe_load(openapi_text()))
+    """The same description as JSON."""
+    return jsonify(openapi.openapi_document())
 
 
 def index() -> Response:
     """The page at ``/``: paste or upload records and see the reports (no external assets)."""
     return Response(_package_text("static/index.html"), content_type="text/html; charset=utf-8")
-
-
-def openapi_text() -> str:
-    """``service/openapi.yaml``, the single source that ``spec/openapi.yaml`` copies."""
-    return _package_text("openapi.yaml")
 
 
 @cache

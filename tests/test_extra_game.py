@@ -154,3 +154,5 @@ def test_the_http_api_knows_it() -> None:
     assert "Dots" in schema["$defs"]["record"]["properties"]["game"]["enum"]
     converted = client.post("/api/v1/convert?to=grn", data=GAME, content_type="text/plain")
     assert converted.get_data(as_text=True) == GAME
+    described = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
+    assert "Dots" in described["Game"]["properties"]["name"]["enum"]

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from arbiter.adjudicator import implo_turn
@@ -22,6 +22,7 @@ from arbiter.notation.ast import ImploPlace, Move, Pass, Place, Point, Resolve, 
 from arbiter.notation.errors import AmbiguousMoveError, IllegalMoveError
 from arbiter.notation.games import find_game
 from arbiter.notation.position import format_position, parse_position
+from tests.adjudicator.harness import Harness
 
 RULES = ImploRules()
 Game = tuple[list[State], list[Move]]
@@ -29,35 +30,32 @@ Game = tuple[list[State], list[Move]]
 BLACK, WHITE = 0, 1
 
 
+HARNESS = Harness("Implo")
+
+
 def start(text: str, mover: int = BLACK, ply: int = 6) -> State:
     """A position from a diagram, ``mover`` to play; ply 6 keeps the pie rule out of the way."""
-    size = text.count("/") + 1
-    state = RULES.initial_state(size, setup=parse_position(text, find_game("implo"), size))
-    return replace(state, mover=mover, ply=ply)
+    state: State = HARNESS.setup(text, mover=mover, ply=ply)
+    return state
 
 
 def finished(text: str, last_mover: int) -> State:
     """A full board after ``last_mover``'s turn (the end position of a game)."""
-    size = text.count("/") + 1
-    grid = parse_position(text, find_game("implo"), size)
-    board = tuple(cell for row in grid for cell in row)
+    board = tuple(cell for row in reversed(text.split("/")) for cell in row.split(","))
     assert "" not in board
-    return State(size, board, 1 - last_mover, 30, 0, None, last_mover)
+    return State(len(text.split("/")), board, 1 - last_mover, 30, 0, None, last_mover)
 
 
 def move(text: str) -> ImploPlace:
     """``d4/e5/a1:b2`` as a move object."""
-    at, *steps = text.split("/")
-    resolve = []
-    for step in steps:
-        patch, _, remove = step.partition(":")
-        resolve.append(Resolve(Point.parse(patch), Point.parse(remove) if remove else None))
-    return ImploPlace(Point.parse(at), tuple(resolve))
+    played = HARNESS.move(text)
+    assert isinstance(played, ImploPlace)
+    return played
 
 
 def after(state: State, text: str) -> str:
     """The position after ``text``, as a diagram."""
-    return format_position(RULES.position(RULES.play(state, move(text))))
+    return HARNESS.after(state, text)
 
 
 def canonical(state: State, text: str) -> str:
@@ -65,7 +63,7 @@ def canonical(state: State, text: str) -> str:
 
 
 def moves(state: State) -> list[str]:
-    return [str(m) for m in RULES.legal_moves(state)]
+    return HARNESS.legal(state)
 
 
 # The rank-1 strip a1-e1 is closed off by rank 2. Black's c1 cuts it into A = {a1, b1} and
@@ -621,8 +619,7 @@ class TestProperties:
     def test_dropping_a_needed_choice_is_ambiguous(self, game: Game, data: st.DataObject) -> None:
         states, played = game
         candidates = [i for i, m in enumerate(played) if isinstance(m, ImploPlace) and m.resolve]
-        if not candidates:
-            return
+        assume(candidates)
         ply = data.draw(st.sampled_from(candidates))
         state, full = states[ply], played[ply]
         assert isinstance(full, ImploPlace)
@@ -646,8 +643,7 @@ class TestProperties:
         self, game: Game, data: st.DataObject
     ) -> None:
         states, played = game
-        if not played:
-            return
+        assume(played)
         ply = data.draw(st.integers(0, len(played) - 1))
         state = states[ply]
         legal = set(RULES.legal_moves(state))
@@ -657,8 +653,7 @@ class TestProperties:
         chosen = played[ply]
         if isinstance(chosen, ImploPlace):  # one step too many: it names the new stone
             bad.append(ImploPlace(chosen.at, (*chosen.resolve, Resolve(chosen.at))))
-        if not bad:
-            return
+        assume(bad)
         wrong = data.draw(st.sampled_from(bad))
         assert wrong not in legal
         for before, good in zip(states, played[:ply], strict=False):

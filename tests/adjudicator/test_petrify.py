@@ -25,7 +25,7 @@ RULES = PetrifyRules()
 P = Point.parse
 
 
-HARNESS = Harness(RULES)
+HARNESS = Harness("Petrify")
 move, play, refused, legal, board = (
     HARNESS.move,
     HARNESS.play,
@@ -37,8 +37,8 @@ move, play, refused, legal, board = (
 
 def setup(text: str, turn: int = BLUE, ply: int = 0) -> State:
     """A state from a Setup string; ``turn`` and ``ply`` set who moves and how far we are."""
-    state: State = HARNESS.setup(text)
-    return state._replace(turn=turn, ply=ply)
+    state: State = HARNESS.setup(text, turn=turn, ply=ply)
+    return state
 
 
 def test_registered_by_name() -> None:

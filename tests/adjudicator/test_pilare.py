@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from arbiter.adjudicator.pilare import (
@@ -24,7 +24,8 @@ from arbiter.adjudicator.pilare import (
 from arbiter.notation.ast import Capture, Pass, Place, Point, Sow
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import find_game
-from arbiter.notation.position import format_position, parse_position
+from arbiter.notation.position import format_position
+from tests.adjudicator.harness import Harness
 
 RULES = PilareRules()
 SPEC = find_game("pilare")
@@ -33,29 +34,15 @@ STEPS = {"n": (0, 1), "s": (0, -1), "e": (1, 0), "w": (-1, 0)}
 BACK = {"n": "s", "s": "n", "e": "w", "w": "e"}
 
 
-def setup(text: str, size: int = 6) -> State:
-    return RULES.initial_state(size, setup=parse_position(text, SPEC, size))
+HARNESS = Harness("Pilare")
+sow, play, at, illegal = HARNESS.move, HARNESS.play, HARNESS.at, HARNESS.illegal
 
 
-def sow(move: str) -> Sow:
-    origin, path = move.split(":")
-    return Sow(Point.parse(origin), path)
-
-
-def play(state: State, *moves: str) -> State:
-    for move in moves:
-        state = RULES.play(state, sow(move))
+def setup(text: str, size: int | None = None) -> State:
+    """The state of a Setup string; ``size`` (its number of ranks by default) must agree."""
+    state: State = HARNESS.setup(text)
+    assert size is None or state.size == size
     return state
-
-
-def at(state: State, square: str) -> str:
-    point = Point.parse(square)
-    return RULES.position(state)[point.rank][point.file]
-
-
-def illegal(state: State, move: str, reason: str) -> None:
-    with pytest.raises(IllegalMoveError, match=re.escape(reason)):
-        RULES.play(state, sow(move))
 
 
 def stacks(squares: dict[str, str], size: int = 6, *, black_corner: bool = True) -> State:
@@ -217,7 +204,7 @@ def test_other_move_forms_and_bad_letters_are_illegal_not_crashes() -> None:
     for move in (Pass(), Place(Point.parse("c3")), Capture(Point.parse("a1"), Point.parse("a2"))):
         with pytest.raises(IllegalMoveError, match="is not a Pilare move"):
             RULES.play(state, move)
-    illegal(state, "a1:nx", "step 2 is 'x'; a path uses only n, s, e, w")
+    illegal(state, Sow(Point.parse("a1"), "nx"), "step 2 is 'x'; a path uses only n, s, e, w")
     with pytest.raises(IllegalMoveError, match="k3 is off the 6×6 board"):
         RULES.play(state, Sow(Point.parse("k3"), "nn"))
     assert RULES.play(state, Sow(Point.parse("a1"), "NE")) == play(state, "a1:ne")
@@ -509,14 +496,13 @@ def test_a_corrupted_move_is_caught_at_its_ply(
 ) -> None:
     state = RULES.initial_state(size)
     for ply in range(bad_ply + 1):
-        if RULES.outcome(state) is not None:
-            return
+        assume(RULES.outcome(state) is None)
         move = random_move(data, state)
         if ply == bad_ply:
             bad = corrupt(data, state, move)
             with pytest.raises(IllegalMoveError):
                 RULES.play(state, bad)
-            return
+            break
         state = RULES.play(state, move)  # every ply before the corrupted one is fine
 
 
@@ -549,5 +535,5 @@ def test_random_games_from_setups_end_exactly_when_no_move_is_left(
         if outcome is not None:
             assert outcome.winner != RULES.to_move(state)
             assert outcome.details["topped"][RULES.to_move(state)] == 0
-            return
+            break
         state = RULES.play(state, random_move(data, state))

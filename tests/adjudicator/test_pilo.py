@@ -29,7 +29,7 @@ RULES = PiloRules()
 P = Point.parse
 
 
-HARNESS = Harness(RULES)
+HARNESS = Harness("Pilo")
 move, play, refused, legal, board = (
     HARNESS.move,
     HARNESS.play,
@@ -41,8 +41,8 @@ move, play, refused, legal, board = (
 
 def setup(text: str, turn: int = BLUE, ply: int = 0) -> State:
     """A state from a Setup string; ``turn`` and ``ply`` set who moves and how far we are."""
-    state: State = HARNESS.setup(text)
-    return state._replace(turn=turn, ply=ply)
+    state: State = HARNESS.setup(text, turn=turn, ply=ply)
+    return state
 
 
 def test_registered_by_name() -> None:

@@ -14,47 +14,21 @@ from hypothesis import strategies as st
 from arbiter.adjudicator.pletore import BLACK, EMPTY, WHITE, PletoreRules, State
 from arbiter.notation.ast import Button, Flip, Move, Pass, Place, Point, Swap
 from arbiter.notation.errors import IllegalMoveError
-from arbiter.notation.games import find_game
-from arbiter.notation.position import format_position, parse_position
+from arbiter.notation.position import format_position
+from tests.adjudicator.harness import Harness
 
 RULES = PletoreRules()
 P = Point.parse
 
 
+HARNESS = Harness("Pletore")
+move, play, refused, legal = HARNESS.move, HARNESS.play, HARNESS.refused, HARNESS.legal
+
+
 def setup(text: str, komi: int = 0, ply: int = 0) -> State:
     """A state from a Setup string; ``ply`` 1 makes it White's turn (as after a Black turn)."""
-    size = text.count("/") + 1
-    state = RULES.initial_state(
-        size, komi=komi, setup=parse_position(text, find_game("pletore"), size)
-    )
-    return state._replace(ply=ply)
-
-
-def play(state: State, *tokens: str) -> State:
-    for token in tokens:
-        state = RULES.play(state, move(token))
+    state: State = HARNESS.setup(text, komi=komi, ply=ply)
     return state
-
-
-def move(token: str) -> Move:
-    if token == "pass":
-        return Pass()
-    if token == "button":
-        return Button()
-    if token.endswith("x"):
-        return Flip(P(token[:-1]))
-    return Place(P(token))
-
-
-def refused(state: State, bad: Move, message: str) -> None:
-    """Assert that ``bad`` is refused with exactly ``message``."""
-    with pytest.raises(IllegalMoveError) as info:
-        RULES.play(state, bad)
-    assert info.value.message == message
-
-
-def legal(state: State) -> list[str]:
-    return [str(m) for m in RULES.legal_moves(state)]
 
 
 def rot(point: Point, size: int) -> Point:

@@ -326,20 +326,17 @@ def test_health(client: FlaskClient, path: str) -> None:
 
 
 def test_openapi_documents(client: FlaskClient) -> None:
-    text = (ROOT / "service" / "openapi.yaml").read_text(encoding="utf-8")
+    # For the five games the served document is the file; the enums come from the games.
+    written = yaml.safe_load((ROOT / "service" / "openapi.yaml").read_text(encoding="utf-8"))
     as_yaml = client.get("/api/v1/openapi.yaml")
     assert as_yaml.status_code == 200
     assert as_yaml.mimetype == "application/yaml"
-    assert as_yaml.text == text
+    assert yaml.safe_load(as_yaml.text) == written, (
+        "service/openapi.yaml does not name the registered games in its enums; update it "
+        "(and its copy spec/openapi.yaml)"
+    )
     as_json = client.get("/api/v1/openapi.json")
-    assert as_json.get_json() == yaml.safe_load(text)
-
-
-def test_openapi_json_without_pyyaml(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(__import__("sys").modules, "yaml", None)  # import yaml now fails
-    response = client.get("/api/v1/openapi.json")
-    assert response.status_code == 501
-    assert response.get_json()["error"]["code"] == "not-available"
+    assert as_json.get_json() == written
 
 
 def test_index_page(client: FlaskClient) -> None:

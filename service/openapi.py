@@ -1,0 +1,46 @@
+"""The HTTP API's description as served: ``openapi.yaml`` with the games filled in.
+
+``service/openapi.yaml`` (copied to ``spec/openapi.yaml``) is written by hand and names the
+five games in its enums; the document served at ``/api/v1/openapi.yaml`` and ``.json`` takes
+those enums from the registered games instead, so that it always describes what this server
+reads. A test checks that the file names the registered games.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from arbiter.notation.games import MOVE_FORMS, all_games, generation
+
+
+def openapi_document() -> dict[str, Any]:
+    """The OpenAPI document (as parsed YAML) for the games registered now."""
+    return _document(generation())
+
+
+def openapi_yaml() -> str:
+    """:func:`openapi_document` as YAML text."""
+    return _yaml(generation())
+
+
+@cache
+def _document(_generation: int) -> dict[str, Any]:
+    import yaml  # only the description endpoints need it
+
+    text = resources.files("arbiter.service").joinpath("openapi.yaml").read_text("utf-8")
+    document: dict[str, Any] = yaml.safe_load(text)
+    names = [game.name for game in all_games()]
+    schemas = document["components"]["schemas"]
+    schemas["Game"]["properties"]["name"]["enum"] = names
+    schemas["Game"]["properties"]["moves"]["items"]["enum"] = list(MOVE_FORMS)
+    schemas["Report"]["properties"]["game"]["enum"] = [*names, None]
+    return document
+
+
+@cache
+def _yaml(_generation: int) -> str:
+    import yaml
+
+    return yaml.safe_dump(_document(_generation), sort_keys=False, allow_unicode=True, width=96)

@@ -1,0 +1,61 @@
+"""The distribution as a user installs it: one import package, ``arbiter``, that works away
+from the repository."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "samples" / "pilo" / "valid" / "02-blitz-6x6.grn"
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+         "--wheel-dir", str(out), str(ROOT)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    [built] = out.glob("*.whl")
+    return built
+
+
+def test_the_wheel_adds_no_top_level_name_but_arbiter(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {name.split("/")[0] for name in names}
+    assert {top for top in tops if not top.endswith(".dist-info")} == {"arbiter"}
+    assert "arbiter/notation/grammar/grn.lark" in names
+    assert "arbiter/service/openapi.yaml" in names
+    assert "arbiter/py.typed" in names
+
+
+def test_the_installed_package_reads_and_adjudicates_outside_the_repo(
+    wheel: Path, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site),
+         str(wheel)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    (tmp_path / "x.grn").write_bytes(SAMPLE.read_bytes())
+    script = (
+        "import arbiter, arbiter.notation.grn_reader as g\n"
+        "r = arbiter.adjudicate(next(iter(arbiter.read_records('x.grn'))))\n"
+        f"print(r.result, arbiter.__file__.startswith({str(site)!r}),"
+        f" g.__file__.startswith({str(site)!r}))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    assert run.stdout.split() == ["Blue+5", "True", "True"]
+    module = subprocess.run([sys.executable, "-m", "arbiter", "games", "--json"], cwd=tmp_path,
+                            env=env, capture_output=True, text=True, check=True)  # fmt: skip
+    assert '"name": "Pilare"' in module.stdout
