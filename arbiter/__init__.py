@@ -11,6 +11,8 @@ The front door for programmers (``README.md``, "As a library")::
 - :func:`read_records` reads every record of a path, text, bytes or stream (GRN or JSON);
   :func:`parse_record` reads exactly one; :func:`parse_move` reads one move of a game.
 - :func:`adjudicate` replays a record under its game's rules and returns a :class:`Report`.
+- :func:`standings` turns records with their reports into each event's standings
+  (:class:`EventStandings`: tie-breaks, crosstable, and the records that do not count).
 - :func:`write_grn` and :func:`write_json` write one record or many in canonical form.
 - :class:`Game` plays a game move by move; :func:`get_rules` gives a game's rules engine.
 - :func:`games` lists the games (their descriptions).
@@ -22,9 +24,13 @@ and HTTP API).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from arbiter.adjudicator import Outcome, Rules, get_rules
 from arbiter.adjudicator.game import Game, Position
 from arbiter.adjudicator.replay import Report, adjudicate
+from arbiter.adjudicator.standings import EventStandings, Exclusion, Standing
+from arbiter.adjudicator.standings import standings as _standings
 from arbiter.notation.ast import Move, Point, Record, Tag, Turn
 from arbiter.notation.build import check_move
 from arbiter.notation.errors import (
@@ -45,6 +51,8 @@ __version__ = "0.2.0"
 
 __all__ = [
     "AmbiguousMoveError",
+    "EventStandings",
+    "Exclusion",
     "Game",
     "GameDescription",
     "IllegalMoveError",
@@ -59,6 +67,7 @@ __all__ = [
     "Report",
     "ResultMismatchError",
     "Rules",
+    "Standing",
     "Tag",
     "Turn",
     "adjudicate",
@@ -67,6 +76,7 @@ __all__ = [
     "parse_move",
     "parse_record",
     "read_records",
+    "standings",
     "write_grn",
     "write_json",
 ]
@@ -85,3 +95,21 @@ def parse_move(game: str, text: str) -> Move:
 def games() -> list[GameDescription]:
     """The registered games' descriptions, in the order they were registered."""
     return list(all_games())
+
+
+def standings(
+    items: Iterable[tuple[Record | None, Report]], *, tiebreaks: str | Sequence[str] | None = None
+) -> list[EventStandings]:
+    """The standings of the events in ``items``: records with their reports (the record
+    None where it could not be read), in input order, as :func:`read_records` and
+    :func:`adjudicate` give them.
+
+    Records are grouped by their ``Event`` tag and game, one :class:`EventStandings` per
+    group; rounds come from ``Round``, players from the player tags (the colour held at the
+    start), and the winner is the player the report names. Each record counts or is listed
+    in ``excluded`` with its reason. ``tiebreaks`` gives the tie-break order
+    (``"buchholz,sb,wins,direct"``; the default is
+    buchholz, sonneborn-berger, wins, direct, margin). See ``spec/standings.md``.
+
+    Raises ``ValueError`` for an unknown or repeated tie-break name."""
+    return _standings(items, tiebreaks=tiebreaks)
