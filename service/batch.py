@@ -28,6 +28,15 @@ def adjudicate_source(
         yield report_for(item, file=file)
 
 
+def adjudicated_source(
+    source: Source, *, file: str | None = None, fmt: Format | None = None
+) -> Iterator[tuple[Record | None, Report]]:
+    """Each record of ``source`` with its report, the record None when it could not be
+    read: what standings are computed from (``spec/standings.md``)."""
+    for item in read_records(source, file=file, fmt=fmt):
+        yield (None if isinstance(item, RecordError) else item), report_for(item, file=file)
+
+
 def report_for(item: Record | RecordError, *, file: str | None = None) -> Report:
     """The report of a record, or of the error that kept it from being read."""
     if isinstance(item, RecordError):
