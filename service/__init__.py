@@ -14,7 +14,8 @@ DEFAULT_MAX_BODY = 16 * 1024 * 1024
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the Flask application: the ``/api/v1`` blueprint, ``/health``, the page at
-    ``/``, and JSON error handlers. ``test_config`` overrides the defaults.
+    ``/`` (and the scripts it loads, under ``/static/``), and JSON error handlers.
+    ``test_config`` overrides the defaults.
 
     Flask is imported here, not at module level, so that the command line, which imports
     this package, does not pay for it."""
@@ -24,7 +25,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from arbiter.service.errors import register_error_handlers
     from arbiter.service.inputs import RecordRequest
 
-    app = Flask(__name__, static_folder=None)  # the one page is served by api.index
+    app = Flask(__name__, static_folder=None)  # the page and its files are served by api
     app.request_class = RecordRequest
     # Form fields that are not files are ignored, and MAX_CONTENT_LENGTH bounds the body, so
     # Flask's separate limit on a field's size would only refuse requests for no gain.
@@ -37,5 +38,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.add_url_rule("/health", "health", api.health)
     app.add_url_rule("/", "index", api.index)
+    app.add_url_rule("/static/<name>", "static_file", api.static_file)
     register_error_handlers(app)
     return app

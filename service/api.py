@@ -14,14 +14,26 @@ from importlib import metadata, resources
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.exceptions import NotFound
 
 from arbiter.adjudicator.replay import Report
+from arbiter.adjudicator.standings import standings as compute_standings
+from arbiter.adjudicator.standings import standings_document
+from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record
 from arbiter.notation.json_schema import record_schema
 from arbiter.service import openapi
-from arbiter.service.batch import adjudicate_source, convert_source, game_rows, render
+from arbiter.service.batch import (
+    adjudicate_source,
+    adjudicated_source,
+    convert_source,
+    game_rows,
+    render,
+)
 from arbiter.service.errors import ApiError
 from arbiter.service.inputs import Source, request_sources
+from arbiter.service.standings_formats import FORMATS, MEDIA_TYPES, FormatError
+from arbiter.service.standings_formats import render as render_standings
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -82,6 +94,62 @@ def convert() -> Response:
     return Response(text, content_type=CONVERT_TYPES[to])
 
 
+@bp.post("/standings")
+def standings() -> Response:
+    """The standings of the records sent (the CLI's ``standings``): the JSON of
+    ``--json`` by default, or the text of ``?format=table|csv|html|trf``; ``?tiebreak=``
+    and ``?total_rounds=`` as the CLI's options. 422 when the standings cannot be written
+    in that format (TRF of several events)."""
+    order = _standings_order()
+    fmt = request.args.get("format", "json")
+    if fmt not in FORMATS:
+        raise ApiError(
+            400,
+            "bad-parameter",
+            f"the query parameter 'format' must be one of {', '.join(FORMATS)}, not {fmt!r}",
+            parameter="format",
+        )
+    total = _total_rounds()
+    tables = compute_standings(
+        (pair for source in request_sources(request) for pair in _adjudicated(source)),
+        tiebreaks=order,
+    )
+    if fmt == "json":
+        return jsonify(standings_document(tables))
+    try:
+        text = render_standings(tables, fmt, total_rounds=total)
+    except FormatError as err:
+        raise ApiError(422, "cannot-format", str(err), parameter="format") from None
+    return Response(text, content_type=MEDIA_TYPES[fmt])
+
+
+def _standings_order() -> tuple[str, ...] | None:
+    text = request.args.get("tiebreak")
+    try:
+        return None if text is None else parse_order(text)
+    except ValueError as err:
+        raise ApiError(400, "bad-parameter", str(err), parameter="tiebreak") from None
+
+
+def _total_rounds() -> int | None:
+    text = request.args.get("total_rounds")
+    if text is None:
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= 3 and 1 <= int(text) <= 999):
+        raise ApiError(
+            400,
+            "bad-parameter",
+            f"the query parameter 'total_rounds' must be a whole number from 1 to 999, "
+            f"not {text!r}",
+            parameter="total_rounds",
+        )
+    return int(text)
+
+
+def _adjudicated(source: Source) -> Iterator[tuple[Record | None, Report]]:
+    return adjudicated_source(source.data, file=source.name, fmt=source.fmt)
+
+
 @bp.get("/games")
 def games() -> Response:
     """The games, their sizes, colours and move forms (the CLI's ``games --json``)."""
@@ -115,6 +183,24 @@ def openapi_json() -> Response:
 def index() -> Response:
     """The page at ``/``: paste or upload records and see the reports (no external assets)."""
     return Response(_package_text("static/index.html"), content_type="text/html; charset=utf-8")
+
+
+STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+
+
+def static_file(name: str) -> Response:
+    """A script or style sheet of the page, from ``service/static`` (404 for any other
+    name): the page's views keep their code in files of their own."""
+    suffix = name[name.rfind(".") :] if "." in name else ""
+    if suffix not in STATIC_TYPES or name not in _static_names():
+        raise NotFound()
+    return Response(_package_text(f"static/{name}"), content_type=STATIC_TYPES[suffix])
+
+
+@cache
+def _static_names() -> frozenset[str]:
+    folder = resources.files("arbiter.service").joinpath("static")
+    return frozenset(item.name for item in folder.iterdir() if item.is_file())
 
 
 @cache

@@ -232,3 +232,12 @@ def _add_serve() -> None:
 
 
 _add_serve()
+
+
+def _add_standings() -> None:
+    from arbiter.service.standings_cli import standings
+
+    main.add_command(standings)
+
+
+_add_standings()

@@ -1,0 +1,113 @@
+"""The ``arbiter standings`` command (``spec/cli.md``, ``spec/standings.md``).
+
+It reads records exactly as ``arbiter adjudicate`` does (the same path expansion, the same
+reader and adjudicator), computes the standings with the library function, and writes them
+in the format asked for. It is registered on the ``arbiter`` group by :mod:`.cli`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+
+import click
+
+from arbiter.adjudicator.replay import Report, error_report
+from arbiter.adjudicator.standings import Adjudicated, EventStandings
+from arbiter.adjudicator.standings import standings as compute_standings
+from arbiter.adjudicator.tiebreaks import DEFAULT_ORDER, parse_order
+from arbiter.notation.errors import RecordError
+from arbiter.service.batch import adjudicated_source
+from arbiter.service.standings_formats import FORMATS, Format, FormatError, render
+
+
+def _tiebreak_option(_ctx: click.Context, _param: click.Parameter, value: str | None) -> object:
+    """Check the tie-break list before any record is read (a usage error, exit 2)."""
+    if value is None:
+        return None
+    try:
+        return parse_order(value)
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from None
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--tiebreak",
+    metavar="LIST",
+    callback=_tiebreak_option,
+    help=f"Tie-breaks in order, comma-separated [default: {','.join(DEFAULT_ORDER)}].",
+)
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    help="table (default), json, csv, html (a standalone page) or trf (FIDE TRF-16).",
+)
+@click.option(
+    "--total-rounds",
+    type=click.IntRange(1, 999),
+    help="TRF: the planned number of rounds [default: one more than the rounds played].",
+)
+def standings(
+    paths: tuple[str, ...],
+    tiebreak: tuple[str, ...] | None,
+    as_json: bool,
+    fmt: Format | None,
+    total_rounds: int | None,
+) -> None:
+    """Standings, tie-breaks and crosstable of the events whose records are under PATHS.
+
+    Records are grouped by their Event tag (and game), rounds come from the Round tag, and
+    players from the player tags. Records that do not count are listed with the reason."""
+    if as_json and fmt not in (None, "json"):
+        raise click.UsageError("--json and --format " + str(fmt) + " ask for two formats")
+    chosen: Format = "json" if as_json else (fmt or "table")
+    seen: list[Report] = []
+    tables = compute_standings(_adjudicated(paths, seen), tiebreaks=tiebreak)
+    try:
+        text = render(tables, chosen, total_rounds=total_rounds)
+    except FormatError as err:
+        raise click.UsageError(str(err)) from None
+    click.echo(text, nl=False)
+    _summary(tables, seen, listed=chosen in ("csv", "trf"))
+    sys.exit(0 if all(report.valid for report in seen) else 1)
+
+
+def _adjudicated(paths: tuple[str, ...], seen: list[Report]) -> Iterator[Adjudicated]:
+    """Every record under ``paths`` with its report, keeping the reports in ``seen``; a
+    file that cannot be opened gives one ``io-error`` report without a record."""
+    from arbiter.service.cli import _open, expand_paths
+
+    for name in expand_paths(paths):
+        try:
+            with _open(name) as stream:
+                for record, report in adjudicated_source(stream, file=name):
+                    seen.append(report)
+                    yield record, report
+        except OSError as err:
+            message = f"cannot read {name}: {err.strerror or err}"
+            report = error_report(
+                RecordError(message, code="io-error", index=0, file=name), file=name
+            )
+            seen.append(report)
+            yield None, report
+
+
+def _summary(tables: list[EventStandings], seen: list[Report], *, listed: bool) -> None:
+    """Counts on standard error; for formats that have no room for them (CSV, TRF), the
+    records that do not count, one per line."""
+    excluded = [e for table in tables for e in table.excluded]
+    if listed:
+        for e in excluded:
+            click.echo(
+                f"arbiter: {e.file or '-'}: record {e.index}: {e.reason}: {e.message}", err=True
+            )
+    events = sum(1 for table in tables if table.event is not None)
+    click.echo(
+        f"{len(seen)} record(s), {len(seen) - len(excluded)} counted, {len(excluded)} not "
+        f"counted, {events} event table(s)",
+        err=True,
+    )
