@@ -43,7 +43,19 @@
     }
     const a = (colours.first || "?")[0].toLowerCase();
     const b = (colours.second || "?")[0].toLowerCase();
-    return { first: a === b ? "w" : a, second: a === b ? "b" : b };
+    return {
+      first: a === b ? "w" : a,
+      second: a === b ? "b" : b,
+      names: [colours.first, colours.second],
+    };
+  }
+
+  function legend(table) {
+    const letter = letters(table);
+    const [first, second] = letter.names;
+    return "Rounds: opponent's rank, colour at the start (" + letter.first + " " + first + ", "
+      + letter.second + " " + second + "), result (1 won, 0 lost, + forfeit win, "
+      + "- forfeit loss); . no counted game.";
   }
 
   function cellText(cell, letter) {
@@ -85,7 +97,10 @@
       : table.event + " (" + table.game + "): " + table.rounds + " round(s), "
         + table.standings.length + " player(s)";
     box.appendChild(element("h3", title));
-    if (table.standings.length) box.appendChild(grid(table));
+    if (table.standings.length) {
+      box.appendChild(grid(table));
+      if (table.rounds) box.appendChild(element("p", legend(table), "note"));
+    }
     for (const warning of table.warnings) box.appendChild(element("p", "Note: " + warning, "note"));
     if (table.excluded.length) {
       box.appendChild(element("h4", "Not counted (" + table.excluded.length + ")"));

@@ -112,6 +112,8 @@ def test_page_shows_the_standings_of_the_files_added_round_by_round(
             + cells
         )
     assert rows == expected
+    notes = page.inner_text("#standings-out")
+    assert "Rounds: opponent's rank, colour at the start (b Blue, o Orange)" in notes
     listed = page.inner_text("#standings-out ul.excluded")
     assert len(listed.splitlines()) == len(document["excluded"]) == 5
     assert "duplicate-pairing" in listed and "unfinished" in listed
