@@ -8,10 +8,12 @@ The front door for programmers (``README.md``, "As a library")::
     >>> arbiter.adjudicate(record).valid
     True
 
-- :func:`read_records` reads every record of a path, text, bytes or stream (GRN or JSON);
-  :func:`parse_record` reads exactly one; :func:`parse_move` reads one move of a game.
+- :func:`read_records` reads every record of a path, text, bytes or stream (GRN or JSON,
+  Abstract Play records too); :func:`parse_record` reads exactly one; :func:`parse_move`
+  reads one move of a game.
 - :func:`adjudicate` replays a record under its game's rules and returns a :class:`Report`.
-- :func:`write_grn` and :func:`write_json` write one record or many in canonical form.
+- :func:`write_grn` and :func:`write_json` write one record or many in canonical form;
+  :func:`write_abstractplay` writes Pletore records as Abstract Play records.
 - :class:`Game` plays a game move by move; :func:`get_rules` gives a game's rules engine.
 - :func:`games` lists the games (their descriptions).
 
@@ -23,6 +25,7 @@ and HTTP API).
 from __future__ import annotations
 
 from arbiter.adjudicator import Outcome, Rules, get_rules
+from arbiter.adjudicator.abstractplay import write_abstractplay
 from arbiter.adjudicator.game import Game, Position
 from arbiter.adjudicator.replay import Report, adjudicate
 from arbiter.notation.ast import Move, Point, Record, Tag, Turn
@@ -67,6 +70,7 @@ __all__ = [
     "parse_move",
     "parse_record",
     "read_records",
+    "write_abstractplay",
     "write_grn",
     "write_json",
 ]
