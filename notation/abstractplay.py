@@ -489,7 +489,11 @@ def _seat_tags(seats: list[_Seat], colours: tuple[str, str]) -> Iterator[Tag]:
 def _extra(header: dict[str, Any], seats: list[_Seat]) -> dict[str, Any]:
     """Header and player fields this reader has no tag for, kept whole (``APExtra``)."""
     extra: dict[str, Any] = {}
-    others = {key: value for key, value in header.items() if key not in HEADER_KEYS}
+    others = {
+        key: value
+        for key, value in header.items()
+        if key not in HEADER_KEYS or (key in PIE_FLAGS and value is False)  # kept as written
+    }
     if others:
         extra["header"] = others
     players = [{k: v for k, v in s.fields.items() if k not in PLAYER_KEYS} for s in seats]

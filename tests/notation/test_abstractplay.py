@@ -198,7 +198,10 @@ def test_a_swap_flag_without_a_pie_is_refused() -> None:
 
 
 def test_a_false_swap_flag_says_nothing() -> None:
-    assert tags(read(ap([["6", "pie"], ["f6"]], results=(1, 0), pied=False)))["APPie"] == "kept"
+    obj = ap([["6", "pie"], ["f6", "resign"]], results=(1, 0), pied=False)
+    record = read(obj)
+    assert tags(record)["APPie"] == "kept"
+    assert round_trip(record)[0] == obj
 
 
 # --- resignations and timeouts ---------------------------------------------------------------
