@@ -8,12 +8,14 @@ The front door for programmers (``README.md``, "As a library")::
     >>> arbiter.adjudicate(record).valid
     True
 
-- :func:`read_records` reads every record of a path, text, bytes or stream (GRN or JSON);
-  :func:`parse_record` reads exactly one; :func:`parse_move` reads one move of a game.
+- :func:`read_records` reads every record of a path, text, bytes or stream (GRN or JSON,
+  Abstract Play records too); :func:`parse_record` reads exactly one; :func:`parse_move`
+  reads one move of a game.
 - :func:`adjudicate` replays a record under its game's rules and returns a :class:`Report`.
 - :func:`standings` turns records with their reports into each event's standings
   (:class:`EventStandings`: tie-breaks, crosstable, and the records that do not count).
-- :func:`write_grn` and :func:`write_json` write one record or many in canonical form.
+- :func:`write_grn` and :func:`write_json` write one record or many in canonical form;
+  :func:`write_abstractplay` writes Pletore records as Abstract Play records.
 - :class:`Game` plays a game move by move; :func:`get_rules` gives a game's rules engine.
 - :func:`games` lists the games (their descriptions).
 
@@ -27,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from arbiter.adjudicator import Outcome, Rules, get_rules
+from arbiter.adjudicator.abstractplay import write_abstractplay
 from arbiter.adjudicator.game import Game, Position
 from arbiter.adjudicator.replay import Report, adjudicate
 from arbiter.adjudicator.standings import EventStandings, Exclusion, Standing
@@ -77,6 +80,7 @@ __all__ = [
     "parse_record",
     "read_records",
     "standings",
+    "write_abstractplay",
     "write_grn",
     "write_json",
 ]

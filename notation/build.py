@@ -121,7 +121,7 @@ def _size(size: Value | None, spec: GameDescription, start: Location) -> int:
     if size is None:
         raise InvalidRecordError("the Size tag is required", code="missing-tag", where=start)
     text = size.text.strip()
-    if not (text.isascii() and text.isdigit() and int(text) in spec.sizes):
+    if not (text.isascii() and text.isdigit() and _small(text) in spec.sizes):
         raise InvalidRecordError(
             f"size {size.text!r} is not allowed: {spec.name} is played on sizes {spec.sizes_text}",
             code="bad-size",
@@ -151,7 +151,21 @@ def _komi(komi: Value | None, spec: GameDescription, game_where: Location) -> in
         raise InvalidRecordError(
             f"komi {komi.text!r} is not a whole number", code="bad-komi", where=komi.where
         )
-    return int(text)
+    value = _small(text)
+    if value is None:
+        raise InvalidRecordError(
+            f"komi {komi.text[:20]!r}... has too many digits", code="bad-komi", where=komi.where
+        )
+    return value
+
+
+def _small(text: str) -> int | None:
+    """``int(text)`` for text known to be digits, or None when Python refuses to convert
+    that many digits (over 4300): such a number is no size or komi of any game."""
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 def _setup(setup: Value | None, spec: GameDescription, size: int) -> str | None:

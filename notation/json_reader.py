@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from jsonschema import ValidationError
@@ -50,24 +51,32 @@ refused before validation, so that no error message has to describe a huge neste
 
 
 def read_json(
-    data: str | bytes | bytearray, *, file: str | None = None
+    data: str | bytes | bytearray,
+    *,
+    file: str | None = None,
+    read_item: Callable[[object, int], Record] | None = None,
 ) -> list[Record | RecordError]:
     """Return the records of a JSON source (one record object or an array of them), in order.
 
-    A record that cannot be read is replaced by its :class:`RecordError` (``index`` and
-    ``file`` set). A source that is not UTF-8 or not JSON gives a single error with index 0
-    (code ``encoding`` or ``bad-json``). Never raises :class:`RecordError`."""
+    Each parsed record is read by ``read_item`` (by default :func:`record_from_json`; the
+    sources module passes one that also knows Abstract Play records). A record that cannot
+    be read is replaced by its :class:`RecordError` (``index`` and ``file`` set). A source
+    that is not UTF-8 or not JSON gives a single error with index 0 (code ``encoding`` or
+    ``bad-json``). Never raises :class:`RecordError`."""
     try:
         value = _load(data)
     except RecordError as err:
         return [err.located(index=0, file=file)]
     items = value if isinstance(value, list) else [value]
-    return [_read_one(item, index, file) for index, item in enumerate(items)]
+    read = read_item or record_from_json
+    return [_read_one(read, item, index, file) for index, item in enumerate(items)]
 
 
-def _read_one(item: object, index: int, file: str | None) -> Record | RecordError:
+def _read_one(
+    read: Callable[[object, int], Record], item: object, index: int, file: str | None
+) -> Record | RecordError:
     try:
-        return record_from_json(item, index)
+        return read(item, index)
     except RecordError as err:
         return err.located(index=index, file=file)
 
@@ -80,7 +89,7 @@ def record_from_json(obj: object, index: int = 0) -> Record:
     :class:`InvalidRecordError` for a value the game cannot have (``off-board``,
     ``bad-setup``, ``duplicate-tag``, ...). The error's ``index`` is ``index``."""
     try:
-        _check_structure(obj)
+        check_structure(obj)
         errors = list(record_validator().iter_errors(obj))
         if errors:
             raise _schema_error(min(errors, key=lambda error: _relevance(error, obj)), obj)
@@ -169,7 +178,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     raise AssertionError("unreachable: fewer keys than pairs means a key repeats")
 
 
-def _check_structure(obj: object) -> None:
+def check_structure(obj: object) -> None:
     """Raise for the first repeated key (in document order) or for nesting beyond MAX_DEPTH."""
     stack: list[tuple[object, str, int]] = [(obj, "", 1)]
     while stack:

@@ -3,7 +3,9 @@
 GRN and JSON are told apart by the file name where there is one, else by the first
 character that is not white space: JSON starts with ``{``, or with ``[`` followed by ``{`` or
 ``]``. White space before it may be of any length: it is skipped while sniffing and given
-back to the reader as the line breaks it held, so that line numbers stay right.
+back to the reader as the line breaks it held, so that line numbers stay right. Within a
+JSON document each record is told apart by its shape: an Abstract Play record
+(``spec/abstractplay.md``) or the project's own (``spec/json.md``).
 """
 
 from __future__ import annotations
@@ -14,12 +16,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Literal
 
+from arbiter.notation.abstractplay import is_abstractplay, record_from_abstractplay
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
 from arbiter.notation.grn_reader import MAX_RECORD_BYTES, read_grn
-from arbiter.notation.json_reader import read_json
+from arbiter.notation.json_reader import read_json, record_from_json
 
-Format = Literal["grn", "json"]
+Format = Literal["grn", "json", "abstractplay"]
+FORMATS: tuple[Format, ...] = ("grn", "json", "abstractplay")
+"""The notations a reader may be told to use; ``json`` reads both kinds of JSON record."""
 Source = str | bytes | bytearray | os.PathLike[str] | IO[bytes] | IO[str]
 """What :func:`read_records` reads: a path, bytes, text, or a binary or text stream."""
 
@@ -40,7 +45,9 @@ def read_records(
     ``source`` is a path (``pathlib.Path``, or a ``str`` that holds no line break and does
     not start with ``[`` or ``{``), text (any other ``str``), bytes, or a binary or text
     stream. The notation is ``fmt`` if given, else the one the file name announces
-    (``.grn``, ``.json``), else the one the first characters show. A stream is read lazily
+    (``.grn``, ``.json``), else the one the first characters show. In JSON, each record is
+    read as an Abstract Play record when it has that shape (or when ``fmt`` is
+    ``abstractplay``), else as the project's own JSON record. A stream is read lazily
     (GRN never whole) and left open; a file named by a path is opened at once (so a
     missing file raises ``OSError`` here) and closed when the records are exhausted.
     Never raises :class:`RecordError`."""
@@ -99,7 +106,17 @@ def _read(
             file=file,
         )
         return
-    yield from read_json(data, file=file)
+    read_item = record_from_abstractplay if fmt == "abstractplay" else record_from_any_json
+    yield from read_json(data, file=file, read_item=read_item)
+
+
+def record_from_any_json(obj: object, index: int = 0) -> Record:
+    """The record a parsed JSON value describes, read as an Abstract Play record when it has
+    that shape (:func:`~arbiter.notation.abstractplay.is_abstractplay`), else as the
+    project's JSON record. Raises :class:`RecordError` as those readers do."""
+    if is_abstractplay(obj):
+        return record_from_abstractplay(obj, index)
+    return record_from_json(obj, index)
 
 
 def _skip_blank(stream: IO[bytes]) -> tuple[bytes, bytes]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 from importlib import metadata, resources
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import NotFound
@@ -22,6 +22,7 @@ from arbiter.adjudicator.standings import standings_document
 from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record
 from arbiter.notation.json_schema import record_schema
+from arbiter.notation.sources import Format
 from arbiter.service import openapi
 from arbiter.service.batch import (
     adjudicate_source,
@@ -37,7 +38,11 @@ from arbiter.service.standings_formats import render as render_standings
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-CONVERT_TYPES = {"grn": "text/plain; charset=utf-8", "json": "application/json"}
+CONVERT_TYPES = {
+    "grn": "text/plain; charset=utf-8",
+    "json": "application/json",
+    "abstractplay": "application/json",
+}
 
 
 @bp.post("/adjudicate")
@@ -64,30 +69,32 @@ def validate() -> Response:
 
 @bp.post("/convert")
 def convert() -> Response:
-    """The records sent, in canonical GRN or JSON (``?to=``); 422 if any cannot be read."""
+    """The records sent, in canonical GRN or JSON, or as Abstract Play records (``?to=``);
+    422 if any cannot be read (or cannot be written in that notation)."""
     to = request.args.get("to")
     if to not in CONVERT_TYPES:
         raise ApiError(
             400,
             "bad-parameter",
-            f"the query parameter 'to' must be 'grn' or 'json', not {to!r}",
+            f"the query parameter 'to' must be 'grn', 'json' or 'abstractplay', not {to!r}",
             parameter="to",
         )
+    target = cast(Format, to)
     records: list[Record] = []
     problems: list[dict[str, Any]] = []
     for source in request_sources(request):
-        for item in convert_source(source.data, file=source.name, fmt=source.fmt):
+        for item in convert_source(source.data, file=source.name, fmt=source.fmt, to=target):
             if item.error is not None:
                 problems.append({"file": source.name, "index": item.index, **item.error.to_dict()})
             elif item.record is not None:
                 records.append(item.record)
-    text = render(records, to)  # type: ignore[arg-type]
+    text = render(records, target)
     if problems:
         raise ApiError(
             422,
             "unreadable-records",
             f"{len(problems)} of {len(records) + len(problems)} record(s) could "
-            "not be read; 'output' holds the others, converted",
+            "not be converted; 'output' holds the others",
             problems=problems,
             output=text if records else None,
         )

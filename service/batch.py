@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from arbiter.adjudicator.abstractplay import abstractplay_object, write_abstractplay
 from arbiter.adjudicator.replay import Report, adjudicate, canonical_record, error_report
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
@@ -56,23 +57,43 @@ class Converted:
 
 
 def convert_source(
-    source: Source, *, file: str | None = None, fmt: Format | None = None
+    source: Source,
+    *,
+    file: str | None = None,
+    fmt: Format | None = None,
+    to: Format | None = None,
 ) -> Iterator[Converted]:
     """Read every record and make it canonical (Implo steps written in full) where it is
-    legal; an illegal record is kept as written, with the reason in ``note``."""
+    legal; an illegal record is kept as written, with the reason in ``note``. With ``to``
+    ``abstractplay``, a record that format cannot hold is an ``error`` (``cannot-convert``)."""
     for position, item in enumerate(read_records(source, file=file, fmt=fmt)):
         if isinstance(item, RecordError):
             yield Converted(item.index if item.index is not None else position, None, item)
             continue
         try:
-            yield Converted(item.index, canonical_record(item))
+            converted = Converted(item.index, canonical_record(item))
         except RecordError as err:
-            yield Converted(item.index, item, note=err.located(index=item.index, file=file))
+            converted = Converted(item.index, item, note=err.located(index=item.index, file=file))
+        yield _writable(converted, to, file)
+
+
+def _writable(converted: Converted, to: Format | None, file: str | None) -> Converted:
+    """``converted``, or the error that keeps its record out of notation ``to``."""
+    if to != "abstractplay" or converted.record is None:
+        return converted
+    try:
+        abstractplay_object(converted.record)
+    except RecordError as err:
+        return Converted(converted.index, None, err.located(index=converted.index, file=file))
+    return converted
 
 
 def render(records: Iterable[Record], to: Format) -> str:
-    """Canonical text of ``records`` in notation ``to``."""
+    """Canonical text of ``records`` in notation ``to``. Abstract Play: one record as an
+    object (as the site writes it), any other number as an array."""
     records = list(records)
+    if to == "abstractplay":
+        return write_abstractplay(records[0] if len(records) == 1 else records)
     return write_grn(records) if to == "grn" else write_json(records)
 
 

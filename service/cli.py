@@ -15,11 +15,23 @@ from typing import BinaryIO
 import click
 
 from arbiter.adjudicator.replay import Report, error_report
+from arbiter.notation.abstractplay import abstractplay_losses
+from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
 from arbiter.notation.games import all_games
+from arbiter.notation.sources import FORMATS, Format
 from arbiter.service.batch import adjudicate_source, convert_source, game_rows, render
 
 RECORD_SUFFIXES = (".grn", ".json")
+
+from_option = click.option(
+    "--from",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="Read every file as this notation (default: its name or first characters tell; "
+    "in JSON, each record's shape tells Abstract Play records from the project's).",
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,22 +57,25 @@ def expand_paths(paths: tuple[str, ...]) -> Iterator[str]:
             yield name
 
 
-def reports_for_paths(paths: tuple[str, ...], jobs: int = 1) -> Iterator[Report]:
-    """Reports of every record under ``paths``; an unreadable file gives one error report."""
+def reports_for_paths(
+    paths: tuple[str, ...], jobs: int = 1, fmt: Format | None = None
+) -> Iterator[Report]:
+    """Reports of every record under ``paths``; an unreadable file gives one error report.
+    ``fmt`` names the notation of every file (else each file's name or content tells)."""
     if jobs > 1:
         from arbiter.service.parallel import parallel_reports
 
-        yield from parallel_reports(list(expand_paths(paths)), jobs)
+        yield from parallel_reports(list(expand_paths(paths)), jobs, fmt)
         return
     for name in expand_paths(paths):
-        yield from reports_for_file(name)
+        yield from reports_for_file(name, fmt)
 
 
-def reports_for_file(name: str) -> Iterator[Report]:
+def reports_for_file(name: str, fmt: Format | None = None) -> Iterator[Report]:
     """Reports of one file (or ``-`` for standard input)."""
     try:
         with _open(name) as stream:
-            yield from adjudicate_source(stream, file=name)
+            yield from adjudicate_source(stream, file=name, fmt=fmt)
     except OSError as err:
         yield error_report(
             RecordError(
@@ -100,12 +115,13 @@ class _NoClose:
     show_default=True,
     help="Worker processes; output keeps the input order.",
 )
-def adjudicate(paths: tuple[str, ...], as_json: bool, jobs: int) -> None:
+@from_option
+def adjudicate(paths: tuple[str, ...], as_json: bool, jobs: int, fmt: Format | None) -> None:
     """Replay every record under PATHS and give its official result."""
     all_valid = True
     if not as_json:
         click.echo(_TABLE_HEADER)
-    for report in reports_for_paths(paths, jobs):
+    for report in reports_for_paths(paths, jobs, fmt):
         all_valid &= report.valid
         if as_json:
             click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
@@ -142,12 +158,13 @@ def _first_error(report: Report) -> str:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-def validate(paths: tuple[str, ...]) -> None:
+@from_option
+def validate(paths: tuple[str, ...], fmt: Format | None) -> None:
     """Check every record under PATHS: syntax, schema, legality and the claimed result.
 
     Prints only the problems, as file:line:column: code: message."""
     count = bad = 0
-    for report in reports_for_paths(paths):
+    for report in reports_for_paths(paths, fmt=fmt):
         count += 1
         if report.valid:
             continue
@@ -171,20 +188,22 @@ def _problem_line(report: Report, error: dict[str, object]) -> str:
 
 @main.command()
 @click.argument("path")
-@click.option("--to", "to", type=click.Choice(["grn", "json"]), required=True)
+@click.option("--to", "to", type=click.Choice(FORMATS), required=True)
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, writable=True),
     help="Write here instead of standard output.",
 )
-def convert(path: str, to: str, output: str | None) -> None:
-    """Convert the records of PATH to canonical GRN or JSON (losslessly)."""
-    records = []
+@from_option
+def convert(path: str, to: Format, output: str | None, fmt: Format | None) -> None:
+    """Convert the records of PATH to canonical GRN or JSON (losslessly), or to Abstract
+    Play records (Pletore)."""
+    records: list[Record] = []
     failed = False
     with _open(path) as stream:
-        for item in convert_source(stream, file=path):
-            if item.error is not None:
+        for item in convert_source(stream, file=path, fmt=fmt, to=to):
+            if item.error is not None or item.record is None:
                 failed = True
                 click.echo(f"arbiter: {path}: record {item.index}: {item.error}", err=True)
                 continue
@@ -194,13 +213,26 @@ def convert(path: str, to: str, output: str | None) -> None:
                     f"canonical: {item.note}",
                     err=True,
                 )
+            if to == "abstractplay":
+                _warn_losses(path, item.index, item.record)
             records.append(item.record)
-    text = render(records, to)  # type: ignore[arg-type]
+    text = render(records, to)
     if output:
         Path(output).write_text(text, encoding="utf-8", newline="\n")
     else:
         click.echo(text, nl=False)
     sys.exit(1 if failed else 0)
+
+
+def _warn_losses(path: str, index: int, record: Record) -> None:
+    """Say on standard error what an Abstract Play record cannot hold of ``record``."""
+    lost = abstractplay_losses(record)
+    if lost:
+        click.echo(
+            f"arbiter: {path}: record {index}: Abstract Play records cannot hold "
+            f"{', '.join(lost)}; left out",
+            err=True,
+        )
 
 
 @main.command()

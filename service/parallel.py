@@ -18,7 +18,7 @@ from typing import BinaryIO
 from arbiter.adjudicator.replay import Report, error_report
 from arbiter.notation.errors import RecordError
 from arbiter.notation.grn_reader import Chunk, iter_lines, read_chunk, split_records
-from arbiter.notation.sources import format_for_name, read_records, sniff_format
+from arbiter.notation.sources import Format, format_for_name, read_records, sniff_format
 from arbiter.service.batch import report_for
 
 BATCH = 64
@@ -34,6 +34,7 @@ class Task:
     chunks: tuple[Chunk, ...] = ()
     json: bytes | None = None
     unreadable: str | None = None
+    fmt: Format = "json"
 
 
 AHEAD = 4
@@ -41,11 +42,12 @@ AHEAD = 4
 workers; a bounded window keeps memory flat on files of any size."""
 
 
-def parallel_reports(paths: list[str], jobs: int) -> Iterator[Report]:
-    """Reports of every record in ``paths``, computed by ``jobs`` processes, in order."""
+def parallel_reports(paths: list[str], jobs: int, fmt: Format | None = None) -> Iterator[Report]:
+    """Reports of every record in ``paths``, computed by ``jobs`` processes, in order;
+    ``fmt`` names the notation of every file (else each file's name or content tells)."""
     with multiprocessing.get_context().Pool(jobs) as pool:
         pending: deque[AsyncResult[list[Report]]] = deque()
-        for task in _tasks(paths):
+        for task in _tasks(paths, fmt):
             pending.append(pool.apply_async(_work, (task,)))
             if len(pending) >= jobs * AHEAD:
                 yield from pending.popleft().get()
@@ -53,20 +55,20 @@ def parallel_reports(paths: list[str], jobs: int) -> Iterator[Report]:
             yield from pending.popleft().get()
 
 
-def _tasks(paths: list[str]) -> Iterator[Task]:
+def _tasks(paths: list[str], fmt: Format | None) -> Iterator[Task]:
     for name in paths:
         try:
-            yield from _file_tasks(name)
+            yield from _file_tasks(name, fmt)
         except OSError as err:
             yield Task(name, unreadable=f"cannot read {name}: {err.strerror or err}")
 
 
-def _file_tasks(name: str) -> Iterator[Task]:
+def _file_tasks(name: str, fmt: Format | None) -> Iterator[Task]:
     stream: BinaryIO = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
     try:
-        fmt = format_for_name(name) or sniff_format(stream.peek(4096))  # type: ignore[attr-defined]
-        if fmt == "json":
-            yield Task(name, json=stream.read())
+        fmt = fmt or format_for_name(name) or sniff_format(stream.peek(4096))  # type: ignore[attr-defined]
+        if fmt != "grn":
+            yield Task(name, json=stream.read(), fmt=fmt)
             return
         batch: list[Chunk] = []
         for chunk in split_records(iter_lines(stream)):
@@ -86,7 +88,7 @@ def _work(task: Task) -> list[Report]:
         err = RecordError(task.unreadable, code="io-error", index=0, file=task.file)
         return [error_report(err, file=task.file)]
     if task.json is not None:
-        items = list(read_records(task.json, file=task.file, fmt="json"))
+        items = list(read_records(task.json, file=task.file, fmt=task.fmt))
     else:
         items = [read_chunk(chunk, file=task.file) for chunk in task.chunks]
     return [report_for(item, file=task.file) for item in items]

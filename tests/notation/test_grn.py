@@ -306,3 +306,19 @@ def test_parse_move_reads_one_word_of_any_form() -> None:
     with pytest.raises(RecordError) as info:
         parse_move("t1")
     assert info.value.code == "off-board"
+
+
+@pytest.mark.parametrize(
+    ("tags", "code"),
+    [
+        ('[Size "' + "9" * 5000 + '"]', "bad-size"),
+        ('[Size "5"]\n[Komi "-' + "9" * 5000 + '"]', "bad-komi"),
+    ],
+)
+def test_numbers_of_thousands_of_digits_are_located_errors(tags: str, code: str) -> None:
+    # Python refuses to convert more than 4300 digits: that must not escape as a ValueError.
+    [error] = read_grn(f'[Game "Pletore"]\n{tags}\n\n*\n')
+    assert isinstance(error, RecordError) and (error.code, error.line) == (
+        code,
+        2 if code == "bad-size" else 3,
+    )
