@@ -14,10 +14,13 @@ The front door for programmers (``README.md``, "As a library")::
 - :func:`write_grn` and :func:`write_json` write one record or many in canonical form.
 - :class:`Game` plays a game move by move; :func:`get_rules` gives a game's rules engine.
 - :func:`games` lists the games (their descriptions).
+- :func:`svg` draws a record at a ply, a game or a position as an SVG picture, :func:`text`
+  as text; :func:`frames` replays a record into its positions, one per ply
+  (``spec/diagrams.md``).
 
 The subpackages are the layers: :mod:`arbiter.notation` (text to records),
-:mod:`arbiter.adjudicator` (records to reports) and :mod:`arbiter.service` (command line
-and HTTP API).
+:mod:`arbiter.adjudicator` (records to reports), :mod:`arbiter.diagram` (positions to
+pictures) and :mod:`arbiter.service` (command line and HTTP API).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from __future__ import annotations
 from arbiter.adjudicator import Outcome, Rules, get_rules
 from arbiter.adjudicator.game import Game, Position
 from arbiter.adjudicator.replay import Report, adjudicate
+from arbiter.diagram import Frame, Frames, frames, svg, text
 from arbiter.notation.ast import Move, Point, Record, Tag, Turn
 from arbiter.notation.build import check_move
 from arbiter.notation.errors import (
@@ -45,6 +49,8 @@ __version__ = "0.2.0"
 
 __all__ = [
     "AmbiguousMoveError",
+    "Frame",
+    "Frames",
     "Game",
     "GameDescription",
     "IllegalMoveError",
@@ -62,11 +68,14 @@ __all__ = [
     "Tag",
     "Turn",
     "adjudicate",
+    "frames",
     "games",
     "get_rules",
     "parse_move",
     "parse_record",
     "read_records",
+    "svg",
+    "text",
     "write_grn",
     "write_json",
 ]

@@ -18,7 +18,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from arbiter.adjudicator.replay import Report
 from arbiter.notation.ast import Record
 from arbiter.notation.json_schema import record_schema
-from arbiter.service import openapi
+from arbiter.service import openapi, viewer
 from arbiter.service.batch import adjudicate_source, convert_source, game_rows, render
 from arbiter.service.errors import ApiError
 from arbiter.service.inputs import Source, request_sources
@@ -110,6 +110,19 @@ def openapi_yaml() -> Response:
 def openapi_json() -> Response:
     """The same description as JSON."""
     return jsonify(openapi.openapi_document())
+
+
+@bp.post("/diagram")
+def diagram() -> Response:
+    """One record sent, drawn at a ply as SVG (``?record=``, ``?ply=``, drawing options)."""
+    return viewer.diagram(request)
+
+
+@bp.post("/positions")
+def positions() -> Response:
+    """Every ply of the records sent, for a viewer: reports, moves and positions (with
+    ``?svg=true`` the picture of each ply)."""
+    return viewer.positions(request)
 
 
 def index() -> Response:

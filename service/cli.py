@@ -232,3 +232,13 @@ def _add_serve() -> None:
 
 
 _add_serve()
+
+
+def _add_diagrams() -> None:
+    from arbiter.service.show import diagram_command, show_command
+
+    main.add_command(show_command)
+    main.add_command(diagram_command)
+
+
+_add_diagrams()
