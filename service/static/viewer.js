@@ -10,12 +10,16 @@
 
 const arbiterViewer = (() => {
   const $ = (id) => document.getElementById(id);
-  const state = { record: null, ply: 0, sent: null, svg: "" };
+  const state = { record: null, ply: 0, sent: null, svg: "", buttons: [], lines: [] };
 
+  // A finished game (samples/pilo/valid/02-blitz-6x6.grn), for the "Load an example" button.
   const example = [
-    '[Game "Pilo"]', '[Size "6"]', '[Event "Club ladder"]', '[Blue "player-07"]',
-    '[Orange "player-12"]', '[Result "*"]', "",
-    "1. c3 swap 2. d4 c4 3. d3 e4 4. d3xc3 b2 5. b3 d5 6. b3xb2 *", "",
+    '[Game "Pilo"]', '[Size "6"]', '[Event "Friday blitz"]', '[Date "2026.10.16"]',
+    '[Round "5"]', '[Blue "player-21"]', '[Orange "player-04"]', '[Result "Blue+5"]', "",
+    "1. e1 b3 2. f6 b2 3. e2 c2 4. e3 c3 5. d3 b1 6. d1 d2 7. f1 a2 8. e4 f4 9. b4",
+    "f3 10. e5 c4 11. b5 c1 12. f2 f5 13. a4 a1 14. d4 c5 15. d5 b1xd1 16. d3xf3 b6",
+    "17. e6 c6 18. d6 a6 19. b5xc5 f4xe4 20. b4xc4 a5 21. a4xa2 c6xd6 22. a3 f5xe5",
+    "23. a3xa1 d2xe2 24. c5xe5 c1xe1 25. c4xe4 pass 26. pass Blue+5", "",
   ].join("\n");
 
   // --- putting a picture together ---------------------------------------------------------
@@ -78,8 +82,8 @@ const arbiterViewer = (() => {
       return;
     }
     state.record = data.records[0];
-    state.position = index;
     showRecord();
+    viewer.scrollIntoView({ block: "start" });
   }
 
   function close() {
@@ -152,6 +156,7 @@ const arbiterViewer = (() => {
   function moveList(record) {
     const list = $("v-moves");
     list.replaceChildren();
+    state.buttons = [];
     const reached = record.frames.length - 1;
     let item = null;
     for (const move of record.moves) {
@@ -175,12 +180,14 @@ const arbiterViewer = (() => {
       }
       button.addEventListener("click", () => go(move.ply));
       item.appendChild(button);
+      state.buttons[move.ply] = button;
     }
   }
 
   function sourceView(record, error) {
     const source = $("v-source");
     source.replaceChildren();
+    state.lines = [];
     const text = state.sent.texts[record.file || ""];
     $("v-source-title").hidden = source.hidden = text == null;
     if (text == null) return;
@@ -192,6 +199,7 @@ const arbiterViewer = (() => {
       span.textContent = String(i + 1).padStart(4) + "  " + line + "\n";
       if (error && error.line === i + 1) span.classList.add("error-line");
       source.appendChild(span);
+      state.lines[i + 1] = span;
     });
   }
 
@@ -212,18 +220,21 @@ const arbiterViewer = (() => {
     $("v-caption").classList.toggle("refused", frame.refused);
     $("v-slider").value = String(ply);
     $("v-ply").textContent = "ply " + ply + " of " + (record.frames.length - 1);
-    for (const button of document.querySelectorAll("#v-moves .v-move")) {
-      const current = Number(button.dataset.ply) === ply;
-      button.classList.toggle("current", current);
-      if (current) {
-        button.setAttribute("aria-current", "step");
-        keepInView($("v-moves"), button);
-      } else button.removeAttribute("aria-current");
+    // Only the previous and the new current move and source line change: a step stays
+    // cheap however long the record is.
+    for (const old of document.querySelectorAll("#v-moves .current, #v-source .move-line")) {
+      old.classList.remove("current", "move-line");
+      old.removeAttribute("aria-current");
+    }
+    const button = state.buttons[ply];
+    if (button) {
+      button.classList.add("current");
+      button.setAttribute("aria-current", "step");
+      keepInView($("v-moves"), button);
     }
     const move = record.moves[ply - 1];
-    for (const line of document.querySelectorAll("#v-source .v-line")) {
-      line.classList.toggle("move-line", Boolean(move && Number(line.dataset.line) === move.line));
-    }
+    const line = move && state.lines[move.line];
+    if (line) line.classList.add("move-line");
   }
 
   function step(delta) { go(state.ply + delta); }
