@@ -48,7 +48,7 @@ class Frame:
     to_move: str | None = None
     result: str | None = None
     refused: Move | None = None
-    error: RecordError | None = None
+    error: RecordError | None = field(default=None, compare=False)  # exceptions compare by identity
     where: Location | None = None
     state: Any = field(default=None, compare=False, repr=False)
 
@@ -124,12 +124,7 @@ class Frames:
             return self.items[-1]
         if 0 <= ply < len(self.items):
             return self.items[ply]
-        turns = len(self.record.turns)
-        if self.error is not None:
-            reason = f"the move at ply {self.last_ply} is refused, so no later ply is reached"
-        else:
-            reason = f"the record has {turns} {'ply' if turns == 1 else 'plies'}"
-        raise ValueError(f"no ply {ply}: {reason}; plies 0 to {self.last_ply} can be shown")
+        raise ValueError(_no_such_ply(ply, self.items[-1], self.record))
 
 
 def frames(record: Record) -> Frames:
@@ -138,16 +133,40 @@ def frames(record: Record) -> Frames:
 
     Raises ``RecordError`` (code ``bad-setup``) if the record's Setup is not a position of
     its game, and ``ValueError`` for an unknown game."""
+    items = tuple(iter_frames(record))
+    return Frames(record, items[0].game, items, items[-1].error)
+
+
+def frame_at(record: Record, ply: int | None = None) -> Frame:
+    """The frame of ``ply`` in ``record`` (the last one when None), replaying no further
+    than needed and keeping no other frame: a long record costs time, not memory.
+
+    Raises what :func:`frames` raises, and ``ValueError`` saying which plies there are when
+    the record does not reach ``ply``."""
+    last = None
+    for frame in iter_frames(record):
+        if frame.ply == ply:
+            return frame
+        last = frame
+    assert last is not None  # there is always ply 0
+    if ply is None:
+        return last
+    raise ValueError(_no_such_ply(ply, last, record))
+
+
+def iter_frames(record: Record) -> Iterator[Frame]:
+    """The frames of ``record`` one by one, as :func:`frames` lists them (raising the same,
+    on the first step)."""
     rules, state = starting_state(record)
-    items = [_frame(rules, record, 0, state)]
+    before = _frame(rules, record, 0, state)
+    yield before
     for ply, turn in enumerate(record.turns, 1):
         mover = rules.to_move(state)
         try:
             state = rules.play(state, turn.move)
         except IllegalMoveError as err:
             err.located(ply=ply, move=str(turn.move), where=turn.where)
-            before = items[-1]
-            refused = Frame(
+            yield Frame(
                 ply,
                 before.position,
                 before.game,
@@ -160,9 +179,19 @@ def frames(record: Record) -> Frames:
                 where=turn.where,
                 state=before.state,
             )
-            return Frames(record, rules.description, (*items, refused), err)
-        items.append(_frame(rules, record, ply, state, turn.move, mover, turn.where))
-    return Frames(record, rules.description, tuple(items))
+            return
+        before = _frame(rules, record, ply, state, turn.move, mover, turn.where)
+        yield before
+
+
+def _no_such_ply(ply: int, last: Frame, record: Record) -> str:
+    """Why ``ply`` cannot be shown, given the last frame there is."""
+    turns = len(record.turns)
+    if last.refused is not None:
+        reason = f"the move at ply {last.ply} is refused, so no later ply is reached"
+    else:
+        reason = f"the record has {turns} {'ply' if turns == 1 else 'plies'}"
+    return f"no ply {ply}: {reason}; plies 0 to {last.ply} can be shown"
 
 
 def _frame(

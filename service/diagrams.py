@@ -10,11 +10,10 @@ record or ply that does not exist, are made here once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from arbiter.adjudicator.replay import Report, adjudicate, error_report
-from arbiter.diagram.frames import Frame, Frames, frames
+from arbiter.diagram.frames import Frame, Frames, frame_at, iter_frames
 from arbiter.diagram.svg import (
     CLOSE,
     PAD,
@@ -44,25 +43,14 @@ class NoSuchPly(ValueError):
     """The ply asked for is not one the record reaches (the message says which are)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Shown:
-    """A record picked to be shown: its report, and its frames (None when it cannot be
-    replayed: it could not be read, or its Setup is not a position of its game)."""
-
-    report: Report
-    frames: Frames | None
-    error: RecordError | None = None
+class TooManyPlies(ValueError):
+    """An answer would hold more plies than :data:`MAX_PLIES`."""
 
 
-def show(item: Record | RecordError, *, file: str | None = None) -> Shown:
-    """The report and the frames of one record as read (or of the error that stopped it)."""
-    if isinstance(item, RecordError):
-        return Shown(error_report(item, file=file), None, item)
-    report = adjudicate(item, file=file)
-    try:
-        return Shown(report, frames(item))
-    except RecordError as err:  # a bad Setup: the report already says so
-        return Shown(report, None, err)
+MAX_PLIES = 20_000
+"""The most plies one answer of ``/api/v1/positions`` holds (about 25 MB with the parts of
+the pictures): fifty long games, or one record of a length no game reaches. It keeps a
+request's answer, and the memory it takes, bounded whatever records are sent."""
 
 
 def pick(items: Iterable[T], index: int) -> T:
@@ -79,32 +67,68 @@ def pick(items: Iterable[T], index: int) -> T:
     )
 
 
-def frame_at(shown: Shown, ply: int | None) -> Frame:
-    """The frame of ``ply`` in a record picked (its last one when None).
+def frame_of(item: Record | RecordError, ply: int | None) -> Frame:
+    """The frame of ``ply`` in a record as read (its last one when None), replayed no
+    further than needed.
 
-    Raises the ``RecordError`` that keeps the record from being replayed, or ``NoSuchPly``."""
-    if shown.frames is None:
-        assert shown.error is not None
-        raise shown.error
+    Raises the ``RecordError`` that keeps the record from being replayed (it could not be
+    read, or its Setup is not a position of its game), or ``NoSuchPly``."""
+    if isinstance(item, RecordError):
+        raise item
     try:
-        return shown.frames.at(ply)
+        return frame_at(item, ply)
+    except RecordError:
+        raise
     except ValueError as err:
         raise NoSuchPly(str(err)) from None
 
 
-def positions_entry(shown: Shown, *, svg: bool = False, control: bool = False) -> dict[str, Any]:
+def report_of(item: Record | RecordError, *, file: str | None = None) -> Report:
+    """The report of a record as read, or of the error that kept it from being read."""
+    if isinstance(item, RecordError):
+        return error_report(item, file=file)
+    return adjudicate(item, file=file)
+
+
+class Budget:
+    """The plies an answer may still hold (by default :data:`MAX_PLIES`); :meth:`spend`
+    raises ``TooManyPlies`` past them."""
+
+    def __init__(self, plies: int | None = None) -> None:
+        self.limit = MAX_PLIES if plies is None else plies
+        self.left = self.limit
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise TooManyPlies(
+                f"the records asked for have more than {self.limit} plies in all, more than "
+                "one answer holds: ask for one record at a time with record=K"
+            )
+
+
+def positions_entry(
+    item: Record | RecordError,
+    *,
+    file: str | None = None,
+    svg: bool = False,
+    control: bool = False,
+    budget: Budget | None = None,
+) -> dict[str, Any]:
     """One record as ``POST /api/v1/positions`` gives it: its report, every turn of the
     record, and one entry per frame; with ``svg``, the parts its pictures are put together
-    from (:func:`sheet`), and with ``control`` who controls each point."""
-    report = shown.report
-    found = shown.frames
+    from (:func:`sheet`), and with ``control`` who controls each point.
+
+    Raises ``TooManyPlies`` when the ``budget`` runs out."""
+    report = report_of(item, file=file)
+    found = _frames(item, budget or Budget())
     entry: dict[str, Any] = {
         "file": report.file,
         "index": report.index,
         "game": report.game,
         "size": report.size,
         "report": report.to_dict(),
-        "moves": list(_moves(found.record)) if found is not None else [],
+        "moves": list(_moves(item)) if isinstance(item, Record) else [],
         "refused_ply": found.refused.ply if found is not None and found.refused else None,
         "frames": [],
     }
@@ -115,6 +139,21 @@ def positions_entry(shown: Shown, *, svg: bool = False, control: bool = False) -
     if where is not None:
         entry["svg"] = sheet(found, where)
     return entry
+
+
+def _frames(item: Record | RecordError, budget: Budget) -> Frames | None:
+    """Every frame of a record, each paid for from ``budget``; None when the record cannot
+    be replayed (its report says why)."""
+    if isinstance(item, RecordError):
+        return None
+    items = []
+    try:
+        for frame in iter_frames(item):
+            budget.spend()
+            items.append(frame)
+    except RecordError:  # a bad Setup
+        return None
+    return Frames(item, items[0].game, tuple(items), items[-1].error)
 
 
 def sheet(found: Frames, where: Layout) -> dict[str, Any]:

@@ -17,12 +17,13 @@ from typing import NoReturn
 
 import click
 
+from arbiter.adjudicator.replay import Report
 from arbiter.diagram.frames import Frame
 from arbiter.diagram.svg import Options, render
 from arbiter.diagram.text import render_text
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import read_records
-from arbiter.service.diagrams import NoSuchPly, NoSuchRecord, Shown, frame_at, pick, show
+from arbiter.service.diagrams import NoSuchPly, NoSuchRecord, frame_of, pick, report_of
 
 _file = click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 _index = click.option(
@@ -48,9 +49,9 @@ _ply = click.option(
 @click.option("--ascii", "ascii_only", is_flag=True, help="ASCII letters instead of Unicode.")
 def show_command(file: str, index: int, ply: int | None, ascii_only: bool) -> None:
     """Print the board of a record at a ply, the move just played and the side to move."""
-    shown, frame = _load(file, index, ply)
+    report, frame = _load(file, index, ply)
     click.echo(render_text(frame, ascii=ascii_only), nl=False)
-    _finish(file, shown)
+    _finish(file, report)
 
 
 @click.command("diagram")
@@ -80,21 +81,22 @@ def diagram_command(
     width: int | None,
 ) -> None:
     """Draw a record at a ply as an SVG picture (to standard output without -o)."""
-    shown, frame = _load(file, index, ply)
+    report, frame = _load(file, index, ply)
     picture = render(frame, Options(not no_coordinates, not no_caption, control, width))
     if output:
         Path(output).write_text(picture, encoding="utf-8", newline="\n")
     else:
         click.echo(picture, nl=False)
-    _finish(file, shown)
+    _finish(file, report)
 
 
-def _load(file: str, index: int, ply: int | None) -> tuple[Shown, Frame]:
-    """The record picked and its frame; exits with the reason when there is none."""
+def _load(file: str, index: int, ply: int | None) -> tuple[Report, Frame]:
+    """The report of the record picked and its frame; exits with the reason when there is
+    none."""
     try:
         source = sys.stdin.buffer if file == "-" else Path(file)
-        shown = show(pick(read_records(source, file=file), index), file=file)
-        return shown, frame_at(shown, ply)
+        item = pick(read_records(source, file=file), index)
+        return report_of(item, file=file), frame_of(item, ply)
     except OSError as err:
         click.echo(f"arbiter: cannot read {file}: {err.strerror or err}", err=True)
         sys.exit(1)
@@ -111,8 +113,7 @@ def _fail(file: str, index: int, err: RecordError) -> NoReturn:
     sys.exit(1)
 
 
-def _finish(file: str, shown: Shown) -> None:
-    report = shown.report
+def _finish(file: str, report: Report) -> None:
     if report.valid:
         sys.exit(0)
     error = report.errors[0]

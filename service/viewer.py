@@ -21,12 +21,13 @@ from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import read_records
 from arbiter.service.diagrams import (
+    Budget,
     NoSuchPly,
     NoSuchRecord,
-    frame_at,
+    TooManyPlies,
+    frame_of,
     pick,
     positions_entry,
-    show,
 )
 from arbiter.service.errors import ApiError
 from arbiter.service.inputs import request_sources
@@ -57,17 +58,17 @@ def diagram(request: Request) -> Response:
     index = _number(args, "record", 0) or 0
     ply = _number(args, "ply", 0)
     item, name = _pick(request, index)
-    shown = show(item, file=name)
     try:
-        frame = frame_at(shown, ply)
+        frame = frame_of(item, ply)
     except NoSuchPly as err:
         raise ApiError(422, "no-such-ply", str(err), parameter="ply") from None
     except RecordError as err:
+        problem = {"file": name, "index": err.index if err.index is not None else index}
         raise ApiError(
             422,
             "unreadable-record",
             f"record {index} cannot be drawn: {err.message}",
-            problems=[{"file": shown.report.file, "index": shown.report.index, **err.to_dict()}],
+            problems=[{**problem, **err.to_dict()}],
         ) from None
     return Response(render(frame, options), content_type="image/svg+xml; charset=utf-8")
 
@@ -78,14 +79,19 @@ def positions(request: Request) -> Response:
     ``?control=true`` who controls each point.
 
     Raises ``ApiError``: 400 for a parameter that is not of its type, 422 for a record
-    number past the last record sent."""
+    number past the last record sent or for more plies than one answer holds."""
     args = request.args
     svg, control = _flag(args, "svg", False), _flag(args, "control", False)
     index = _number(args, "record", 0)
-    chosen = [_pick(request, index)] if index is not None else list(_records(request))
-    entries = [
-        positions_entry(show(item, file=name), svg=svg, control=control) for item, name in chosen
-    ]
+    chosen = [_pick(request, index)] if index is not None else _records(request)
+    budget = Budget()
+    try:
+        entries = [
+            positions_entry(item, file=name, svg=svg, control=control, budget=budget)
+            for item, name in chosen
+        ]
+    except TooManyPlies as err:
+        raise ApiError(422, "too-many-plies", str(err), limit=budget.limit) from None
     return jsonify(count=len(entries), records=entries)
 
 

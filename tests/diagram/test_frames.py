@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import arbiter
 from arbiter.adjudicator.replay import adjudicate
-from arbiter.diagram.frames import frames, position_frame
+from arbiter.diagram.frames import frame_at, frames, position_frame
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import parse_record, read_records
@@ -179,3 +179,23 @@ def test_frames_follow_the_game_move_by_move(data: st.DataObject, game: str) -> 
         assert frame.position == played.position
         assert frame.mover == mover
         assert frame.to_move == (None if played.is_over() else played.to_move)
+
+
+def test_one_frame_is_the_same_replayed_alone() -> None:
+    """``frame_at`` replays only as far as asked, and gives what ``frames`` gives."""
+    for text in (
+        '[Game "Pilo"]\n[Size "4"]\n\n1. b2 c3 2. d4 a1 *',
+        '[Game "Pilo"]\n[Size "4"]\n\n1. b2 b2 *',
+    ):
+        record = parse_record(text)
+        every = frames(record)
+        assert [frame_at(record, ply) for ply in range(len(every))] == list(every)
+        assert frame_at(record) == every.at()
+        alone_error, listed_error = frame_at(record).error, every.at().error
+        assert (alone_error and alone_error.to_dict()) == (listed_error and listed_error.to_dict())
+        for ply in (len(every), 9):
+            with pytest.raises(ValueError) as alone:
+                frame_at(record, ply)
+            with pytest.raises(ValueError) as listed:
+                every.at(ply)
+            assert str(alone.value) == str(listed.value)

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from arbiter.notation.games import find_game
 from arbiter.notation.position import parse_position
+from arbiter.service import diagrams
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = '[Game "Pilo"]\n[Size "4"]\n\n1. b2 c3 2. d4 a1 *\n'
@@ -92,6 +93,19 @@ def test_positions_gives_every_ply_of_every_record(client: FlaskClient) -> None:
     assert illegal["moves"][2] == {"ply": 3, "number": 2, "move": "c3", "line": 10, "column": 13}
     assert broken["frames"] == [] and broken["game"] is None
     assert broken["report"]["errors"][0]["code"] == "bad-size"
+
+
+def test_positions_answers_hold_a_bounded_number_of_plies(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(diagrams, "MAX_PLIES", 8)
+    answer = post(client, "/api/v1/positions", VALID + "\n" + ILLEGAL)  # 5 + 4 plies
+    assert answer.status_code == 422
+    error = answer.get_json()["error"]
+    assert (error["code"], error["limit"]) == ("too-many-plies", 8)
+    assert "ask for one record at a time with record=K" in error["message"]
+    one = post(client, "/api/v1/positions?record=1", VALID + "\n" + ILLEGAL)
+    assert one.status_code == 200 and len(one.get_json()["records"][0]["frames"]) == 4
 
 
 def test_positions_of_one_record_of_uploaded_files(client: FlaskClient) -> None:
