@@ -10,6 +10,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import arbiter
 from arbiter.adjudicator.game import Position
@@ -20,6 +22,7 @@ from arbiter.notation.ast import Capture, Place, Point, Record, Sow
 from arbiter.notation.games import all_games, find_game
 from arbiter.notation.position import parse_position
 from arbiter.notation.sources import parse_record, read_records
+from tests.strategies import GAME_NAMES, setups
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,6 +154,27 @@ def test_every_size_draws(game: str) -> None:
             assert root.get("viewBox", "").startswith(f"0 0 {42 + 40 * size} ")
         assert len(placed(root)) == 0
         assert len(placed(parse(arbiter.svg(position(game, size, full))))) == size * size
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), game=st.sampled_from(GAME_NAMES))
+def test_any_position_draws_every_piece_where_it_stands(data: st.DataObject, game: str) -> None:
+    """Any grid of the game's letters (stacks too, even where the game has none), on any of
+    its sizes: well-formed, one placed drawing per occupied square, at that square, and
+    the same position as text has one row per rank."""
+    description = find_game(game)
+    size = data.draw(st.sampled_from(description.sizes[:6] + description.sizes[-1:]))
+    board = position(game, size, data.draw(setups(description, size)))
+    groups = placed(parse(arbiter.svg(board)))
+    occupied = {
+        centre(size, str(Point(f, r)))
+        for r, row in enumerate(board.grid)
+        for f, cell in enumerate(row)
+        if cell
+    }
+    assert set(groups) == occupied
+    parse(arbiter.svg(board, control=True, coordinates=False, caption=False))
+    assert len(arbiter.text(board).splitlines()) == size + 4
 
 
 # --- the marks ------------------------------------------------------------------------------
