@@ -3,9 +3,9 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-SOURCES := arbiter notation adjudicator service tests bench tools
+SOURCES := arbiter notation adjudicator service diagram tests bench tools
 
-.PHONY: demo test bench clean venv
+.PHONY: demo test bench clean venv browser
 
 venv: $(STAMP)
 
@@ -22,8 +22,18 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	@$(BIN)/arbiter adjudicate samples/ || true
 
+# The browser tests drive Debian's chromium (tests/browser/). Install it where this can be
+# done without asking: as root, with apt-get. Elsewhere the tests skip without it (and fail
+# in CI, where CI=true).
+browser: $(STAMP)
+	@test -x /usr/bin/chromium || [ "$$(id -u)" != 0 ] || ! command -v apt-get > /dev/null \
+		|| (echo "installing chromium for the browser tests (log: $(VENV)/apt.log)" \
+		&& apt-get update -q > $(VENV)/apt.log 2>&1 \
+		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >> $(VENV)/apt.log 2>&1) \
+		|| (cat $(VENV)/apt.log; exit 1)
+
 # Lint and format (ruff), types (mypy --strict), then the tests; CI runs exactly this.
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/ruff format --check $(SOURCES)
 	$(BIN)/python tools/typecheck.py

@@ -157,6 +157,11 @@ class Game:
         return len(self._moves)
 
     @property
+    def last_mover(self) -> str | None:
+        """The colour that played the last move (None before the first)."""
+        return self.rules.to_move(self._states[-2]) if self._moves else None
+
+    @property
     def to_move(self) -> str:
         """The colour whose turn it is."""
         return self.rules.to_move(self.state)

@@ -90,6 +90,14 @@ def replay(record: Record, *, canonical: bool = False) -> Replay:
     return Replay(rules, state, len(record.turns), swapped, tuple(spelled), None)
 
 
+def starting_state(record: Record) -> tuple[Rules[Any], Any]:
+    """The rules of the record's game and the state before its first move: its Setup, or
+    the standard start. Raises ``InvalidRecordError`` (code ``bad-setup``) if the Setup is
+    not a position of the game, and ``ValueError`` for an unknown game."""
+    rules = get_rules(record.game)
+    return rules, _initial_state(rules, record)
+
+
 def _initial_state(rules: Rules[Any], record: Record) -> Any:
     grid = None
     try:

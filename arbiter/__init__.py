@@ -18,10 +18,13 @@ The front door for programmers (``README.md``, "As a library")::
   :func:`write_abstractplay` writes Pletore records as Abstract Play records.
 - :class:`Game` plays a game move by move; :func:`get_rules` gives a game's rules engine.
 - :func:`games` lists the games (their descriptions).
+- :func:`svg` draws a record at a ply, a game or a position as an SVG picture, :func:`text`
+  as text; :func:`frames` replays a record into its positions, one per ply
+  (``spec/diagrams.md``).
 
 The subpackages are the layers: :mod:`arbiter.notation` (text to records),
-:mod:`arbiter.adjudicator` (records to reports) and :mod:`arbiter.service` (command line
-and HTTP API).
+:mod:`arbiter.adjudicator` (records to reports), :mod:`arbiter.diagram` (positions to
+pictures) and :mod:`arbiter.service` (command line and HTTP API).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from arbiter.adjudicator.game import Game, Position
 from arbiter.adjudicator.replay import Report, adjudicate
 from arbiter.adjudicator.standings import EventStandings, Exclusion, Standing
 from arbiter.adjudicator.standings import standings as _standings
+from arbiter.diagram import Frame, Frames, frames, svg, text
 from arbiter.notation.ast import Move, Point, Record, Tag, Turn
 from arbiter.notation.build import check_move
 from arbiter.notation.errors import (
@@ -56,6 +60,8 @@ __all__ = [
     "AmbiguousMoveError",
     "EventStandings",
     "Exclusion",
+    "Frame",
+    "Frames",
     "Game",
     "GameDescription",
     "IllegalMoveError",
@@ -74,6 +80,7 @@ __all__ = [
     "Tag",
     "Turn",
     "adjudicate",
+    "frames",
     "games",
     "get_rules",
     "parse_move",
@@ -81,6 +88,8 @@ __all__ = [
     "read_records",
     "standings",
     "write_abstractplay",
+    "svg",
+    "text",
     "write_grn",
     "write_json",
 ]

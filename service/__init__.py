@@ -21,7 +21,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     this package, does not pay for it."""
     from flask import Flask
 
-    from arbiter.service import api
+    from arbiter.service import api, viewer
     from arbiter.service.errors import register_error_handlers
     from arbiter.service.inputs import RecordRequest
 
@@ -36,8 +36,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.register_blueprint(api.bp)
+    app.register_blueprint(viewer.assets)  # the page's scripts, style sheet and icon
     app.add_url_rule("/health", "health", api.health)
     app.add_url_rule("/", "index", api.index)
-    app.add_url_rule("/static/<name>", "static_file", api.static_file)
     register_error_handlers(app)
     return app

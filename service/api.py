@@ -23,7 +23,7 @@ from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record
 from arbiter.notation.json_schema import record_schema
 from arbiter.notation.sources import Format
-from arbiter.service import openapi
+from arbiter.service import openapi, viewer
 from arbiter.service.batch import (
     adjudicate_source,
     adjudicated_source,
@@ -187,27 +187,22 @@ def openapi_json() -> Response:
     return jsonify(openapi.openapi_document())
 
 
+@bp.post("/diagram")
+def diagram() -> Response:
+    """One record sent, drawn at a ply as SVG (``?record=``, ``?ply=``, drawing options)."""
+    return viewer.diagram(request)
+
+
+@bp.post("/positions")
+def positions() -> Response:
+    """Every ply of the records sent, for a viewer: reports, moves and positions (with
+    ``?svg=true`` the picture of each ply)."""
+    return viewer.positions(request)
+
+
 def index() -> Response:
     """The page at ``/``: paste or upload records and see the reports (no external assets)."""
     return Response(_package_text("static/index.html"), content_type="text/html; charset=utf-8")
-
-
-STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
-
-
-def static_file(name: str) -> Response:
-    """A script or style sheet of the page, from ``service/static`` (404 for any other
-    name): the page's views keep their code in files of their own."""
-    suffix = name[name.rfind(".") :] if "." in name else ""
-    if suffix not in STATIC_TYPES or name not in _static_names():
-        raise NotFound()
-    return Response(_package_text(f"static/{name}"), content_type=STATIC_TYPES[suffix])
-
-
-@cache
-def _static_names() -> frozenset[str]:
-    folder = resources.files("arbiter.service").joinpath("static")
-    return frozenset(item.name for item in folder.iterdir() if item.is_file())
 
 
 @cache

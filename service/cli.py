@@ -273,3 +273,13 @@ def _add_standings() -> None:
 
 
 _add_standings()
+
+
+def _add_diagrams() -> None:
+    from arbiter.service.show import diagram_command, show_command
+
+    main.add_command(show_command)
+    main.add_command(diagram_command)
+
+
+_add_diagrams()

@@ -156,3 +156,21 @@ def test_the_http_api_knows_it() -> None:
     assert converted.get_data(as_text=True) == GAME
     described = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
     assert "Dots" in described["Game"]["properties"]["name"]["enum"]
+
+
+def test_it_is_drawn_from_its_description(tmp_path: Path) -> None:
+    """Squares (its board), its two colours' own paints, one dark and one light, and the
+    same picture from the library, the command line and the HTTP API."""
+    record = arbiter.parse_record(GAME)
+    picture = arbiter.svg(record, ply=2)
+    assert 'fill="#1e7d4f"' in picture and 'fill="#c9a6e4"' in picture  # Green, Purple
+    assert picture.count('r="15.5"') == 2  # two dots, drawn as disks
+    assert "<title>Dots 3×3 · ply 2 · 1. Purple a1 — Green to move</title>" in picture
+    assert arbiter.text(record, ply=2).splitlines()[2:4] == [" 2  ·  ●  ·  2", " 1 (○) ·  ·  1"]
+    path = tmp_path / "dots.grn"
+    path.write_text(GAME, encoding="utf-8")
+    drawn = CliRunner().invoke(main, ["diagram", str(path), "--ply", "2"])
+    assert drawn.exit_code == 0 and drawn.stdout == picture
+    client = create_app({"TESTING": True}).test_client()
+    served = client.post("/api/v1/diagram?ply=2", data=GAME, content_type="text/plain")
+    assert served.get_data(as_text=True) == picture

@@ -34,6 +34,9 @@ def test_the_wheel_adds_no_top_level_name_but_arbiter(wheel: Path) -> None:
     assert "arbiter/notation/grammar/grn.lark" in names
     assert "arbiter/service/openapi.yaml" in names
     assert "arbiter/py.typed" in names
+    assert "arbiter/diagram/svg.py" in names
+    for asset in ("index.html", "viewer.js", "viewer.css", "favicon.svg"):
+        assert f"arbiter/service/static/{asset}" in names
 
 
 def test_the_installed_package_reads_and_adjudicates_outside_the_repo(
@@ -51,11 +54,12 @@ def test_the_installed_package_reads_and_adjudicates_outside_the_repo(
         "r = arbiter.adjudicate(next(iter(arbiter.read_records('x.grn'))))\n"
         f"print(r.result, arbiter.__file__.startswith({str(site)!r}),"
         f" g.__file__.startswith({str(site)!r}))\n"
+        "print(arbiter.svg(arbiter.Game('Implo', 5)).startswith('<svg'))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(site)}
     run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env,
                          capture_output=True, text=True, check=True)  # fmt: skip
-    assert run.stdout.split() == ["Blue+5", "True", "True"]
+    assert run.stdout.split() == ["Blue+5", "True", "True", "True"]
     module = subprocess.run([sys.executable, "-m", "arbiter", "games", "--json"], cwd=tmp_path,
                             env=env, capture_output=True, text=True, check=True)  # fmt: skip
     assert '"name": "Pilare"' in module.stdout

@@ -17,7 +17,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TREE = ROOT / "build" / "typecheck"
-SUBPACKAGES = {"notation": "notation", "adjudicator": "adjudicator", "service": "service"}
+SUBPACKAGES = {
+    "notation": "notation",
+    "adjudicator": "adjudicator",
+    "service": "service",
+    "diagram": "diagram",
+}
 
 
 def link_tree() -> Path:

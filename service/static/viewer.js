@@ -1,0 +1,273 @@
+// The page's record viewer (spec/api.md section 3.6, spec/diagrams.md).
+//
+// For the record shown it asks POST /api/v1/positions?record=K&svg=true&control=true once,
+// then steps through every ply without asking again. The server sends the parts of the
+// pictures (the board once, each kind of square's drawing once, and per ply its title, the
+// tint and marks of the moves); each ply's picture is put together here in the same order
+// as arbiter.diagram.svg.render puts it together, so that it is the picture that
+// POST /api/v1/diagram draws for that ply (a browser test compares the two).
+"use strict";
+
+const arbiterViewer = (() => {
+  const $ = (id) => document.getElementById(id);
+  const state = { record: null, ply: 0, sent: null, svg: "", buttons: [], lines: [] };
+
+  // A finished game (samples/pilo/valid/02-blitz-6x6.grn), for the "Load an example" button.
+  const example = [
+    '[Game "Pilo"]', '[Size "6"]', '[Event "Friday blitz"]', '[Date "2026.10.16"]',
+    '[Round "5"]', '[Blue "player-21"]', '[Orange "player-04"]', '[Result "Blue+5"]', "",
+    "1. e1 b3 2. f6 b2 3. e2 c2 4. e3 c3 5. d3 b1 6. d1 d2 7. f1 a2 8. e4 f4 9. b4",
+    "f3 10. e5 c4 11. b5 c1 12. f2 f5 13. a4 a1 14. d4 c5 15. d5 b1xd1 16. d3xf3 b6",
+    "17. e6 c6 18. d6 a6 19. b5xc5 f4xe4 20. b4xc4 a5 21. a4xa2 c6xd6 22. a3 f5xe5",
+    "23. a3xa1 d2xe2 24. c5xe5 c1xe1 25. c4xe4 pass 26. pass Blue+5", "",
+  ].join("\n");
+
+  // --- putting a picture together ---------------------------------------------------------
+
+  function cells(position, size) {
+    // The position notation: ranks from the top down, "/" between ranks, "," between
+    // squares, a number for that many empty squares. Returns rank 1 first, file a first.
+    const ranks = position.split("/").map((rank) => {
+      const row = [];
+      for (const square of rank.split(",")) {
+        if (/^[0-9]+$/.test(square)) for (let i = 0; i < Number(square); i++) row.push("");
+        else row.push(square);
+      }
+      return row;
+    });
+    ranks.reverse();
+    return ranks.flat().slice(0, size * size);
+  }
+
+  function compose(record, frame, control) {
+    const sheet = record.svg;
+    const size = record.size;
+    const place = (index, fragment) => {
+      const x = sheet.left + (index % size) * sheet.unit + sheet.unit / 2;
+      const y = sheet.top + (size - 1 - Math.floor(index / size)) * sheet.unit + sheet.unit / 2;
+      return '<g transform="translate(' + x + " " + y + ')">' + fragment + "</g>";
+    };
+    const parts = [sheet.open, frame.svg.title, sheet.board, frame.svg.tint];
+    if (control && frame.control) {
+      for (let i = 0; i < frame.control.length; i++) {
+        const owner = frame.control[i];
+        if (owner !== "-") parts.push(place(i, sheet.control[Number(owner)]));
+      }
+    }
+    cells(frame.position, size).forEach((square, i) => {
+      if (square) parts.push(place(i, sheet.pieces[square]));
+    });
+    parts.push(frame.svg.marks, sheet.close);
+    return parts.join("");
+  }
+
+  // --- loading a record -------------------------------------------------------------------
+
+  async function open(sent, index) {
+    state.sent = sent;
+    const viewer = $("viewer");
+    viewer.hidden = false;
+    $("v-title").textContent = "Loading record " + (index + 1) + "…";
+    let response;
+    try {
+      response = await fetch("/api/v1/positions?svg=true&control=true&record=" + index,
+                             { method: "POST", body: sent.body, headers: sent.headers });
+    } catch (err) {
+      $("v-title").textContent = "The server did not answer: " + err;
+      return;
+    }
+    const data = await response.json();
+    if (!response.ok) {
+      $("v-title").textContent = "Cannot show record " + (index + 1) + ": " + data.error.message;
+      return;
+    }
+    state.record = data.records[0];
+    showRecord();
+    viewer.scrollIntoView({ block: "start" });
+  }
+
+  function close() {
+    $("viewer").hidden = true;
+    state.record = null;
+  }
+
+  function showRecord() {
+    const record = state.record;
+    const report = record.report;
+    const where = record.file ? record.file + ", record " + record.index : "record " + record.index;
+    $("v-title").textContent = record.game
+      ? record.game + " " + record.size + "×" + record.size + " — " + where
+      : "Unreadable record — " + where;
+    resultTable(report);
+    const error = report.errors[0];
+    $("v-error").hidden = !error;
+    $("v-error").textContent = error
+      ? (error.code + (error.ply ? " at ply " + error.ply : "")
+         + (error.line ? " (line " + error.line + ", column " + error.column + ")" : "")
+         + ": " + error.message)
+      : "";
+    moveList(record);
+    sourceView(record, error);
+    const last = Math.max(record.frames.length - 1, 0);
+    $("v-slider").max = String(last);
+    $("v-control-label").hidden = !record.frames.some((f) => f.control);
+    const controls = ["v-first", "v-prev", "v-next", "v-last", "v-slider"];
+    for (const id of controls) $(id).disabled = record.frames.length === 0;
+    if (record.frames.length) go(last);
+    else {
+      $("v-board").replaceChildren();
+      $("v-caption").textContent = "This record cannot be replayed.";
+      $("v-ply").textContent = "";
+    }
+  }
+
+  function resultTable(report) {
+    const table = $("v-result");
+    table.replaceChildren();
+    const head = table.insertRow();
+    for (const text of ["", "claimed", "official"]) {
+      const th = document.createElement("th");
+      th.textContent = text;
+      head.appendChild(th);
+    }
+    const row = (label, claimed, official, cls) => {
+      const tr = table.insertRow();
+      const th = document.createElement("th");
+      th.textContent = label;
+      tr.appendChild(th);
+      for (const text of [claimed, official]) tr.insertCell().textContent = text;
+      if (cls) tr.className = cls;
+    };
+    const claim = report.claimed_result == null ? "—" : report.claimed_result;
+    const verdict = report.claim_ok === false ? "bad" : report.claim_ok ? "ok" : "";
+    row("Result", claim, report.result, verdict);
+    const winner = report.winner
+      ? report.winner + (report.winner_player ? " (" + report.winner_player + ")" : "") : "—";
+    row("Winner", "", winner);
+    if (report.scores) {
+      row("Scores", "", Object.entries(report.scores).map(([c, s]) => c + " " + s).join(" · "));
+    }
+    row("Tie-break", "", report.tiebreak || "—");
+    if (report.termination) row("Ended by", "", report.termination);
+    const players = Object.entries(report.players || {}).map(([c, p]) => c + ": " + p).join(", ");
+    if (players) row("Players", "", players + (report.swapped ? " (colours swapped)" : ""));
+  }
+
+  function moveList(record) {
+    const list = $("v-moves");
+    list.replaceChildren();
+    state.buttons = [];
+    const reached = record.frames.length - 1;
+    let item = null;
+    for (const move of record.moves) {
+      if (move.ply % 2 === 1 || item === null) {
+        item = document.createElement("li");
+        item.value = move.number;
+        list.appendChild(item);
+      }
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "v-move";
+      button.dataset.ply = String(move.ply);
+      button.textContent = move.move;
+      if (move.ply === record.refused_ply) {
+        button.classList.add("refused");
+        button.title = "refused: " + record.report.errors[0].message;
+      } else if (move.ply > reached) {
+        button.classList.add("unplayed");
+        button.disabled = true;
+        button.title = "not replayed: an earlier move was refused";
+      }
+      button.addEventListener("click", () => go(move.ply));
+      item.appendChild(button);
+      state.buttons[move.ply] = button;
+    }
+  }
+
+  function sourceView(record, error) {
+    const source = $("v-source");
+    source.replaceChildren();
+    state.lines = [];
+    const text = state.sent.texts[record.file || ""];
+    $("v-source-title").hidden = source.hidden = text == null;
+    if (text == null) return;
+    const lines = text.split(/\r\n|\r|\n/);
+    lines.forEach((line, i) => {
+      const span = document.createElement("span");
+      span.className = "v-line";
+      span.dataset.line = String(i + 1);
+      span.textContent = String(i + 1).padStart(4) + "  " + line + "\n";
+      if (error && error.line === i + 1) span.classList.add("error-line");
+      source.appendChild(span);
+      state.lines[i + 1] = span;
+    });
+  }
+
+  // --- stepping ---------------------------------------------------------------------------
+
+  function go(ply) {
+    const record = state.record;
+    if (!record || !record.frames.length) return;
+    ply = Math.max(0, Math.min(ply, record.frames.length - 1));
+    state.ply = ply;
+    const frame = record.frames[ply];
+    state.svg = compose(record, frame, $("v-control").checked);
+    const board = $("v-board");
+    board.innerHTML = state.svg;
+    board.dataset.ply = String(ply);
+    board.dataset.refused = String(frame.refused);
+    $("v-caption").textContent = frame.caption.join(" — ");
+    $("v-caption").classList.toggle("refused", frame.refused);
+    $("v-slider").value = String(ply);
+    $("v-ply").textContent = "ply " + ply + " of " + (record.frames.length - 1);
+    // Only the previous and the new current move and source line change: a step stays
+    // cheap however long the record is.
+    for (const old of document.querySelectorAll("#v-moves .current, #v-source .move-line")) {
+      old.classList.remove("current", "move-line");
+      old.removeAttribute("aria-current");
+    }
+    const button = state.buttons[ply];
+    if (button) {
+      button.classList.add("current");
+      button.setAttribute("aria-current", "step");
+      keepInView($("v-moves"), button);
+    }
+    const move = record.moves[ply - 1];
+    const line = move && state.lines[move.line];
+    if (line) line.classList.add("move-line");
+  }
+
+  function step(delta) { go(state.ply + delta); }
+
+  function keepInView(list, item) {
+    // Scroll the move list alone (scrollIntoView would scroll the page too).
+    const top = item.offsetTop; // the list is positioned: offsets are from its top
+    if (top < list.scrollTop) list.scrollTop = top - 4;
+    else if (top + item.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top + item.offsetHeight - list.clientHeight + 4;
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    $("v-first").addEventListener("click", () => go(0));
+    $("v-prev").addEventListener("click", () => step(-1));
+    $("v-next").addEventListener("click", () => step(1));
+    $("v-last").addEventListener("click", () => go(Infinity));
+    $("v-slider").addEventListener("input", () => go(Number($("v-slider").value)));
+    $("v-control").addEventListener("change", () => go(state.ply));
+    document.addEventListener("keydown", (event) => {
+      // Keys typed in a form field are the field's (the slider moves itself).
+      const field = event.target.closest("textarea, select, input:not([type=checkbox])");
+      const modified = event.altKey || event.ctrlKey || event.metaKey;
+      if (!state.record || $("viewer").hidden || field || modified) return;
+      const moves = { ArrowLeft: -1, ArrowRight: 1 };
+      if (event.key in moves) step(moves[event.key]);
+      else if (event.key === "Home") go(0);
+      else if (event.key === "End") go(Infinity);
+      else return;
+      event.preventDefault();
+    });
+  });
+
+  return { open, close, go, example, current: () => state.svg, ply: () => state.ply };
+})();

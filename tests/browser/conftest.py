@@ -1,0 +1,105 @@
+"""A real browser against a real server: Debian's chromium, driven by Playwright, and
+``arbiter serve`` on a free loopback port, each started once for the module.
+
+Without a browser (no ``/usr/bin/chromium``, or no Playwright) the tests are skipped on a
+developer's machine and fail in CI (``CI=true``), where ``make test`` installs chromium.
+Screenshots go to ``test-artifacts/screenshots/`` (ignored by git).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.service.test_serve import copy_lines, serve_command, stop, wait_until_healthy
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"the browser tests cannot run in CI: {reason}")
+    pytest.skip(f"no browser: {reason}")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package is not installed (pip install -e '.[dev]')")
+    if not CHROMIUM.exists():
+        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """``arbiter serve`` on a free port of 127.0.0.1, as a user runs it; its base URL."""
+    command = [*serve_command(), "--host", "127.0.0.1", "--port", "0", "--threads", "4"]
+    with subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        lines: queue.Queue[str] = queue.Queue()
+        reader = threading.Thread(target=copy_lines, args=(process.stderr, lines), daemon=True)
+        reader.start()
+        try:
+            yield wait_until_healthy(process, lines)
+        finally:
+            stop(process)
+            reader.join(timeout=5)
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    """A fresh page of the server's site; fails the test if the page asked for anything that
+    was not there, reached beyond the server, or logged an error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    problems: list[str] = []
+    opened.on(
+        "response",
+        lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None,
+    )
+    opened.on(
+        "request",
+        lambda r: None if r.url.startswith(server) else problems.append(f"outside: {r.url}"),
+    )
+    opened.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    opened.on(
+        "console", lambda m: problems.append(f"console: {m.text}") if m.type == "error" else None
+    )
+    opened.goto(f"{server}/")
+    opened.base_url = server  # type: ignore[attr-defined]
+    yield opened
+    context.close()
+    assert problems == []
+
+
+def screenshot(page: Any, name: str, selector: str | None = None) -> Path:
+    """Save a screenshot of the page (or of one element) as a test artifact."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    if selector:
+        page.locator(selector).screenshot(path=str(path))
+    else:
+        page.screenshot(path=str(path), full_page=True)
+    return path
