@@ -14,7 +14,6 @@ from importlib import metadata, resources
 from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, jsonify, request
-from werkzeug.exceptions import NotFound
 
 from arbiter.adjudicator.replay import Report
 from arbiter.adjudicator.standings import standings as compute_standings
