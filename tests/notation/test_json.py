@@ -307,9 +307,9 @@ ERRORS = [
         "off-board",
         "/moves/0",
     ),
-    ("bad result", base(result="Orange+x"), "schema", "/result"),
-    ("half point outside Pletore", base(result="Blue+2.5"), "schema", "/result"),
-    ("margin in Implo", {"game": "Implo", "size": 5, "result": "Black+3"}, "schema", "/result"),
+    ("bad result", base(result="Orange+x"), "bad-result", "/result"),
+    ("half point outside Pletore", base(result="Blue+2.5"), "bad-result", "/result"),
+    ("margin in Implo", {"game": "Implo", "size": 5, "result": "Black+3"}, "bad-result", "/result"),
     ("unknown game", base(game="Chess"), "schema", "/game"),
     ("game missing", base(game=DELETE), "schema", ""),
     ("unknown field", base(event="Autumn Open"), "schema", ""),
@@ -389,8 +389,12 @@ def test_the_first_problem_in_reading_order_is_reported() -> None:
     bad_moves = [MOVE, {"type": "flip", "at": "a1"}, {"type": "sow", "from": "a1", "path": "n"}]
     [error] = read_json(json.dumps(base(moves=bad_moves, result="x")))
     assert isinstance(error, RecordError) and error.pointer == "/moves/1/type"
+    # A result that cannot be read does not stop the record; a size that cannot be does.
     [error] = read_json(json.dumps({"result": "x", "game": "Pilo", "size": 80}))
+    assert isinstance(error, RecordError) and error.pointer == "/size" and error.record is None
+    [error] = read_json(json.dumps({"result": "x", "game": "Pilo", "size": 8}))
     assert isinstance(error, RecordError) and error.pointer == "/result"
+    assert error.record is not None and error.record.result == "*"
     [error] = read_json(json.dumps({"game": "Pletore", "size": 80}))
     assert isinstance(error, RecordError) and error.pointer == ""
 
@@ -462,10 +466,12 @@ def test_empty_array_holds_no_records() -> None:
     assert read_json("[]") == []
 
 
-@pytest.mark.parametrize("text", ["[" * 100_000, "[" * 40 + "]" * 40])
+@pytest.mark.parametrize(
+    "text", ["[" * 100_000, "[" * 40 + "]" * 40, "{" + '"a": [' * 40 + "]" * 40 + "}"]
+)
 def test_deep_nesting_is_an_error(text: str) -> None:
     [error] = read_json(text)
-    assert isinstance(error, RecordError) and error.code in ("bad-json", "schema")
+    assert isinstance(error, RecordError) and error.code in ("bad-json", "too-deep")
 
 
 # --- properties ------------------------------------------------------------------------------
