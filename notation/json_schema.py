@@ -389,6 +389,17 @@ def _record_validator(_generation: int) -> Any:
     return _Validator({"$ref": f"{SCHEMA_ID}#/$defs/record"}, registry=registry)
 
 
+def source_validator() -> Any:
+    """A validator of a whole JSON source: one record object or an array of them (the
+    schema's root), for the games registered now."""
+    return _source_validator(generation())
+
+
+@cache
+def _source_validator(_generation: int) -> Any:
+    return _Validator(record_schema())
+
+
 def schema_text() -> str:
     """The schema as ``spec/record.schema.json`` holds it."""
     return json.dumps(record_schema(), indent=2, ensure_ascii=False) + "\n"
