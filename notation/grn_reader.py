@@ -241,12 +241,12 @@ def split_records(lines: Iterable[bytes]) -> Iterator[Chunk]:
     """Cut a file into records.
 
     A tag line that follows movetext starts the next record, and so does a line that holds
-    a ``Game`` tag when the record already has one, or has a comment still open: a comment
-    never swallows the records after it. Any other ``{`` comment left open across lines
-    keeps its lines in the current record, so a comment line that starts with ``[`` does
-    not cut it. Once a record has an error (bytes that are not UTF-8, or more than
-    MAX_RECORD_BYTES, MAX_LINES or MAX_TAGS), its text is no longer kept: its chunk carries
-    the error instead.
+    a ``Game`` tag when the record already has one, or a blank line, or a comment still
+    open: a comment never swallows the records after it, nor do tags left alone. Any other
+    ``{`` comment left open across lines keeps its lines in the current record, so a
+    comment line that starts with ``[`` does not cut it. Once a record has an error (bytes
+    that are not UTF-8, or more than MAX_RECORD_BYTES, MAX_LINES or MAX_TAGS), its text is
+    no longer kept: its chunk carries the error instead.
 
     Every line of every file passes here, so the state is kept in local variables and each
     limit costs one comparison per line; hence the length of this function."""
@@ -254,7 +254,7 @@ def split_records(lines: Iterable[bytes]) -> Iterator[Chunk]:
     buffer: list[str] = []
     size = count = tags = index = 0
     first = 1
-    movetext = game_seen = in_comment = False
+    movetext = game_seen = in_comment = gap = False
     error: RecordError | None = None
     for number, raw in enumerate(lines, 1):
         text, problem = _decode(raw, number)
@@ -263,15 +263,17 @@ def split_records(lines: Iterable[bytes]) -> Iterator[Chunk]:
         if stripped[:1] == "[":
             game = _GAME_TAG.match(stripped) is not None
             starts_tag = game or not in_comment
-            if starts_tag and (movetext or in_comment or (game and game_seen)):
+            if starts_tag and (movetext or in_comment or (game and (game_seen or gap))):
                 yield Chunk("".join(buffer), first, index, error, number if in_comment else None)
                 buffer, size, count, tags, first, index = [], 0, 0, 0, number, index + 1
-                movetext = game_seen = in_comment = False
+                movetext = game_seen = in_comment = gap = False
                 error = None
             game_seen = game_seen or game
-        if not count and not stripped:
-            first = number + 1
-            continue
+        elif not stripped:
+            if not count:
+                first = number + 1
+                continue
+            gap = True  # a blank line ends a tag section
         size += len(raw)
         count += 1
         tags += starts_tag

@@ -51,6 +51,7 @@ from arbiter.notation.json_schema import (
     result_pattern,
 )
 from arbiter.notation.json_split import JsonItem, split_json
+from arbiter.notation.limits import BLANK
 
 MAX_DEPTH = limits.MAX_JSON_DEPTH
 
@@ -419,7 +420,7 @@ def _build(obj: dict[str, Any], index: int, problems: list[RecordError]) -> Reco
         tags=_tags(obj.get("tags", [])),
         turns=[_turn(move, ply) for ply, move in enumerate(obj.get("moves", []))],
         result=Value(obj["result"], _at("/result")) if "result" in obj and not bad_result else None,
-        comment=obj.get("comment"),
+        comment=_comment(obj.get("comment")),
         index=index,
         start=_at(""),
         problems=problems,
@@ -451,7 +452,13 @@ def _tags(tags: list[dict[str, str]]) -> list[Tag]:
 
 
 def _turn(obj: dict[str, Any], number: int) -> Turn:
-    return Turn(_move(obj), obj.get("comment"), _at(f"/moves/{number}"))
+    return Turn(_move(obj), _comment(obj.get("comment")), _at(f"/moves/{number}"))
+
+
+def _comment(text: str | None) -> str | None:
+    """A comment as GRN reads one: without white space at either end (GRN could not keep
+    it, so the record does not hold it either)."""
+    return None if text is None else text.strip(BLANK)
 
 
 def _move(obj: dict[str, Any]) -> Move:

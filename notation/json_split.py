@@ -99,7 +99,8 @@ def _element(scan: _Scanner, index: int) -> JsonItem:
     start a JSON value is not followed at all: its brackets mean nothing.
 
     Every token of every JSON record passes here (a bracket, a comma or a whole string per
-    step of the loop), so the scan keeps its state in local variables."""
+    step of the loop), so the scan keeps its state in local variables, and checks the
+    limits once per window read rather than once per token."""
     start = scan.pos
     line, column = scan.location(start)
     if scan.peek() not in _VALUE_STARTS:
@@ -110,61 +111,64 @@ def _element(scan: _Scanner, index: int) -> JsonItem:
     buffer, base, at = scan.buffer, scan.base, scan.pos - scan.base
     most, most_values = limits.MAX_RECORD_BYTES, limits.MAX_JSON_VALUES
     while True:
-        found = (_TOKEN_AT_TOP if depth == 0 else _TOKEN_INSIDE).search(buffer, at)
-        at = len(buffer) if found is None else found.start()
-        if kept and base + at - start > most:
-            kept = False
-        if found is None or (found.group(1) is None and buffer[at] == 34):  # 34: '"'
-            # The buffer ends, or a string runs past its end: read more and look again (a
-            # string again from its start, unless the element is dropped already).
-            if kept and base + len(buffer) - start > most:
-                kept = False
-            if found is not None:
+        ended = cut = False  # the element ended; a string runs past the window
+        top = depth == 0  # at the array's own level, where a comma ends the element
+        for found in (_AT_TOP if top else _INSIDE).finditer(buffer, at):
+            kind = found.lastindex
+            if kind == _OPEN:
+                depth += 1
                 values += 1
-                at, kept = _skip_string(scan, base + found.end(), start if kept else None)
-                if at < 0:
-                    return scan.broke(
-                        index, "a string of this record is never closed", line, column
-                    )
-                buffer, base = scan.buffer, scan.base
-                continue
-            scan.pos = base + at
-            if not kept:
-                scan.forget()
-            if not scan.fill():
-                return scan.broke(index, "this record is never closed", line, column)
-            buffer, base, at = scan.buffer, scan.base, scan.pos - scan.base
-            continue
-        mark = buffer[at]
-        if mark == 34 or mark in _OPENING:
-            values += 1
-            if values > most_values:
-                # Following such a record to its end costs as much again: stop here.
-                scan.pos = base + at
-                return scan.broke(
-                    index,
-                    f"the record holds more than {most_values} strings, arrays and objects; "
-                    "nothing after it is read",
-                    line,
-                    column,
-                    code="too-many-values",
-                )
-            if mark == 34:
-                at = found.end()
-                continue
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-        elif depth:
-            depth -= 1
-        elif mark == 125:  # 125: '}'
-            scan.pos = base + at
-            return scan.broke(index, "a '}' closes nothing here", *scan.location(scan.pos))
+                if depth > deepest:
+                    deepest = depth
+            elif kind == _STRING:
+                values += 1
+            elif kind == _CLOSE and depth:
+                depth -= 1
+            elif kind == _CUT:
+                cut = True
+            elif kind == _CLOSE and buffer[found.start()] == 125:  # 125: '}'
+                scan.pos = base + found.start()
+                return scan.broke(index, "a '}' closes nothing here", *scan.location(scan.pos))
+            else:
+                ended = True  # the ',' or ']' that ends the element
+            if ended or cut:
+                at = found.start()
+                break
+            if (depth == 0) != top:
+                at = found.end()  # into or out of the element: the other pattern from here
+                break
         else:
-            break  # the ',' or ']' that ends the element
-        at += 1
+            at = len(buffer)
+        if values > most_values:
+            # Following such a record to its end would cost as much again: stop here.
+            scan.pos = base + at
+            message = (
+                f"the record holds more than {most_values} strings, arrays and objects; "
+                "nothing after it is read"
+            )
+            return scan.broke(index, message, line, column, code="too-many-values")
+        if ended:
+            break
+        if not cut and at < len(buffer):
+            continue
+        # The window ends, or a string runs past it: read more.
+        if kept and base + len(buffer) - start > most:
+            kept = False
+        if cut:
+            values += 1
+            at, kept = _skip_string(scan, base + at + 1, start if kept else None)
+            if at < 0:
+                return scan.broke(index, "a string of this record is never closed", line, column)
+            buffer, base = scan.buffer, scan.base
+            continue
+        scan.pos = base + at
+        if not kept:
+            scan.forget()
+        if not scan.fill():
+            return scan.broke(index, "this record is never closed", line, column)
+        buffer, base, at = scan.buffer, scan.base, scan.pos - scan.base
     scan.pos = base + at
-    if not kept:
+    if not kept or scan.pos - start > most:
         return _refused(scan, index, line, column, "too-large")
     if deepest > limits.MAX_JSON_DEPTH:
         return _refused(scan, index, line, column, "too-deep")
@@ -174,12 +178,14 @@ def _element(scan: _Scanner, index: int) -> JsonItem:
     return JsonItem(data, index, line, column)
 
 
-_TOKEN_AT_TOP = re.compile(rb'[][{},]|"[^"\\]*(?:\\.[^"\\]*)*(")?', re.S)
-"""A bracket, a comma (which ends an element at the array's own level), or a string; the
-group is the closing quote, missing when the string runs past what was read."""
-_TOKEN_INSIDE = re.compile(rb'[][{}]|"[^"\\]*(?:\\.[^"\\]*)*(")?', re.S)
-"""The same inside an element, whose commas do not matter."""
-_OPENING = b"[{"
+_OPEN, _CLOSE, _STRING, _CUT, _COMMA = 1, 2, 3, 4, 5
+"""Which group of the patterns below a token matched (``Match.lastindex``)."""
+_TOKENS = rb'([\[{])|([\]}])|"[^"\\]*(?:\\.[^"\\]*)*(")|(")'
+_AT_TOP = re.compile(_TOKENS + rb"|(,)", re.S)
+"""At the array's own level: a bracket, a whole string, the quote of a string that runs
+past the window (``_CUT``), or the comma that ends an element."""
+_INSIDE = re.compile(_TOKENS, re.S)
+"""Inside an element, whose commas do not matter."""
 _VALUE_STARTS = [bytes([c]) for c in b'{["-0123456789tfn,]']
 """The first byte of a JSON value (or the ',' or ']' of a value left out)."""
 _STRING_REST = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*(")?', re.S)

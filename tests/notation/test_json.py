@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ from arbiter.notation.ast import (
 )
 from arbiter.notation.errors import RecordError
 from arbiter.notation.games import all_games
+from arbiter.notation.grn_reader import read_grn
+from arbiter.notation.grn_writer import write_grn
 from arbiter.notation.json_reader import read_json, record_from_json
 from arbiter.notation.json_schema import record_schema, schema_text
 from arbiter.notation.json_writer import record_to_json, write_json
@@ -225,15 +228,20 @@ def test_input_is_normalised() -> None:
     assert record_to_json(record)["moves"] == [{"type": "sow", "from": "c3", "path": "nne"}]
 
 
-def test_other_games_colours_are_ordinary_tags_and_comments_are_kept_exactly() -> None:
+def test_other_games_colours_are_ordinary_tags_and_comments_are_kept_as_grn_keeps_them() -> None:
     record = Record(
         game="Pilo",
         size=5,
         tags=(Tag("Red", "x"), Tag("game", "y")),
-        turns=turns(Pass(), comments={0: "  spaced  "}),
+        turns=turns(Pass(), comments={0: "in  side"}),
         comment="",
     )
     assert read_json(write_json([record])) == [record]
+    # White space at either end of a comment is not kept, in JSON as in GRN: otherwise a
+    # record converted to GRN would not read back as itself.
+    spaced = replace(record, turns=turns(Pass(), comments={0: " \n in  side\t"}))
+    assert read_json(write_json([spaced])) == [record]
+    assert list(read_grn(write_grn(record))) == [record]
 
 
 def test_implo_placements_without_steps_are_implo_places() -> None:

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arbiter.notation import limits
 from arbiter.notation.ast import Record
@@ -382,3 +384,24 @@ def test_the_splitter_finds_each_element_whatever_the_chunks() -> None:
         items = list(split_json(Trickle(text, chunk)))
         assert [json.loads(item.data) for item in items] == values
         assert [(item.line, item.index) for item in items][:2] == [(2, 0), (11, 1)]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(json_values, max_size=6), st.sampled_from([None, 0, 2]), st.integers(1, 40))
+def test_the_splitter_cuts_any_array_into_its_elements(
+    values: list[object], indent: int | None, chunk: int
+) -> None:
+    text = json.dumps(values, indent=indent, ensure_ascii=bool(chunk % 2)).encode()
+    items = list(split_json(Trickle(text, chunk)))
+    assert [json.loads(item.data) for item in items] == values
+    assert [item.index for item in items] == list(range(len(values)))
+    assert all(item.error is None for item in items)
