@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import IO
 
 from arbiter.adjudicator.replay import Report, adjudicate, canonical_record, error_report
 from arbiter.notation.ast import Record
@@ -19,7 +19,7 @@ from arbiter.notation.json_writer import array_element, json_array
 from arbiter.notation.limits import unreadable_written
 from arbiter.notation.sources import Format, read_records
 
-Source = bytes | str | BinaryIO
+Source = bytes | str | IO[bytes]
 
 
 def adjudicate_source(
