@@ -337,8 +337,9 @@ def test_openapi_documents(client: FlaskClient) -> None:
     assert as_yaml.mimetype == "application/yaml"
     served = yaml.safe_load(as_yaml.text)
     schemas = served["components"]["schemas"]
-    assert schemas["RecordSource"]["description"] == (
-        written["components"]["schemas"]["RecordSource"]["description"]
+    assert (
+        schemas["RecordSource"]["description"]
+        == (written["components"]["schemas"]["RecordSource"]["description"])
     )
     schemas["RecordSource"] = written["components"]["schemas"]["RecordSource"]
     assert served == written, (
