@@ -3,9 +3,9 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-SOURCES := arbiter notation adjudicator service diagram tests bench tools
+SOURCES := arbiter notation adjudicator service diagram tests bench tools fuzz
 
-.PHONY: demo test bench clean venv browser
+.PHONY: demo test bench fuzz hostile-load clean venv browser
 
 venv: $(STAMP)
 
@@ -38,6 +38,17 @@ test: $(STAMP) browser
 	$(BIN)/ruff format --check $(SOURCES)
 	$(BIN)/python tools/typecheck.py
 	$(BIN)/python -m pytest
+
+# The fuzz harness (README, "Robustness"): 100,000 inputs through the library, a share of
+# them through the CLI and the API, then hostile HTTP and schemathesis (every phase, both
+# modes) against a real server. Takes a while; `make test` runs a short budget of it.
+fuzz: $(STAMP)
+	$(BIN)/python -m fuzz.harness --budget 100000
+	$(BIN)/python -m fuzz.live --requests 2000 --examples 200
+
+# Good requests timed while 10% of the requests are the worst inputs known (README).
+hostile-load: $(STAMP)
+	$(BIN)/python bench/hostile_load.py
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

@@ -203,6 +203,28 @@ def _fail(report: Report, err: RecordError) -> Report:
 
 
 def error_report(err: RecordError, *, file: str | None = None) -> Report:
-    """The report of a record that could not be read at all."""
-    report = Report(file=file if file is not None else err.file, index=err.index or 0)
-    return _fail(report, err)
+    """The report of a record that could not be read, or only in part.
+
+    When the error carries the record as far as it was read (see :class:`RecordError`),
+    that record is replayed and the report says all the replay finds besides: the official
+    result, scores, plies and winner; the record stays invalid, with the reading errors
+    first. The claim is checked only when it could be read and no move was left out."""
+    if err.record is None:
+        report = Report(file=file if file is not None else err.file, index=err.index or 0)
+        return _fail(report, err)
+    problems = (err, *err.more)
+    unclaimed = any(p.code in CLAIM_PROBLEMS or p.ply is not None for p in problems)
+    record = err.record
+    report = adjudicate(replace(record, result="*") if unclaimed else record, file=file)
+    report.index = err.index if err.index is not None else record.index
+    if unclaimed:
+        report.claim_ok = None
+        readable = not any(p.code in CLAIM_PROBLEMS for p in problems)
+        report.claimed_result = record.result if readable else None
+    report.valid = False
+    report.errors[:0] = [p.to_dict() for p in problems]
+    return report
+
+
+CLAIM_PROBLEMS = frozenset({"bad-result", "result-conflict", "too-many-digits"})
+"""Codes of reading problems that leave the claimed result unknown."""

@@ -37,7 +37,9 @@ class Point:
         letter, digits = text[:1].lower(), text[1:]
         if not (
             letter
+            and text.isascii()
             and letter in FILES
+            and len(digits) <= 2
             and digits.isascii()
             and digits.isdigit()
             and not digits.startswith("0")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from arbiter.notation import limits
 from arbiter.notation.ast import (
     NOWHERE,
     Capture,
@@ -25,9 +26,10 @@ from arbiter.notation.ast import (
     Tag,
     Turn,
 )
-from arbiter.notation.errors import InvalidRecordError
+from arbiter.notation.errors import InvalidRecordError, LimitError, RecordError
 from arbiter.notation.games import FORM_NAMES, GameDescription, find_game
-from arbiter.notation.position import format_position, parse_position
+from arbiter.notation.limits import BLANK, ascii_number
+from arbiter.notation.position import TooManyDigits, format_position, parse_position
 
 TERMINATIONS = ("R", "T", "F")
 
@@ -53,25 +55,34 @@ def build_record(
     comment: str | None = None,
     index: int = 0,
     start: Location = NOWHERE,
+    problems: Sequence[RecordError] = (),
 ) -> Record:
     """Return the record these values describe.
 
     Raises ``InvalidRecordError`` (with ``code`` and location) for the first value that
-    cannot be right for the game: unknown game, size out of range, missing or unwanted komi,
-    bad setup or result, a move form the game does not have, a square off the board."""
+    leaves the record without a meaning for the game: unknown game, size out of range,
+    missing or bad komi, bad setup; ``LimitError`` for a value over a limit. Problems that
+    do not stop a replay, given in ``problems`` by the reader or found here (a komi the game
+    does not have, a move it does not have, which ends the turns read, a result that is
+    not one of the game's), are raised after the record is built: the first in reading
+    order, carrying the record and the others (see :class:`RecordError`)."""
+    found = list(problems)
     spec = _game(game, start)
     board = _size(size, spec, start)
-    _check_texts(players, tags, turns, comment, start)
+    _check_texts(players, tags, turns, comment, setup, start)
     where = {"Game": game.where if game else start, "Size": size.where if size else start}
+    checked, move_problem = _check_turns(turns, spec, board)
+    komi_value, komi_problem = _komi(komi, spec, where["Game"])
+    claim, result_problem = _result(result, spec)
     record = Record(
         game=spec.name,
         size=board,
-        komi=_komi(komi, spec, where["Game"]),
+        komi=komi_value,
         setup=_setup(setup, spec, board),
         players=tuple((colour, value.text) for colour, value in players),
         tags=tuple(tags),
-        turns=tuple(_check_turn(turn, spec, board, ply) for ply, turn in enumerate(turns, 1)),
-        result=_result(result, spec),
+        turns=checked,
+        result=claim,
         comment=comment,
         where=where,
         index=index,
@@ -79,7 +90,27 @@ def build_record(
     for name, value in (("Komi", komi), ("Setup", setup), ("Result", result)):
         if value is not None:
             record.where[name] = value.where
+    found += [p for p in (move_problem, komi_problem, result_problem) if p is not None]
+    if found:
+        found.sort(key=lambda err: (err.line or 0, err.column or 0))
+        first = found[0]
+        first.record, first.more = record, tuple(found[1:])
+        raise first
     return record
+
+
+def _check_turns(
+    turns: Sequence[Turn], spec: GameDescription, size: int
+) -> tuple[tuple[Turn, ...], RecordError | None]:
+    """The turns as the game reads them, up to the first move the game cannot have (a
+    wrong form, a square off the board), and the error of that move if there is one."""
+    try:
+        return tuple(_check_turn(turn, spec, size, ply) for ply, turn in enumerate(turns, 1)), None
+    except InvalidRecordError as err:
+        ply = err.ply or 1
+        return tuple(
+            _check_turn(turn, spec, size, n) for n, turn in enumerate(turns[: ply - 1], 1)
+        ), err
 
 
 def _check_texts(
@@ -87,12 +118,15 @@ def _check_texts(
     tags: Sequence[Tag],
     turns: Sequence[Turn],
     comment: str | None,
+    setup: Value | None,
     start: Location,
 ) -> None:
-    """Refuse what GRN could not write back: line breaks in tag values, '}' in comments."""
+    """Refuse what GRN could not write back (line breaks in tag values, '}' in comments)
+    and texts over MAX_TEXT characters."""
     for name, where, value in [
         *((c, v.where, v.text) for c, v in players),
         *((t.name, t.where, t.value) for t in tags),
+        *((("Setup", setup.where, setup.text),) if setup is not None else ()),
     ]:
         if "\n" in value or "\r" in value:
             raise InvalidRecordError(
@@ -100,12 +134,32 @@ def _check_texts(
                 code="malformed-tag",
                 where=where,
             )
+        if len(value) > limits.MAX_TEXT:
+            raise _too_long(f"the value of tag {name!r}", where)
     notes = [(comment, start), *((t.comment, t.where) for t in turns)]
     for note, where in notes:
-        if note is not None and "}" in note:
+        if note is None:
+            continue
+        if "}" in note:
             raise InvalidRecordError(
                 "a comment may not contain '}'", code="bad-comment", where=where
             )
+        if len(note) > limits.MAX_TEXT:
+            raise _too_long("a comment", where)
+
+
+def _too_long(what: str, where: Location) -> LimitError:
+    return LimitError(
+        f"{what} is longer than {limits.MAX_TEXT} characters", code="too-long", where=where
+    )
+
+
+def _digits(text: str, what: str, where: Location) -> None:
+    """Refuse a whole number of more than MAX_DIGITS digits before anything converts it."""
+    if len(text) > limits.MAX_DIGITS and ascii_number(text):
+        raise LimitError(
+            f"{what} has more than {limits.MAX_DIGITS} digits", code="too-many-digits", where=where
+        )
 
 
 def _game(game: Value | None, start: Location) -> GameDescription:
@@ -120,17 +174,22 @@ def _game(game: Value | None, start: Location) -> GameDescription:
 def _size(size: Value | None, spec: GameDescription, start: Location) -> int:
     if size is None:
         raise InvalidRecordError("the Size tag is required", code="missing-tag", where=start)
-    text = size.text.strip()
-    if not (text.isascii() and text.isdigit() and _small(text) in spec.sizes):
+    text = size.text.strip(BLANK)
+    _digits(text, "the size", size.where)
+    if not (ascii_number(text) and int(text) in spec.sizes):
         raise InvalidRecordError(
-            f"size {size.text!r} is not allowed: {spec.name} is played on sizes {spec.sizes_text}",
+            f"size {_shown(size.text)} is not allowed: {spec.name} is played on sizes "
+            f"{spec.sizes_text}",
             code="bad-size",
             where=size.where,
         )
     return int(text)
 
 
-def _komi(komi: Value | None, spec: GameDescription, game_where: Location) -> int | None:
+def _komi(
+    komi: Value | None, spec: GameDescription, game_where: Location
+) -> tuple[int | None, RecordError | None]:
+    """The komi, and the problem of a komi given to a game that has none (then ignored)."""
     if komi is None:
         if spec.komi:
             raise InvalidRecordError(
@@ -138,34 +197,29 @@ def _komi(komi: Value | None, spec: GameDescription, game_where: Location) -> in
                 code="missing-komi",
                 where=game_where,
             )
-        return None
+        return None, None
     if not spec.komi:
-        raise InvalidRecordError(
+        return None, InvalidRecordError(
             f"{spec.name} has no komi; remove the Komi tag",
             code="komi-not-allowed",
             where=komi.where,
         )
-    text = komi.text.strip()
-    digits = text[1:] if text[:1] in "+-" else text
-    if not (digits.isascii() and digits.isdigit()):
+    text = komi.text.strip(BLANK)
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    _digits(digits, "the komi", komi.where)
+    if not ascii_number(digits):
         raise InvalidRecordError(
-            f"komi {komi.text!r} is not a whole number", code="bad-komi", where=komi.where
+            f"komi {_shown(komi.text)} is not a whole number", code="bad-komi", where=komi.where
         )
-    value = _small(text)
-    if value is None:
-        raise InvalidRecordError(
-            f"komi {komi.text[:20]!r}... has too many digits", code="bad-komi", where=komi.where
+    value = int(text)
+    if abs(value) > limits.MAX_KOMI:
+        raise LimitError(
+            f"komi {value} is out of range: it lies between -{limits.MAX_KOMI} and "
+            f"{limits.MAX_KOMI}",
+            code="komi-out-of-range",
+            where=komi.where,
         )
-    return value
-
-
-def _small(text: str) -> int | None:
-    """``int(text)`` for text known to be digits, or None when Python refuses to convert
-    that many digits (over 4300): such a number is no size or komi of any game."""
-    try:
-        return int(text)
-    except ValueError:
-        return None
+    return value, None
 
 
 def _setup(setup: Value | None, spec: GameDescription, size: int) -> str | None:
@@ -173,20 +227,38 @@ def _setup(setup: Value | None, spec: GameDescription, size: int) -> str | None:
         return None
     try:
         return format_position(parse_position(setup.text, spec, size))
+    except TooManyDigits as err:
+        raise LimitError(f"bad Setup: {err}", code="too-many-digits", where=setup.where) from None
     except ValueError as err:
         raise InvalidRecordError(f"bad Setup: {err}", code="bad-setup", where=setup.where) from None
 
 
-def _result(result: Value | None, spec: GameDescription) -> str:
+def _result(result: Value | None, spec: GameDescription) -> tuple[str, RecordError | None]:
+    """The canonical claim, or ``*`` and the problem when the text is not a result of the
+    game (the claim is then unknown; the record is still replayed)."""
     if result is None:
-        return "*"
-    text = result.text.strip()
+        return "*", None
+    text = result.text.strip(BLANK)
+    margin = text.partition("+")[2].partition(".")[0]
+    if len(margin) > limits.MAX_DIGITS and ascii_number(margin):
+        return "*", LimitError(
+            f"the margin of the result has more than {limits.MAX_DIGITS} digits",
+            code="too-many-digits",
+            where=result.where,
+        )
     canonical = normalise_result(text, spec)
     if canonical is None:
-        raise InvalidRecordError(
-            f"{result.text!r} is not a {spec.name} result", code="bad-result", where=result.where
+        return "*", InvalidRecordError(
+            f"{_shown(result.text)} is not {spec.called} result",
+            code="bad-result",
+            where=result.where,
         )
-    return canonical
+    return canonical, None
+
+
+def _shown(text: str) -> str:
+    """A value for a message: quoted, and cut short when long."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 def normalise_result(text: str, spec: GameDescription) -> str | None:
@@ -197,6 +269,8 @@ def normalise_result(text: str, spec: GameDescription) -> str | None:
     if text == "*":
         return text
     colour_text, plus, margin = text.partition("+")
+    if not colour_text.isascii():
+        return None
     colour = next((c for c in spec.colours if c.lower() == colour_text.lower()), None)
     if colour is None:
         return None
@@ -207,7 +281,7 @@ def normalise_result(text: str, spec: GameDescription) -> str | None:
     if not spec.scored:
         return None
     whole, dot, half = margin.partition(".")
-    if not (whole.isascii() and whole.isdigit()) or (whole != "0" and whole.startswith("0")):
+    if not ascii_number(whole) or (whole != "0" and whole.startswith("0")):
         return None
     if dot and not (spec.half_points and half == "5"):
         return None

@@ -6,15 +6,25 @@ who only want "bad input" may catch that.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from arbiter.notation.ast import Location
 
+if TYPE_CHECKING:
+    from arbiter.notation.ast import Record
+
 
 class RecordError(ValueError):
-    """A problem with a record, located in its source text (line/column) or JSON (pointer)."""
+    """A problem with a record, located in its source text (line/column) or JSON (pointer).
+
+    ``record`` is the record as far as it could be read when the problem does not stop its
+    replay (an unreadable Result, a wrong move number, a move the game does not have, which
+    ends the turns read); ``more`` holds the further problems of that kind the reader found
+    in the same record. A report then gives everything the replay can say besides."""
 
     code: ClassVar[str] = "record-error"
+    record: Record | None = None
+    more: tuple[RecordError, ...] = ()
 
     def __init__(
         self,
@@ -120,7 +130,31 @@ class AmbiguousMoveError(IllegalMoveError):
     code = "ambiguous-move"
 
 
+class LimitError(RecordError):
+    """A record over one of the limits of :mod:`arbiter.notation.limits` (too large, too
+    many moves, a number of too many digits, ...); ``code`` names the limit."""
+
+    code = "too-large"
+
+
 class ResultMismatchError(RecordError):
     """The claimed result contradicts the result the moves produce."""
 
     code = "result-mismatch"
+
+
+def internal_error(
+    err: BaseException, *, index: int | None = None, file: str | None = None
+) -> RecordError:
+    """The error of a record on which the program itself failed (a bug, not the record's
+    fault): code ``internal-error``, with the exception's name and message, so that the
+    record is reported and the batch goes on."""
+    text = str(err)
+    shown = text if len(text) <= 200 else text[:197] + "..."
+    return RecordError(
+        f"the program failed on this record ({type(err).__name__}: {shown}); "
+        "please report it with the record",
+        code="internal-error",
+        index=index,
+        file=file,
+    )

@@ -189,7 +189,8 @@ def find_game(name: str) -> GameDescription:
 
     Raises ``KeyError`` whose message lists the known games."""
     try:
-        return GAMES[name.strip().lower()]
+        return GAMES[name.strip(" \t\r\n").lower()]
     except KeyError:
         known = ", ".join(game.name for game in _ORDER)
-        raise KeyError(f"unknown game {name!r}; known games: {known}") from None
+        shown = name if len(name) <= 40 else name[:37] + "..."
+        raise KeyError(f"unknown game {shown!r}; known games: {known}") from None

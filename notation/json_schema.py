@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError, validators
 from referencing import Registry, Resource
 
+from arbiter.notation import limits
 from arbiter.notation.games import GameDescription, all_games, generation
 
 SCHEMA_ID = "https://arbiter.games/schema/record/1.json"
@@ -55,11 +56,13 @@ def _schema(_generation: int) -> dict[str, Any]:
                 "title": "a comment (a string without '}', which would end a GRN comment)",
                 "type": "string",
                 "pattern": "^[^}]*$",
+                "maxLength": limits.MAX_TEXT,
             },
             "line": {
                 "title": "a one-line string (no line breaks, as in a GRN tag value)",
                 "type": "string",
                 "pattern": "^[^\\r\\n]*$",
+                "maxLength": limits.MAX_TEXT,
             },
             "point": {
                 "title": "a coordinate (a file letter a to s, then a rank 1 to 19, like d4)",
@@ -83,7 +86,12 @@ def _record(games: list[GameDescription]) -> dict[str, Any]:
         "properties": {
             "game": {"title": f"a game name ({_or(names)})", "enum": names},
             "size": {"title": "a board size (a whole number)", "type": "integer"},
-            "komi": {"title": "a komi (a whole number, negative allowed)", "type": "integer"},
+            "komi": {
+                "title": "a komi (a whole number, negative allowed)",
+                "type": "integer",
+                "minimum": -limits.MAX_KOMI,
+                "maximum": limits.MAX_KOMI,
+            },
             "setup": {
                 "title": "a position in the position notation (one line)",
                 "$ref": "#/$defs/line",
@@ -97,12 +105,14 @@ def _record(games: list[GameDescription]) -> dict[str, Any]:
                 "title": "an array of tags",
                 "type": "array",
                 "items": {"$ref": "#/$defs/tag"},
+                "maxItems": limits.MAX_TAGS,
             },
             "comment": {"$ref": "#/$defs/comment"},
             "moves": {
                 "title": "an array of moves, one per turn",
                 "type": "array",
                 "items": {"$ref": "#/$defs/move"},
+                "maxItems": limits.MAX_MOVES,
             },
             "result": {"title": "a result string", "type": "string"},
         },
@@ -254,6 +264,90 @@ def _move() -> dict[str, Any]:
     }
 
 
+# --- the quick check of moves and tags ---------------------------------------------------
+
+_POINT = re.compile(r"[a-sA-S](?:1[0-9]|[1-9])\Z")
+_PATH = re.compile(r"[nsewNSEW]+\Z")
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+_KINDS = {"#/$defs/point": "point"}
+
+
+def fast_checks(game: GameDescription) -> tuple[Callable[[object], bool], Callable[[object], bool]]:
+    """Two predicates for records of ``game``: one for a move object, one for a tag object.
+
+    Each says True only of a value the schema accepts in that place (a test holds them to
+    the schema both ways), and costs about a microsecond where the schema's check costs a
+    millisecond: the reader asks the schema only about values they refuse."""
+    return _fast_checks(game.name, generation())
+
+
+@cache
+def _fast_checks(
+    name: str, _generation: int
+) -> tuple[Callable[[object], bool], Callable[[object], bool]]:
+    game = next(game for game in all_games() if game.name == name)
+    fields: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {}
+    for form in game.moves:
+        shape = _MOVE_FIELDS.get(form, {"required": [], "properties": {}})
+        kinds = {
+            name: _KINDS.get(prop.get("$ref", ""), name)
+            for name, prop in shape["properties"].items()
+            if name != "resolve" or game.resolve
+        }
+        fields[form] = (tuple(shape["required"]), kinds)
+    reserved = {*RESERVED_TAGS, *game.colours}
+
+    def move_ok(move: object) -> bool:
+        if type(move) is not dict:
+            return False
+        kind = move.get("type")
+        if type(kind) is not str or kind not in fields:
+            return False
+        required, kinds = fields[kind]
+        for key, value in move.items():
+            if key == "type":
+                continue
+            what = "comment" if key == "comment" else kinds.get(key)
+            if what is None or not _field_ok(what, value):
+                return False
+        return all(key in move for key in required)
+
+    def tag_ok(tag: object) -> bool:
+        if type(tag) is not dict or len(tag) != 2:
+            return False
+        name, value = tag.get("name"), tag.get("value")
+        return (
+            type(name) is str
+            and _TAG_NAME.match(name) is not None
+            and name not in reserved
+            and type(value) is str
+            and "\n" not in value
+            and "\r" not in value
+            and len(value) <= limits.MAX_TEXT
+        )
+
+    return move_ok, tag_ok
+
+
+def _field_ok(kind: str, value: object) -> bool:
+    if type(value) is not str:
+        return kind == "resolve" and type(value) is list and all(map(_step_ok, value))
+    if kind == "point":
+        return _POINT.match(value) is not None
+    if kind == "path":
+        return _PATH.match(value) is not None
+    return kind == "comment" and "}" not in value and len(value) <= limits.MAX_TEXT
+
+
+def _step_ok(step: object) -> bool:
+    if type(step) is not dict or "patch" not in step:
+        return False
+    return all(
+        key in ("patch", "remove") and type(value) is str and _POINT.match(value) is not None
+        for key, value in step.items()
+    )
+
+
 def _or(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
@@ -293,6 +387,17 @@ def _record_validator(_generation: int) -> Any:
     schema = record_schema()
     registry: Registry[Any] = Registry().with_resource(SCHEMA_ID, Resource.from_contents(schema))
     return _Validator({"$ref": f"{SCHEMA_ID}#/$defs/record"}, registry=registry)
+
+
+def source_validator() -> Any:
+    """A validator of a whole JSON source: one record object or an array of them (the
+    schema's root), for the games registered now."""
+    return _source_validator(generation())
+
+
+@cache
+def _source_validator(_generation: int) -> Any:
+    return _Validator(record_schema())
 
 
 def schema_text() -> str:

@@ -7,7 +7,7 @@ what it writes gives the same record.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from arbiter.notation.ast import (
@@ -44,12 +44,26 @@ def write_json(records: Record | Iterable[Record]) -> str:
     """Canonical JSON text, ending in LF: the object of one record when given a
     :class:`Record`, and an array of objects when given an iterable of records, whatever its
     length (one record, or none, still makes an array)."""
-    value: object
     if isinstance(records, Record):
-        value = record_to_json(records)
-    else:
-        value = [record_to_json(record) for record in records]
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+        return json.dumps(record_to_json(records), indent=2, ensure_ascii=False) + "\n"
+    return "".join(json_array(array_element(record) for record in records))
+
+
+def array_element(record: Record) -> str:
+    """``record`` as an element of the canonical array: its object indented one level,
+    without the indentation of its first line (which the array puts before it)."""
+    return json.dumps(record_to_json(record), indent=2, ensure_ascii=False).replace("\n", "\n  ")
+
+
+def json_array(elements: Iterable[str]) -> Iterator[str]:
+    """The pieces of the canonical array of ``elements`` (from :func:`array_element`), one
+    element at a time, so that an array of any length is written in bounded memory. Joined,
+    they are exactly ``json.dumps(objects, indent=2, ensure_ascii=False)`` and a LF."""
+    separator = "[\n  "
+    for element in elements:
+        yield separator + element
+        separator = ",\n  "
+    yield "[]\n" if separator == "[\n  " else "\n]\n"
 
 
 def _players_object(record: Record) -> dict[str, str]:

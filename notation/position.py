@@ -10,13 +10,20 @@ from __future__ import annotations
 
 from arbiter.notation.ast import Grid
 from arbiter.notation.games import GameDescription
+from arbiter.notation.limits import BLANK, MAX_DIGITS, ascii_number
+
+
+class TooManyDigits(ValueError):
+    """A count of empty squares of more than MAX_DIGITS digits."""
 
 
 def parse_position(text: str, spec: GameDescription, size: int) -> Grid:
     """Read a position of ``size``×``size`` for ``spec``'s game.
 
-    Raises ``ValueError`` with a reason if the text is not such a position."""
-    rows = text.strip().split("/")
+    Raises ``ValueError`` with a reason if the text is not such a position
+    (:class:`TooManyDigits` for a count too long to be one). Counts are ASCII digits, and
+    no count is expanded past the end of its rank, whatever it says."""
+    rows = text.strip(BLANK).split("/")
     if len(rows) != size:
         raise ValueError(f"the position has {len(rows)} ranks, the board {size}")
     grid = [_parse_rank(row, spec, size, size - i) for i, row in enumerate(rows)]
@@ -26,15 +33,20 @@ def parse_position(text: str, spec: GameDescription, size: int) -> Grid:
 def _parse_rank(row: str, spec: GameDescription, size: int, rank: int) -> tuple[str, ...]:
     squares: list[str] = []
     for cell in row.split(","):
-        cell = cell.strip()
-        if cell.isdigit() and not cell.startswith("0"):
+        cell = cell.strip(BLANK)
+        if ascii_number(cell) and not cell.startswith("0"):
+            if len(cell) > MAX_DIGITS:
+                raise TooManyDigits(f"rank {rank}: the count {cell[:12]}... has too many digits")
+            if len(squares) + int(cell) > size:
+                raise ValueError(f"rank {rank} has more than {size} squares, the board {size}")
             squares.extend([""] * int(cell))
         elif cell and all(letter in spec.letters for letter in cell):
             squares.append(cell)
         else:
             allowed = ", ".join(spec.letters)
+            shown = cell if len(cell) <= 20 else cell[:17] + "..."
             raise ValueError(
-                f"rank {rank}: {cell!r} is neither a count of empty squares nor a stack of "
+                f"rank {rank}: {shown!r} is neither a count of empty squares nor a stack of "
                 f"{allowed}"
             )
     if len(squares) != size:

@@ -3,8 +3,14 @@
 GRN and JSON are told apart by the file name where there is one, else by the first
 character that is not white space: JSON starts with ``{``, or with ``[`` followed by ``{`` or
 ``]``. White space before it may be of any length: it is skipped while sniffing and given
-back to the reader as the line breaks it held, so that line numbers stay right. Within a
-JSON document each record is told apart by its shape: an Abstract Play record
+back to the reader as the line breaks it held, so that line numbers stay right.
+
+Reading is done in two steps that :mod:`arbiter.service.parallel` runs in different
+processes: :func:`split_source` cuts a source into the text of each record (cheap, in
+bounded memory), :func:`read_unit` reads one. Whatever fails in a record, even a bug,
+becomes that record's error: the records after it are still read.
+
+Within a JSON document each record is told apart by its shape: an Abstract Play record
 (``spec/abstractplay.md``) or the project's own (``spec/json.md``).
 """
 
@@ -18,9 +24,11 @@ from typing import IO, Literal
 
 from arbiter.notation.abstractplay import is_abstractplay, record_from_abstractplay
 from arbiter.notation.ast import Record
-from arbiter.notation.errors import RecordError
-from arbiter.notation.grn_reader import MAX_RECORD_BYTES, read_grn
-from arbiter.notation.json_reader import read_json, record_from_json
+from arbiter.notation.errors import RecordError, internal_error
+from arbiter.notation.grn_reader import Chunk, iter_lines, read_chunk, split_records
+from arbiter.notation.json_reader import read_item, record_from_json
+from arbiter.notation.json_split import JsonItem, split_json
+from arbiter.notation.limits import MAX_RECORD_BYTES
 
 Format = Literal["grn", "json", "abstractplay"]
 FORMATS: tuple[Format, ...] = ("grn", "json", "abstractplay")
@@ -28,8 +36,8 @@ FORMATS: tuple[Format, ...] = ("grn", "json", "abstractplay")
 Source = str | bytes | bytearray | os.PathLike[str] | IO[bytes] | IO[str]
 """What :func:`read_records` reads: a path, bytes, text, or a binary or text stream."""
 
-MAX_JSON_BYTES = 64 * 1024 * 1024
-"""JSON is read whole; a larger JSON file is refused (GRN is streamed and has no such cap)."""
+Unit = Chunk | JsonItem
+"""The text of one record as cut from its source, ready for :func:`read_unit`."""
 
 BOM = b"\xef\xbb\xbf"
 _BLANK = b" \t\r\n"
@@ -91,23 +99,45 @@ def _closing(
 def _read(
     stream: IO[bytes], file: str | None, fmt: Format | None
 ) -> Iterator[Record | RecordError]:
+    for unit in split_source(stream, file=file, fmt=fmt):
+        yield read_unit(unit, file=file, fmt=fmt)
+
+
+def split_source(
+    stream: IO[bytes], *, file: str | None = None, fmt: Format | None = None
+) -> Iterator[Unit]:
+    """The text of each record of a binary stream, in order, in the notation ``fmt``, or
+    the one ``file``'s name announces, or the one the first characters show.
+
+    Raises ``OSError`` if the stream cannot be read; a failure of the program itself ends
+    the source with an ``internal-error`` unit (no boundary is known after it)."""
     head, first = _skip_blank(stream)
     fmt = fmt or format_for_name(file) or sniff_format(first)
     body = io.BufferedReader(_Joined(head + first, stream), _CHUNK)
-    if fmt == "grn":
-        yield from read_grn(body, file=file)
-        return
-    data = body.read(MAX_JSON_BYTES + 1)
-    if len(data) > MAX_JSON_BYTES:
-        yield RecordError(
-            f"JSON input is larger than {MAX_JSON_BYTES} bytes",
-            code="too-large",
-            index=0,
-            file=file,
-        )
-        return
-    read_item = record_from_abstractplay if fmt == "abstractplay" else record_from_any_json
-    yield from read_json(data, file=file, read_item=read_item)
+    count = 0
+    try:
+        for unit in split_records(iter_lines(body)) if fmt == "grn" else split_json(body):
+            count += 1
+            yield unit
+    except OSError:
+        raise
+    except Exception as err:  # a bug: say so in place of the records that follow
+        yield Chunk("", 1, count, internal_error(err, index=count, file=file))
+
+
+def read_unit(
+    unit: Unit, *, file: str | None = None, fmt: Format | None = None
+) -> Record | RecordError:
+    """The record of one unit of :func:`split_source`, or the error that stopped it; an
+    unexpected failure is the record's ``internal-error``. A JSON record is read as an Abstract
+    Play record when it has that shape or when ``fmt`` is ``abstractplay``. Never raises."""
+    try:
+        if isinstance(unit, JsonItem):
+            read = record_from_abstractplay if fmt == "abstractplay" else record_from_any_json
+            return read_item(unit, file=file, read=read)
+        return read_chunk(unit, file=file)
+    except Exception as err:  # a bug: this record is reported, the others are still read
+        return internal_error(err, index=unit.index, file=file)
 
 
 def record_from_any_json(obj: object, index: int = 0) -> Record:

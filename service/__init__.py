@@ -14,8 +14,9 @@ DEFAULT_MAX_BODY = 16 * 1024 * 1024
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the Flask application: the ``/api/v1`` blueprint, ``/health``, the page at
-    ``/`` (and the scripts it loads, under ``/static/``), and JSON error handlers.
-    ``test_config`` overrides the defaults.
+    ``/`` (and the scripts it loads, under ``/static/``), JSON error handlers, and in front
+    of it all the middleware of :mod:`arbiter.service.front`. ``test_config`` overrides the
+    defaults.
 
     Flask is imported here, not at module level, so that the command line, which imports
     this package, does not pay for it."""
@@ -40,4 +41,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.add_url_rule("/health", "health", api.health)
     app.add_url_rule("/", "index", api.index)
     register_error_handlers(app)
+    from arbiter.service.front import JsonFront
+
+    front = JsonFront(app.wsgi_app, lambda: app.config.get("MAX_CONTENT_LENGTH"))
+    app.wsgi_app = front  # type: ignore[method-assign]
     return app

@@ -28,7 +28,7 @@ from arbiter.service.batch import (
     adjudicated_source,
     convert_source,
     game_rows,
-    render,
+    output_parts,
 )
 from arbiter.service.errors import ApiError
 from arbiter.service.inputs import Source, request_sources
@@ -49,7 +49,9 @@ def adjudicate() -> Response:
     """One report per record sent (the CLI's ``adjudicate --json``), under ``reports``."""
     reports = [report.to_dict() for report in _reports(request_sources(request))]
     invalid = sum(not report["valid"] for report in reports)
-    return jsonify(valid=invalid == 0, count=len(reports), invalid=invalid, reports=reports)
+    # No record is no clean batch: an empty upload must not pass for a valid one.
+    valid = invalid == 0 and bool(reports)
+    return jsonify(valid=valid, count=len(reports), invalid=invalid, reports=reports)
 
 
 @bp.post("/validate")
@@ -63,7 +65,8 @@ def validate() -> Response:
         problems.extend(
             {"file": report.file, "index": report.index, **error} for error in report.errors
         )
-    return jsonify(valid=invalid == 0, count=count, invalid=invalid, problems=problems)
+    valid = invalid == 0 and count > 0  # no record is no clean batch
+    return jsonify(valid=valid, count=count, invalid=invalid, problems=problems)
 
 
 @bp.post("/convert")
@@ -72,30 +75,31 @@ def convert() -> Response:
     422 if any cannot be read (or cannot be written in that notation)."""
     to = request.args.get("to")
     if to not in CONVERT_TYPES:
+        given = "is missing" if to is None else f"is {to[:40]!r}"
         raise ApiError(
             400,
             "bad-parameter",
-            f"the query parameter 'to' must be 'grn', 'json' or 'abstractplay', not {to!r}",
+            f"the query parameter 'to' must be 'grn', 'json' or 'abstractplay'; it {given}",
             parameter="to",
         )
     target = cast(Format, to)
-    records: list[Record] = []
+    texts: list[str] = []
     problems: list[dict[str, Any]] = []
     for source in request_sources(request):
-        for item in convert_source(source.data, file=source.name, fmt=source.fmt, to=target):
+        for item in convert_source(source.data, to=target, file=source.name, fmt=source.fmt):
             if item.error is not None:
                 problems.append({"file": source.name, "index": item.index, **item.error.to_dict()})
-            elif item.record is not None:
-                records.append(item.record)
-    text = render(records, target)
+            elif item.text is not None:
+                texts.append(item.text)
+    text = "".join(output_parts(texts, target))
     if problems:
         raise ApiError(
             422,
             "unreadable-records",
-            f"{len(problems)} of {len(records) + len(problems)} record(s) could "
+            f"{len(problems)} of {len(texts) + len(problems)} record(s) could "
             "not be converted; 'output' holds the others",
             problems=problems,
-            output=text if records else None,
+            output=text if texts else None,
         )
     return Response(text, content_type=CONVERT_TYPES[to])
 

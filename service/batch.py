@@ -1,24 +1,27 @@
 """The operations the CLI and the HTTP API share: read sources, adjudicate, convert.
 
-Each yields one item per record, in input order, and never stops at a bad record.
+Each yields one item per record, in input order, and never stops at a bad record: not even
+when the program itself fails on one (``internal-error``, ``spec/cli.md``).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import IO
 
-from arbiter.adjudicator.abstractplay import abstractplay_object, write_abstractplay
+from arbiter.adjudicator.abstractplay import abstractplay_object
 from arbiter.adjudicator.replay import Report, adjudicate, canonical_record, error_report
 from arbiter.notation.ast import Record
-from arbiter.notation.errors import RecordError
+from arbiter.notation.errors import LimitError, RecordError, internal_error
 from arbiter.notation.games import GameDescription, all_games
-from arbiter.notation.grn_writer import write_grn
-from arbiter.notation.json_writer import write_json
+from arbiter.notation.grn_writer import write_record
+from arbiter.notation.json_writer import array_element, json_array
+from arbiter.notation.limits import unreadable_written
 from arbiter.notation.sources import Format, read_records
 
-Source = bytes | str | BinaryIO
+Source = bytes | str | IO[bytes]
 
 
 def adjudicate_source(
@@ -39,62 +42,116 @@ def adjudicated_source(
 
 
 def report_for(item: Record | RecordError, *, file: str | None = None) -> Report:
-    """The report of a record, or of the error that kept it from being read."""
-    if isinstance(item, RecordError):
-        return error_report(item, file=file)
-    return adjudicate(item, file=file)
+    """The report of a record, or of the error that kept it from being read (or read
+    whole). A failure of the program on this record is its ``internal-error``."""
+    try:
+        if isinstance(item, RecordError):
+            return error_report(item, file=file)
+        return adjudicate(item, file=file)
+    except Exception as err:  # a bug: the record is reported as such, the batch goes on
+        return error_report(internal_error(err, index=item.index, file=file), file=file)
 
 
 @dataclass(frozen=True, slots=True)
 class Converted:
-    """One record converted, or the error that stopped it; ``note`` when it was written
-    as found because it could not be made canonical."""
+    """One record converted, with its ``text`` in the target notation (for JSON, as an
+    element of the array), or the error that stopped it; ``note`` when it was written as
+    found because it could not be made canonical."""
 
     index: int
     record: Record | None
     error: RecordError | None = None
     note: RecordError | None = None
+    text: str | None = None
 
 
 def convert_source(
-    source: Source,
-    *,
-    file: str | None = None,
-    fmt: Format | None = None,
-    to: Format | None = None,
+    source: Source, *, to: Format = "grn", file: str | None = None, fmt: Format | None = None
 ) -> Iterator[Converted]:
     """Read every record and make it canonical (Implo steps written in full) where it is
-    legal; an illegal record is kept as written, with the reason in ``note``. With ``to``
-    ``abstractplay``, a record that format cannot hold is an ``error`` (``cannot-convert``)."""
+    legal; an illegal record is kept as written, with the reason in ``note``. A record that
+    could be read only in part is an error (writing it would lose what was not read), and
+    so is one whose text in ``to`` its reader would refuse (``too-large``). With ``to``
+    ``abstractplay``, a record that format cannot hold is an error (``cannot-convert``)."""
     for position, item in enumerate(read_records(source, file=file, fmt=fmt)):
-        if isinstance(item, RecordError):
-            yield Converted(item.index if item.index is not None else position, None, item)
-            continue
-        try:
-            converted = Converted(item.index, canonical_record(item))
-        except RecordError as err:
-            converted = Converted(item.index, item, note=err.located(index=item.index, file=file))
-        yield _writable(converted, to, file)
+        yield convert_item(item, to=to, file=file, position=position)
 
 
-def _writable(converted: Converted, to: Format | None, file: str | None) -> Converted:
-    """``converted``, or the error that keeps its record out of notation ``to``."""
-    if to != "abstractplay" or converted.record is None:
-        return converted
+def convert_item(
+    item: Record | RecordError, *, to: Format, file: str | None, position: int
+) -> Converted:
+    """One record of :func:`convert_source`."""
+    if isinstance(item, RecordError):
+        return Converted(item.index if item.index is not None else position, None, item)
+    note = None
     try:
-        abstractplay_object(converted.record)
-    except RecordError as err:
-        return Converted(converted.index, None, err.located(index=converted.index, file=file))
-    return converted
+        try:
+            record = canonical_record(item)
+        except RecordError as err:
+            record, note = item, err.located(index=item.index, file=file)
+        text = record_text(record, to)
+    except RecordError as err:  # Abstract Play cannot hold this record
+        return Converted(item.index, None, err.located(index=item.index, file=file))
+    except Exception as err:  # a bug: the record is reported as such, the batch goes on
+        return Converted(item.index, None, internal_error(err, index=item.index, file=file))
+    why = unreadable_written(text, to)
+    if why is not None:
+        problem = LimitError(
+            f"the record cannot be converted: {why}, which the reader refuses",
+            code="too-large",
+            index=item.index,
+            file=file,
+            where=item.where.get("Game"),
+        )
+        return Converted(item.index, None, problem)
+    return Converted(item.index, record, note=note, text=text)
+
+
+def record_text(record: Record, to: Format) -> str:
+    """One record in notation ``to``: canonical GRN, an element of the JSON array, or the
+    compact object of an Abstract Play record (raises ``cannot-convert`` for a record that
+    format cannot hold)."""
+    if to == "abstractplay":
+        return json.dumps(abstractplay_object(record), ensure_ascii=False, separators=(",", ":"))
+    return write_record(record) if to == "grn" else array_element(record)
+
+
+def output_parts(texts: Iterable[str], to: Format) -> Iterator[str]:
+    """The output of a conversion, piece by piece: GRN records with an empty line between
+    two, or the JSON array of them (``[]`` when there are none), ending in LF. Abstract
+    Play: one record as an object, as the site writes it, any other number as an array."""
+    if to == "json":
+        yield from json_array(texts)
+        return
+    if to == "abstractplay":
+        yield from _abstractplay_parts(iter(texts))
+        return
+    separator = ""
+    for text in texts:
+        yield separator + text
+        separator = "\n"
+
+
+def _abstractplay_parts(texts: Iterator[str]) -> Iterator[str]:
+    """Compact Abstract Play JSON: the first record is held until the second shows whether
+    the output is one object or an array; after that, each record is written as it comes."""
+    first = next(texts, None)
+    if first is None:
+        yield "[]\n"
+        return
+    second = next(texts, None)
+    if second is None:
+        yield first + "\n"
+        return
+    yield "[" + first + "," + second
+    for text in texts:
+        yield "," + text
+    yield "]\n"
 
 
 def render(records: Iterable[Record], to: Format) -> str:
-    """Canonical text of ``records`` in notation ``to``. Abstract Play: one record as an
-    object (as the site writes it), any other number as an array."""
-    records = list(records)
-    if to == "abstractplay":
-        return write_abstractplay(records[0] if len(records) == 1 else records)
-    return write_grn(records) if to == "grn" else write_json(records)
+    """Canonical text of ``records`` in notation ``to``."""
+    return "".join(output_parts((record_text(record, to) for record in records), to))
 
 
 def game_rows() -> list[dict[str, object]]:

@@ -1,7 +1,8 @@
 """The ``arbiter`` command line (``spec/cli.md``): adjudicate, validate, convert, games, serve.
 
 Results go to stdout, diagnostics to stderr. Exit status: 0 when every record is valid, 1
-when any record is not (or a file cannot be read), 2 for a usage error.
+when any record is not (or a file cannot be read, or no record was found), 2 for a usage
+error. Never a traceback: see :mod:`arbiter.service.cli_io`.
 """
 
 from __future__ import annotations
@@ -9,20 +10,22 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
-from pathlib import Path
-from typing import BinaryIO
 
 import click
 
 from arbiter.adjudicator.replay import Report, error_report
-from arbiter.notation.abstractplay import abstractplay_losses
-from arbiter.notation.ast import Record
-from arbiter.notation.errors import RecordError
 from arbiter.notation.games import all_games
 from arbiter.notation.sources import FORMATS, Format
-from arbiter.service.batch import adjudicate_source, convert_source, game_rows, render
-
-RECORD_SUFFIXES = (".grn", ".json")
+from arbiter.service.batch import adjudicate_source, game_rows
+from arbiter.service.cli_io import (
+    NO_RECORDS,
+    GuardedGroup,
+    Unreadable,
+    convert_paths,
+    expand_paths,
+    io_error,
+    open_input,
+)
 
 from_option = click.option(
     "--from",
@@ -34,74 +37,40 @@ from_option = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="arbiter")
 def main() -> None:
     """Read, check and adjudicate records of Pilo, Petrify, Implo, Pletore and Pilare."""
 
 
-def expand_paths(paths: tuple[str, ...]) -> Iterator[str]:
-    """Files named, and every *.grn / *.json under directories named, in sorted order."""
-    for name in paths:
-        path = Path(name)
-        if name != "-" and path.is_dir():
-            found = sorted(
-                p
-                for p in path.rglob("*")
-                if p.suffix.lower() in RECORD_SUFFIXES
-                and p.is_file()
-                and not p.name.endswith(".expected.json")
-            )
-            yield from (str(p) for p in found)
-        else:
-            yield name
-
-
 def reports_for_paths(
     paths: tuple[str, ...], jobs: int = 1, fmt: Format | None = None
 ) -> Iterator[Report]:
-    """Reports of every record under ``paths``; an unreadable file gives one error report.
-    ``fmt`` names the notation of every file (else each file's name or content tells)."""
+    """Reports of every record under ``paths``; an unreadable file or directory gives one
+    error report (``io-error``) in its place. ``fmt`` names the notation of every file
+    (else each file's name or content tells)."""
     if jobs > 1:
         from arbiter.service.parallel import parallel_reports
 
         yield from parallel_reports(list(expand_paths(paths)), jobs, fmt)
         return
     for name in expand_paths(paths):
-        yield from reports_for_file(name, fmt)
+        if isinstance(name, Unreadable):
+            yield error_report(name.error(), file=name.path)
+        else:
+            yield from reports_for_file(name, fmt)
 
 
 def reports_for_file(name: str, fmt: Format | None = None) -> Iterator[Report]:
     """Reports of one file (or ``-`` for standard input)."""
+    count = 0
     try:
-        with _open(name) as stream:
-            yield from adjudicate_source(stream, file=name, fmt=fmt)
+        with open_input(name) as stream:
+            for report in adjudicate_source(stream, file=name, fmt=fmt):
+                count += 1
+                yield report
     except OSError as err:
-        yield error_report(
-            RecordError(
-                f"cannot read {name}: {err.strerror or err}", code="io-error", index=0, file=name
-            ),
-            file=name,
-        )
-
-
-def _open(name: str) -> BinaryIO:
-    if name == "-":
-        return _NoClose(sys.stdin.buffer)  # type: ignore[return-value]
-    return open(name, "rb")
-
-
-class _NoClose:
-    """Standard input, wrapped so that leaving a ``with`` block does not close it."""
-
-    def __init__(self, stream: BinaryIO) -> None:
-        self._stream = stream
-
-    def __enter__(self) -> BinaryIO:
-        return self._stream
-
-    def __exit__(self, *exc: object) -> None:
-        return None
+        yield error_report(io_error(name, err, count), file=name)
 
 
 @main.command()
@@ -119,15 +88,19 @@ class _NoClose:
 def adjudicate(paths: tuple[str, ...], as_json: bool, jobs: int, fmt: Format | None) -> None:
     """Replay every record under PATHS and give its official result."""
     all_valid = True
+    count = 0
     if not as_json:
         click.echo(_TABLE_HEADER)
     for report in reports_for_paths(paths, jobs, fmt):
+        count += 1
         all_valid &= report.valid
         if as_json:
             click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
         else:
             click.echo(_table_row(report))
-    sys.exit(0 if all_valid else 1)
+    if not count:
+        click.echo(NO_RECORDS, err=True)
+    sys.exit(0 if all_valid and count else 1)
 
 
 _TABLE_HEADER = (
@@ -172,7 +145,9 @@ def validate(paths: tuple[str, ...], fmt: Format | None) -> None:
         for error in report.errors:
             click.echo(_problem_line(report, error))
     click.echo(f"{count} record(s), {bad} invalid", err=True)
-    sys.exit(1 if bad else 0)
+    if not count:
+        click.echo(NO_RECORDS, err=True)
+    sys.exit(1 if bad or not count else 0)
 
 
 def _problem_line(report: Report, error: dict[str, object]) -> str:
@@ -197,42 +172,9 @@ def _problem_line(report: Report, error: dict[str, object]) -> str:
 )
 @from_option
 def convert(path: str, to: Format, output: str | None, fmt: Format | None) -> None:
-    """Convert the records of PATH to canonical GRN or JSON (losslessly), or to Abstract
-    Play records (Pletore)."""
-    records: list[Record] = []
-    failed = False
-    with _open(path) as stream:
-        for item in convert_source(stream, file=path, fmt=fmt, to=to):
-            if item.error is not None or item.record is None:
-                failed = True
-                click.echo(f"arbiter: {path}: record {item.index}: {item.error}", err=True)
-                continue
-            if item.note is not None:
-                click.echo(
-                    f"arbiter: {path}: record {item.index}: written as found, not "
-                    f"canonical: {item.note}",
-                    err=True,
-                )
-            if to == "abstractplay":
-                _warn_losses(path, item.index, item.record)
-            records.append(item.record)
-    text = render(records, to)
-    if output:
-        Path(output).write_text(text, encoding="utf-8", newline="\n")
-    else:
-        click.echo(text, nl=False)
-    sys.exit(1 if failed else 0)
-
-
-def _warn_losses(path: str, index: int, record: Record) -> None:
-    """Say on standard error what an Abstract Play record cannot hold of ``record``."""
-    lost = abstractplay_losses(record)
-    if lost:
-        click.echo(
-            f"arbiter: {path}: record {index}: Abstract Play records cannot hold "
-            f"{', '.join(lost)}; left out",
-            err=True,
-        )
+    """Convert the records of PATH (a file, a directory, or - for standard input) to
+    canonical GRN or JSON (losslessly), or to Abstract Play records (Pletore)."""
+    sys.exit(convert_paths((path,), to, output, fmt))
 
 
 @main.command()

@@ -47,11 +47,12 @@ class RecordRequest(Request):
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """The bytes of one source of records, its file name if it had one, and its notation
-    if the request named it (else the file name's extension or the content decide)."""
+    """One source of records (its bytes, or the body as a stream), its file name if it had
+    one, and its notation if the request named it (else the file name's extension or the
+    content decide)."""
 
     name: str | None
-    data: bytes
+    data: bytes | IO[bytes]
     fmt: Format | None = None
 
 
@@ -72,10 +73,35 @@ def request_sources(request: Request) -> list[Source]:
             "multipart/form-data (files)",
             accepted=sorted(filter(None, BODY_FORMATS)),
         )
-    data = request.get_data(cache=False)
-    if not data:
+    # The body is read as a stream, a record at a time, never whole: a record over the
+    # limits is refused after reading at most its limit, however large the body.
+    stream = request.stream
+    head = stream.read(HEAD)
+    if not head:
         raise ApiError(400, "empty-body", "the request has no body: send one or more records")
-    return [Source(None, data, BODY_FORMATS[request.mimetype])]
+    body = io.BufferedReader(_Prefixed(head, stream), HEAD)
+    return [Source(None, body, BODY_FORMATS[request.mimetype])]
+
+
+HEAD = 64 * 1024
+"""Bytes read from a body at a time."""
+
+
+class _Prefixed(io.RawIOBase):
+    """``head``, then the rest of ``stream``: a stream whose first bytes were read."""
+
+    def __init__(self, head: bytes, stream: IO[bytes]) -> None:
+        self._head = head
+        self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        data = self._head[: len(buffer)] or self._stream.read(len(buffer))
+        self._head = self._head[len(data) :]
+        buffer[: len(data)] = data
+        return len(data)
 
 
 def _uploaded_files(request: Request) -> list[Source]:

@@ -2,17 +2,20 @@
 
 ``service/openapi.yaml`` (copied to ``spec/openapi.yaml``) is written by hand and names the
 five games in its enums; the document served at ``/api/v1/openapi.yaml`` and ``.json`` takes
-those enums from the registered games instead, so that it always describes what this server
-reads. A test checks that the file names the registered games.
+those enums from the registered games instead, and holds the record schema in full as the
+JSON request body (the file refers to it by its ``$id``), so that it always describes what
+this server reads. A test checks that the file names the registered games.
 """
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from arbiter.notation.games import MOVE_FORMS, all_games, generation
+from arbiter.notation.json_schema import record_schema
 
 
 def openapi_document() -> dict[str, Any]:
@@ -36,7 +39,18 @@ def _document(_generation: int) -> dict[str, Any]:
     schemas["Game"]["properties"]["name"]["enum"] = names
     schemas["Game"]["properties"]["moves"]["items"]["enum"] = list(MOVE_FORMS)
     schemas["Report"]["properties"]["game"]["enum"] = [*names, None]
+    source = _embedded(record_schema(), "#/components/schemas/RecordSource")
+    source["description"] = schemas["RecordSource"]["description"]
+    schemas["RecordSource"] = source
     return document
+
+
+def _embedded(schema: dict[str, Any], at: str) -> dict[str, Any]:
+    """The record schema as a component of this document at ``at``: its references to its
+    own ``$defs`` pointed there, and its ``$id`` left out so that they resolve in the
+    document."""
+    text = json.dumps({k: v for k, v in schema.items() if k not in ("$id", "$schema")})
+    return dict(json.loads(text.replace('"#/$defs/', f'"{at}/$defs/')))
 
 
 @cache

@@ -1,8 +1,10 @@
 """``arbiter serve``: the HTTP API on waitress, a production WSGI server (``spec/api.md``).
 
 Every option may also come from the environment (``ARBITER_HOST``, ``ARBITER_PORT``,
-``ARBITER_THREADS``, ``ARBITER_MAX_BODY``); a command-line option wins. Flask and waitress are
-imported only when the command runs, so that the rest of the CLI starts fast.
+``ARBITER_THREADS``, ``ARBITER_MAX_BODY``, ``ARBITER_CONNECTION_LIMIT``,
+``ARBITER_CHANNEL_TIMEOUT``); a command-line option wins. Flask and waitress are imported only
+when the command runs, so that the rest of the CLI starts fast. What stands in front of the
+application (JSON refusals, limits, shutdown) is :mod:`arbiter.service.front`.
 """
 
 from __future__ import annotations
@@ -10,10 +12,6 @@ from __future__ import annotations
 import click
 
 from arbiter.service import DEFAULT_MAX_BODY
-
-SLACK = 1024 * 1024
-"""waitress refuses bodies this much over the app's limit by itself (with a plain-text 413);
-below that, the app reads the Content-Length and answers a JSON 413 without reading the body."""
 
 
 class ByteSize(click.ParamType):  # type: ignore[type-arg]  # generic only from click 8.2
@@ -69,31 +67,58 @@ class ByteSize(click.ParamType):  # type: ignore[type-arg]  # generic only from 
     show_default=True,
     help="Largest request body in bytes, e.g. 16M (env ARBITER_MAX_BODY).",
 )
-def serve(host: str, port: int, threads: int, max_body: int) -> None:
-    """Run the HTTP API (see spec/api.md) until interrupted."""
+@click.option(
+    "--connection-limit",
+    envvar="ARBITER_CONNECTION_LIMIT",
+    type=click.IntRange(10, 100_000),
+    default=1000,
+    show_default=True,
+    help="Open connections kept at once, idle ones included (env ARBITER_CONNECTION_LIMIT).",
+)
+@click.option(
+    "--channel-timeout",
+    envvar="ARBITER_CHANNEL_TIMEOUT",
+    type=click.IntRange(1, 3600),
+    default=30,
+    show_default=True,
+    help="Seconds a silent connection is kept (env ARBITER_CHANNEL_TIMEOUT).",
+)
+def serve(
+    host: str,
+    port: int,
+    threads: int,
+    max_body: int,
+    connection_limit: int,
+    channel_timeout: int,
+) -> None:
+    """Run the HTTP API (see spec/api.md) until SIGTERM or Ctrl-C, which let the requests
+    under way finish."""
     from waitress import create_server
 
     from arbiter.service import create_app
+    from arbiter.service.front import JsonChannel, raise_open_files, serve_until_stopped
 
     app = create_app({"MAX_CONTENT_LENGTH": max_body})
+    raise_open_files(connection_limit + 64)
     server = create_server(
         app,
         host=host,
         port=port,
         threads=threads,
         ident="arbiter",
-        max_request_body_size=max_body + SLACK,
+        # waitress refuses a body of this size or more, before reading it: one byte over.
+        max_request_body_size=max_body + 1,
+        connection_limit=connection_limit,
+        channel_timeout=channel_timeout,
+        cleanup_interval=max(1, min(10, channel_timeout // 2)),
+        asyncore_use_poll=True,  # select() cannot watch more than 1024 connections
     )
+    server.channel_class = JsonChannel
     bound = getattr(server, "effective_port", port)
     shown = f"[{host}]" if ":" in host else host
     click.echo(
         f"arbiter: serving http://{shown}:{bound}/ with {threads} threads "
-        f"(request bodies up to {max_body} bytes); Ctrl-C stops",
+        f"(request bodies up to {max_body} bytes); Ctrl-C or SIGTERM stops",
         err=True,
     )
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.close()
+    serve_until_stopped(server)

@@ -16,7 +16,6 @@ from arbiter.adjudicator.replay import Report, error_report
 from arbiter.adjudicator.standings import Adjudicated, EventStandings
 from arbiter.adjudicator.standings import standings as compute_standings
 from arbiter.adjudicator.tiebreaks import DEFAULT_ORDER, parse_order
-from arbiter.notation.errors import RecordError
 from arbiter.service.batch import adjudicated_source
 from arbiter.service.standings_formats import FORMATS, Format, FormatError, render
 
@@ -73,25 +72,33 @@ def standings(
         raise click.UsageError(str(err)) from None
     click.echo(text, nl=False)
     _summary(tables, seen, listed=chosen in ("csv", "trf"))
+    if not seen:  # an empty upload is no clean event
+        click.echo("arbiter: no records found", err=True)
+        sys.exit(1)
     sys.exit(0 if all(report.valid for report in seen) else 1)
 
 
 def _adjudicated(paths: tuple[str, ...], seen: list[Report]) -> Iterator[Adjudicated]:
     """Every record under ``paths`` with its report, keeping the reports in ``seen``; a
-    file that cannot be opened gives one ``io-error`` report without a record."""
-    from arbiter.service.cli import _open, expand_paths
+    file or directory that cannot be read gives one ``io-error`` report without a record,
+    in its place."""
+    from arbiter.service.cli_io import Unreadable, expand_paths, io_error, open_input
 
     for name in expand_paths(paths):
+        if isinstance(name, Unreadable):
+            report = error_report(name.error(), file=name.path)
+            seen.append(report)
+            yield None, report
+            continue
+        count = 0
         try:
-            with _open(name) as stream:
+            with open_input(name) as stream:
                 for record, report in adjudicated_source(stream, file=name):
+                    count += 1
                     seen.append(report)
                     yield record, report
         except OSError as err:
-            message = f"cannot read {name}: {err.strerror or err}"
-            report = error_report(
-                RecordError(message, code="io-error", index=0, file=name), file=name
-            )
+            report = error_report(io_error(name, err, count), file=name)
             seen.append(report)
             yield None, report
 

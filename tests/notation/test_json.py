@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ from arbiter.notation.ast import (
 )
 from arbiter.notation.errors import RecordError
 from arbiter.notation.games import all_games
+from arbiter.notation.grn_reader import read_grn
+from arbiter.notation.grn_writer import write_grn
 from arbiter.notation.json_reader import read_json, record_from_json
 from arbiter.notation.json_schema import record_schema, schema_text
 from arbiter.notation.json_writer import record_to_json, write_json
@@ -225,15 +228,20 @@ def test_input_is_normalised() -> None:
     assert record_to_json(record)["moves"] == [{"type": "sow", "from": "c3", "path": "nne"}]
 
 
-def test_other_games_colours_are_ordinary_tags_and_comments_are_kept_exactly() -> None:
+def test_other_games_colours_are_ordinary_tags_and_comments_are_kept_as_grn_keeps_them() -> None:
     record = Record(
         game="Pilo",
         size=5,
         tags=(Tag("Red", "x"), Tag("game", "y")),
-        turns=turns(Pass(), comments={0: "  spaced  "}),
+        turns=turns(Pass(), comments={0: "in  side"}),
         comment="",
     )
     assert read_json(write_json([record])) == [record]
+    # White space at either end of a comment is not kept, in JSON as in GRN: otherwise a
+    # record converted to GRN would not read back as itself.
+    spaced = replace(record, turns=turns(Pass(), comments={0: " \n in  side\t"}))
+    assert read_json(write_json([spaced])) == [record]
+    assert list(read_grn(write_grn(record))) == [record]
 
 
 def test_implo_placements_without_steps_are_implo_places() -> None:
@@ -307,9 +315,9 @@ ERRORS = [
         "off-board",
         "/moves/0",
     ),
-    ("bad result", base(result="Orange+x"), "schema", "/result"),
-    ("half point outside Pletore", base(result="Blue+2.5"), "schema", "/result"),
-    ("margin in Implo", {"game": "Implo", "size": 5, "result": "Black+3"}, "schema", "/result"),
+    ("bad result", base(result="Orange+x"), "bad-result", "/result"),
+    ("half point outside Pletore", base(result="Blue+2.5"), "bad-result", "/result"),
+    ("margin in Implo", {"game": "Implo", "size": 5, "result": "Black+3"}, "bad-result", "/result"),
     ("unknown game", base(game="Chess"), "schema", "/game"),
     ("game missing", base(game=DELETE), "schema", ""),
     ("unknown field", base(event="Autumn Open"), "schema", ""),
@@ -389,8 +397,12 @@ def test_the_first_problem_in_reading_order_is_reported() -> None:
     bad_moves = [MOVE, {"type": "flip", "at": "a1"}, {"type": "sow", "from": "a1", "path": "n"}]
     [error] = read_json(json.dumps(base(moves=bad_moves, result="x")))
     assert isinstance(error, RecordError) and error.pointer == "/moves/1/type"
+    # A result that cannot be read does not stop the record; a size that cannot be does.
     [error] = read_json(json.dumps({"result": "x", "game": "Pilo", "size": 80}))
+    assert isinstance(error, RecordError) and error.pointer == "/size" and error.record is None
+    [error] = read_json(json.dumps({"result": "x", "game": "Pilo", "size": 8}))
     assert isinstance(error, RecordError) and error.pointer == "/result"
+    assert error.record is not None and error.record.result == "*"
     [error] = read_json(json.dumps({"game": "Pletore", "size": 80}))
     assert isinstance(error, RecordError) and error.pointer == ""
 
@@ -462,10 +474,12 @@ def test_empty_array_holds_no_records() -> None:
     assert read_json("[]") == []
 
 
-@pytest.mark.parametrize("text", ["[" * 100_000, "[" * 40 + "]" * 40])
+@pytest.mark.parametrize(
+    "text", ["[" * 100_000, "[" * 40 + "]" * 40, "{" + '"a": [' * 40 + "]" * 40 + "}"]
+)
 def test_deep_nesting_is_an_error(text: str) -> None:
     [error] = read_json(text)
-    assert isinstance(error, RecordError) and error.code in ("bad-json", "schema")
+    assert isinstance(error, RecordError) and error.code in ("bad-json", "too-deep")
 
 
 # --- properties ------------------------------------------------------------------------------

@@ -52,9 +52,19 @@ class FakeServer:
 def fake_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
     import waitress  # type: ignore[import-untyped]
 
+    import arbiter.service.front
+
     FakeServer.calls = []
     monkeypatch.setattr(waitress, "create_server", FakeServer)
-    for name in ("ARBITER_HOST", "ARBITER_PORT", "ARBITER_THREADS", "ARBITER_MAX_BODY"):
+    monkeypatch.setattr(arbiter.service.front, "serve_until_stopped", lambda server: server.run())
+    for name in (
+        "ARBITER_HOST",
+        "ARBITER_PORT",
+        "ARBITER_THREADS",
+        "ARBITER_MAX_BODY",
+        "ARBITER_CONNECTION_LIMIT",
+        "ARBITER_CHANNEL_TIMEOUT",
+    ):
         monkeypatch.delenv(name, raising=False)
     yield FakeServer.calls
 

@@ -1,0 +1,1 @@
+"""The fuzz harness (``make fuzz``): see :mod:`fuzz.harness`."""

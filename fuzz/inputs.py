@@ -1,0 +1,323 @@
+"""Where the fuzz harness gets its hostile inputs: the samples and random legal games,
+mutated byte by byte and value by value, text drawn from the GRN grammar, binary junk, and
+inputs made of good records around a broken one (to see that none is lost).
+
+Everything is drawn from one ``random.Random``, so that a run is repeated by its seed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis.extra.lark import from_lark
+
+from arbiter.adjudicator import get_rules
+from arbiter.notation.ast import Record, Turn
+from arbiter.notation.games import all_games
+from arbiter.notation.grn_reader import lark_parser
+from arbiter.notation.grn_writer import write_record
+from arbiter.notation.json_writer import record_to_json
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """One input: its bytes, the kind of input it is, and, for inputs built around a broken
+    record, the good records that must come out of it as they come out alone (first and
+    last)."""
+
+    data: bytes
+    kind: str
+    fmt: str | None = None
+    intact: tuple[bytes, ...] = ()
+
+
+def sample_texts() -> list[tuple[str, bytes]]:
+    """Every record file of ``samples/`` (not the expected reports)."""
+    found = sorted(
+        p
+        for p in (ROOT / "samples").rglob("*")
+        if p.suffix in (".grn", ".json") and not p.name.endswith(".expected.json")
+    )
+    return [(p.suffix[1:], p.read_bytes()) for p in found]
+
+
+def legal_records(rng: random.Random, count: int) -> list[Record]:
+    """``count`` random legal games of every game, on small boards, played by the engines
+    themselves (up to 80 plies), their results claimed as the rules give them."""
+    records = []
+    games = list(all_games())
+    for number in range(count):
+        game = games[number % len(games)]
+        rules = get_rules(game.name)
+        size = rng.choice(game.sizes[:4])
+        komi = rng.randrange(-5, 6) if game.komi else None
+        state = rules.initial_state(size, komi=komi)
+        turns: list[Turn] = []
+        while len(turns) < 80 and (move := rules.random_move(state, rng.choice)) is not None:
+            state = rules.play(state, move)
+            turns.append(Turn(getattr(state, "last_move", None) or move))
+        outcome = rules.outcome(state)
+        records.append(
+            Record(
+                game=game.name,
+                size=size,
+                komi=komi,
+                turns=tuple(turns),
+                players=((game.colours[0], "ann"), (game.colours[1], "bo")),
+                result=outcome.result(game.colours) if outcome else "*",
+            )
+        )
+    return records
+
+
+def grammar_texts(count: int, seed_value: int) -> list[bytes]:
+    """``count`` records drawn by hypothesis from the GRN grammar itself."""
+    drawn: list[bytes] = []
+    parser = lark_parser(start="record", lexer="basic")
+
+    @seed(seed_value)
+    @settings(
+        max_examples=count,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(from_lark(parser, start="record"))
+    def draw(text: str) -> None:
+        drawn.append(text.encode("utf-8", "surrogatepass"))
+
+    draw()
+    return drawn
+
+
+# --- mutations ---------------------------------------------------------------------------------
+
+HOSTILE = [
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b'"',
+    b"\\",
+    b"\n",
+    b"\r",
+    b"\x00",
+    b"\xff",
+    b"\xed\xa0\x80",
+    "\u00a0".encode(),
+    "\u3000".encode(),
+    "\ufeff".encode(),
+    "٣".encode(),
+    b"9" * 4301,
+    b"1" * 10,
+    b"-1000001",
+    b"99999999999/3/3",
+    b"100000000",
+    b'\n[Game "Pilo"]\n',
+    b'[Game "Pletore"]',
+    b"[Setup ",
+    b"{" * 40,
+    b"[" * 40,
+    b"NaN",
+    b"1e999",
+    b"\\ud800",
+    b"pass",
+    b"swap",
+    b"button",
+    b"a1/b2:c3",
+    b"c3:nnnnnnnn",
+    b"Orange",
+    b"+R",
+    b"*",
+    b"1...",
+    b"z99",
+]
+"""Fragments that touch a limit, a rule of the notation or a path of the reader."""
+
+
+def _flip(rng: random.Random, data: bytes) -> bytes:
+    if not data:
+        return data
+    at = rng.randrange(len(data))
+    return data[:at] + bytes([data[at] ^ (1 << rng.randrange(8))]) + data[at + 1 :]
+
+
+def _insert(rng: random.Random, data: bytes) -> bytes:
+    at = rng.randrange(len(data) + 1)
+    piece = rng.choice(HOSTILE) if rng.random() < 0.7 else rng.randbytes(rng.randrange(1, 9))
+    return data[:at] + piece + data[at:]
+
+
+def _delete(rng: random.Random, data: bytes) -> bytes:
+    if not data:
+        return data
+    at = rng.randrange(len(data))
+    return data[:at] + data[at + rng.randrange(1, 40) :]
+
+
+def _duplicate(rng: random.Random, data: bytes) -> bytes:
+    if not data:
+        return data
+    at = rng.randrange(len(data))
+    piece = data[at : at + rng.randrange(1, 200)]
+    return data[:at] + piece * rng.randrange(1, 30) + data[at:]
+
+
+def _truncate(rng: random.Random, data: bytes) -> bytes:
+    return data[: rng.randrange(len(data) + 1)]
+
+
+def _swap_lines(rng: random.Random, data: bytes) -> bytes:
+    lines = data.split(b"\n")
+    if len(lines) > 2:
+        a, b = rng.randrange(len(lines)), rng.randrange(len(lines))
+        lines[a], lines[b] = lines[b], lines[a]
+    return b"\n".join(lines)
+
+
+MUTATIONS: list[Callable[[random.Random, bytes], bytes]] = [
+    _flip,
+    _insert,
+    _insert,
+    _delete,
+    _duplicate,
+    _truncate,
+    _swap_lines,
+]
+
+
+def mutate(rng: random.Random, data: bytes, rounds: int | None = None) -> bytes:
+    """``data`` changed by one to eight random mutations."""
+    for _ in range(rounds or rng.randrange(1, 9)):
+        data = rng.choice(MUTATIONS)(rng, data)
+    return data
+
+
+JUNK_VALUES: list[object] = [
+    None,
+    True,
+    0,
+    -1,
+    8.5,
+    1e300,
+    10**12,
+    "",
+    "x" * 70_000,
+    "\ud800",
+    "}",
+    "d4\n",
+    "Orange+007",
+    [],
+    [1] * 20_000,
+    {},
+    {"type": "flip", "at": "a1"},
+    {"patch": "a1"},
+    [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],
+]
+"""JSON values that fit no field, or touch a limit."""
+
+
+def mutate_json(rng: random.Random, obj: Any) -> Any:
+    """A record object with one value replaced by junk, a key removed or added, or an
+    array stretched: JSON that parses and fits the schema in all but one place."""
+    holders: list[tuple[Any, Any]] = []
+    stack = [obj]
+    while stack:
+        node = stack.pop()
+        keys = list(node) if isinstance(node, dict) else range(len(node))
+        for key in keys:
+            holders.append((node, key))
+            if isinstance(node[key], dict | list):
+                stack.append(node[key])
+    if not holders:
+        return _junk(rng)
+    node, key = rng.choice(holders)
+    roll = rng.random()
+    if isinstance(node, dict) and roll < 0.2:
+        del node[key]
+    elif isinstance(node, dict) and roll < 0.3:
+        node[rng.choice(["x", "Komi", "comment", "resolve", "result"])] = _junk(rng)
+    elif isinstance(node, list) and roll < 0.4:
+        node.extend([node[key]] * rng.randrange(1, 50))
+    else:
+        node[key] = _junk(rng)
+    return obj
+
+
+def _junk(rng: random.Random) -> object:
+    """A fresh copy of a junk value (a shared one could end up inside itself)."""
+    return copy.deepcopy(rng.choice(JUNK_VALUES))
+
+
+# --- the inputs ------------------------------------------------------------------------------
+
+
+class Inputs:
+    """Draws inputs of every kind from the samples, a pool of legal games and a pool of
+    grammar-drawn texts."""
+
+    def __init__(self, rng: random.Random, legal: int = 150, grammar: int = 400) -> None:
+        self.rng = rng
+        self.samples = sample_texts()
+        records = legal_records(rng, legal)
+        self.legal = [write_record(r).encode() for r in records]
+        self.grn = self.legal + [data for fmt, data in self.samples if fmt == "grn"]
+        self.objects = [record_to_json(r) for r in records]
+        self.grammar = grammar_texts(grammar, rng.randrange(2**32))
+
+    def draw(self) -> Input:
+        roll = self.rng.random()
+        if roll < 0.30:
+            fmt, data = self.rng.choice(self.samples)
+            return Input(mutate(self.rng, data), "mutated sample", fmt)
+        if roll < 0.50:
+            return Input(mutate(self.rng, self.rng.choice(self.grn)), "mutated legal game", "grn")
+        if roll < 0.60:
+            return self._json_values()
+        if roll < 0.72:
+            text = self.rng.choice(self.grammar)
+            return Input(mutate(self.rng, text) if self.rng.random() < 0.5 else text, "grammar")
+        if roll < 0.80:
+            return Input(self.rng.randbytes(self.rng.randrange(0, 2048)), "binary junk")
+        if roll < 0.92:
+            return self._surrounded_grn()
+        return self._surrounded_json()
+
+    def _json_values(self) -> Input:
+        obj = json.loads(json.dumps(self.rng.choice(self.objects)))
+        for _ in range(self.rng.randrange(1, 4)):
+            obj = mutate_json(self.rng, obj)
+        text = json.dumps(obj, indent=self.rng.choice([None, 2]))
+        data = text.encode("utf-8", "surrogatepass")
+        if self.rng.random() < 0.3:
+            data = mutate(self.rng, data, 2)
+        return Input(data, "mutated JSON", "json")
+
+    def _surrounded_grn(self) -> Input:
+        """Good, broken, good: the broken record keeps its first line (its Game tag), so the
+        reader must find the last good record whatever was done to the middle one."""
+        first, middle, last = (self.rng.choice(self.legal) for _ in range(3))
+        head, _, rest = middle.partition(b"\n")
+        broken = head + b"\n" + mutate(self.rng, rest)
+        return Input(
+            first + b"\n" + broken + b"\n\n" + last, "good-broken-good GRN", "grn", (first, last)
+        )
+
+    def _surrounded_json(self) -> Input:
+        """Good, broken, good as the elements of one array: the broken one is JSON (a record
+        with a junk value), so that the array's structure holds."""
+        first, last = (self.rng.choice(self.objects) for _ in range(2))
+        broken = mutate_json(self.rng, json.loads(json.dumps(self.rng.choice(self.objects))))
+        text = json.dumps([first, broken, last], indent=self.rng.choice([None, 1]))
+        alone = (json.dumps(first).encode(), json.dumps(last).encode())
+        return Input(text.encode("utf-8", "surrogatepass"), "good-broken-good JSON", "json", alone)

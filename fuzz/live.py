@@ -1,0 +1,122 @@
+"""The fuzz harness against a real ``arbiter serve`` (``make fuzz``): hostile HTTP on the
+wire, then schemathesis with every phase (examples, coverage, fuzzing, stateful) in both
+modes, then SIGTERM, which must let the server exit with status 0. Prints what it found,
+the server's peak memory, and exits 1 on any finding. Usage::
+
+    python -m fuzz.live --requests 2000 --examples 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from fuzz.surfaces import hostile_http
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def start_server(threads: int = 4) -> tuple[subprocess.Popen[str], int]:
+    """``arbiter serve`` on a free local port; returns the process and the port."""
+    process = subprocess.Popen(
+        [str(BIN / "arbiter"), "serve", "--port", "0", "--threads", str(threads)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    line = process.stderr.readline()
+    found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    if not found:
+        process.kill()
+        raise RuntimeError(f"the server did not start: {line!r}")
+    port = int(found.group(1))
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    for _ in range(100):
+        try:
+            with opener.open(f"http://127.0.0.1:{port}/health", timeout=2):
+                return process, port
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the server does not answer /health")
+
+
+def peak_memory_mb(pid: int) -> float:
+    """The process's peak resident memory so far (VmHWM), in MB."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    found = re.search(r"VmHWM:\s+(\d+) kB", status)
+    return int(found.group(1)) / 1024 if found else float("nan")
+
+
+def schemathesis_run(port: int, examples: int, seed: int) -> int:
+    """schemathesis against the server, every phase, both modes; its exit status."""
+    command = [
+        str(BIN / "schemathesis"),
+        "--config-file",
+        str(ROOT / "fuzz" / "schemathesis.toml"),
+        "run",
+        f"http://127.0.0.1:{port}/api/v1/openapi.yaml",
+        "--checks",
+        "all",
+        "--exclude-checks",
+        "ignored_auth,use_after_free,ensure_resource_availability,object_level_authorization",
+        "--phases",
+        "examples,coverage,fuzzing,stateful",
+        "--mode",
+        "all",
+        "--max-examples",
+        str(examples),
+        "--max-response-time",
+        "1",
+        "--seed",
+        str(seed),
+        # One worker: CPython 3.11's ast.parse, which hypothesis calls to describe its
+        # strategies, is not safe in several threads at once ("AST constructor recursion
+        # depth mismatch").
+        "--workers",
+        "1",
+        "--suppress-health-check",
+        "all",
+    ]
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(command, cwd=ROOT, env=environment, check=False).returncode
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=2000, help="hostile HTTP requests")
+    parser.add_argument("--examples", type=int, default=200, help="schemathesis examples")
+    parser.add_argument("--seed", type=int, default=1)
+    options = parser.parse_args(argv)
+    process, port = start_server()
+    began = time.monotonic()
+    try:
+        problems = hostile_http(port, options.requests, options.seed)
+        wire = time.monotonic() - began
+        status = schemathesis_run(port, options.examples, options.seed)
+        memory = peak_memory_mb(process.pid)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        code = process.wait(timeout=60)
+    print(
+        f"{options.requests} hostile requests on the wire in {wire:.0f} s: "
+        f"{len(problems)} problem(s); schemathesis exit status {status}; the server's peak "
+        f"memory {memory:.0f} MB; exit status after SIGTERM {code}"
+    )
+    for problem in problems[:20]:
+        print("  " + problem)
+    return 0 if not problems and status == 0 and code == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,214 @@
+"""What the command line does around the records (``spec/cli.md``): finding the files under
+the paths given, reporting what cannot be read, converting in a stream, and keeping any
+failure of the program from ending in a traceback.
+
+Every file or directory that cannot be read is an ``io-error`` in its place, never skipped
+in silence; the other paths are still read.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, BinaryIO
+
+import click
+
+from arbiter.notation.abstractplay import abstractplay_losses
+from arbiter.notation.errors import RecordError
+from arbiter.notation.sources import Format
+from arbiter.service.batch import Converted, convert_source, output_parts
+
+RECORD_SUFFIXES = (".grn", ".json")
+NO_RECORDS = "arbiter: no records found"
+
+
+class GuardedGroup(click.Group):
+    """The command group, answering any failure of the program with one line on standard
+    error and exit status 1 instead of a traceback (records are guarded one by one in
+    :mod:`arbiter.service.batch`; this is the last guard, for everything else)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except KeyboardInterrupt:
+            click.echo("arbiter: interrupted", err=True)
+            sys.exit(130)
+        except BrokenPipeError:
+            _quiet_stdout()
+            sys.exit(1)
+        except Exception as err:  # a bug: say so in one line, never with a traceback
+            click.echo(f"arbiter: internal error: {type(err).__name__}: {err}", err=True)
+            sys.exit(1)
+
+
+def _quiet_stdout() -> None:
+    """Standard output was closed by the reader (``| head``): send what is left nowhere, so
+    that Python's own flush at exit does not complain."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A path that could not be read (a directory that cannot be listed), and why."""
+
+    path: str
+    reason: str
+
+    def error(self, index: int = 0) -> RecordError:
+        return RecordError(
+            f"cannot read {self.path}: {self.reason}", code="io-error", index=index, file=self.path
+        )
+
+
+def expand_paths(paths: tuple[str, ...]) -> Iterator[str | Unreadable]:
+    """Files named, and every ``*.grn`` / ``*.json`` under directories named (except the
+    samples' ``*.expected.json``), in sorted order; a directory that cannot be listed, at
+    any depth, is given as :class:`Unreadable` in its place."""
+    for name in paths:
+        if name == "-" or not Path(name).is_dir():
+            yield name
+            continue
+        problems: list[OSError] = []
+        found: list[str | Unreadable] = []
+        for top, _dirs, files in os.walk(name, onerror=problems.append):
+            found += (
+                str(Path(top, file))  # as pathlib writes it: no "./" before a name
+                for file in files
+                if Path(file).suffix.lower() in RECORD_SUFFIXES
+                and not file.endswith(".expected.json")
+                and os.path.isfile(os.path.join(top, file))
+            )
+        found += (Unreadable(str(Path(p.filename or name)), p.strerror or str(p)) for p in problems)
+        yield from sorted(found, key=_sort_key)
+
+
+def _sort_key(item: str | Unreadable) -> Path:
+    return Path(item.path if isinstance(item, Unreadable) else item)
+
+
+def open_input(name: str) -> BinaryIO:
+    """A path's bytes, or standard input for ``-`` (left open when the caller closes it)."""
+    if name == "-":
+        return _NoClose(sys.stdin.buffer)  # type: ignore[return-value]
+    return open(name, "rb")  # noqa: SIM115
+
+
+class _NoClose:
+    """Standard input, wrapped so that leaving a ``with`` block does not close it."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+
+    def __enter__(self) -> BinaryIO:
+        return self._stream
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def io_error(name: str, err: OSError, index: int = 0) -> RecordError:
+    """The ``io-error`` of a path that cannot be read (``index``: the record it stopped at)."""
+    return RecordError(
+        f"cannot read {name}: {err.strerror or err}", code="io-error", index=index, file=name
+    )
+
+
+def convert_paths(
+    paths: tuple[str, ...], to: Format, output: str | None, fmt: Format | None = None
+) -> int:
+    """``arbiter convert``: write every record under ``paths`` in canonical ``to``, to
+    ``output`` or standard output, one record at a time (memory stays bounded whatever the
+    input's length), reading every file as ``fmt`` if given; report what cannot be converted
+    (and, for Abstract Play, what its records cannot hold) on standard error. Returns the exit
+    status: 0 when every record was converted, 1 otherwise (or when there was none)."""
+    tally = _Tally()
+    try:
+        out: IO[str] = (
+            open(output, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+            if output
+            else sys.stdout
+        )
+    except OSError as err:
+        click.echo(f"arbiter: io-error: cannot write {output}: {err.strerror or err}", err=True)
+        return 1
+    try:
+        for part in output_parts(_converted_texts(paths, to, tally, fmt), to):
+            out.write(part)
+        out.flush()
+    except OSError as err:
+        if output is None:
+            raise
+        click.echo(f"arbiter: io-error: cannot write {output}: {err.strerror or err}", err=True)
+        return 1
+    finally:
+        if output:
+            out.close()
+    if tally.records == 0:
+        if not tally.failed:
+            click.echo(NO_RECORDS, err=True)
+        return 1
+    return 1 if tally.failed else 0
+
+
+@dataclass(slots=True)
+class _Tally:
+    records: int = 0
+    failed: bool = False
+
+
+def _converted_texts(
+    paths: tuple[str, ...], to: Format, tally: _Tally, fmt: Format | None
+) -> Iterator[str]:
+    """The text of every record converted, in order; each problem goes to standard error
+    as it is met."""
+    for name in expand_paths(paths):
+        if isinstance(name, Unreadable):
+            tally.failed = True
+            _say(name.path, name.error())
+            continue
+        seen = 0
+        try:
+            with open_input(name) as stream:
+                for item in convert_source(stream, to=to, file=name, fmt=fmt):
+                    seen += 1
+                    if (text := _report(name, item, tally, to)) is not None:
+                        yield text
+        except OSError as err:
+            tally.failed = True
+            _say(name, io_error(name, err, seen))
+        tally.records += seen
+
+
+def _report(name: str, item: Converted, tally: _Tally, to: Format) -> str | None:
+    if item.error is not None:
+        tally.failed = True
+        _say(name, item.error, item.index)
+        return None
+    if item.note is not None:
+        click.echo(
+            f"arbiter: {name}: record {item.index}: written as found, not canonical: {item.note}",
+            err=True,
+        )
+    lost = abstractplay_losses(item.record) if to == "abstractplay" and item.record else []
+    if lost:
+        click.echo(
+            f"arbiter: {name}: record {item.index}: Abstract Play records cannot hold "
+            f"{', '.join(lost)}; left out",
+            err=True,
+        )
+    return item.text
+
+
+def _say(name: str, error: RecordError, index: int | None = None) -> None:
+    where = f"record {index}: " if index is not None else ""
+    click.echo(f"arbiter: {name}: {where}{error}", err=True)

@@ -1,0 +1,203 @@
+"""What stands in front of the Flask application (``spec/api.md`` sections 4 to 6): a JSON
+error body for every refusal whichever layer refuses, bodies over the limit refused before
+they are read, connection limits and timeouts that idle or slow clients cannot exhaust, and a
+shutdown that lets the requests under way finish.
+
+Two layers refuse requests before the application sees them:
+
+- :class:`JsonFront`, a WSGI middleware that any WSGI server runs in front of the app
+  (``create_app`` puts it there): a ``Content-Length`` over the limit, or one that is not a
+  number, is answered at once, before the body is read; anything the application lets
+  escape becomes a JSON 500.
+- waitress itself, under ``arbiter serve``, for what never reaches WSGI: malformed request
+  lines and headers, headers too large, broken chunked bodies, bodies over the limit. Its
+  answers are made JSON by :class:`JsonErrorTask`, and :class:`JsonChannel` answers a
+  request that announced ``Expect: 100-continue`` with its error instead of ``100 Continue``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import resource
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from waitress.channel import HTTPChannel
+from waitress.task import ErrorTask
+
+from arbiter.service.errors import error_body
+
+log = logging.getLogger("arbiter.serve")
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+CONNECTION_LIMIT = 1000
+"""Open connections the server keeps at once, idle ones included (waitress's default, 100,
+let 99 half-sent requests lock every other client out)."""
+CHANNEL_TIMEOUT = 30
+"""Seconds a connection may stay silent before it is closed (waitress's default is 120)."""
+DRAIN_SECONDS = 30.0
+"""On SIGTERM or SIGINT, how long the requests under way may take to finish."""
+
+WAITRESS_CODES = {
+    400: "bad-request",
+    413: "body-too-large",
+    431: "headers-too-large",
+    500: "internal-error",
+    501: "not-implemented",
+}
+"""Stable codes for the errors waitress answers before the application runs."""
+
+
+def json_response(
+    start_response: Callable[..., Any], status: int, code: str, message: str, **extra: Any
+) -> list[bytes]:
+    """Start and return a JSON error answer of ``spec/api.md`` section 4."""
+    body = json.dumps(error_body(status, code, message, **extra)).encode("utf-8")
+    reason = {400: "Bad Request", 413: "Content Too Large", 500: "Internal Server Error"}
+    start_response(
+        f"{status} {reason.get(status, 'Error')}",
+        [("Content-Type", "application/json"), ("Content-Length", str(len(body)))],
+    )
+    return [body]
+
+
+class JsonFront:
+    """WSGI middleware: refuse a body over ``limit()`` bytes, or a ``Content-Length`` that
+    is not a number, without reading it; answer any failure that escapes ``app`` with a
+    JSON 500 (when no answer was started yet)."""
+
+    def __init__(self, app: WSGIApp, limit: Callable[[], int | None]) -> None:
+        self.app = app
+        self.limit = limit
+
+    def __call__(
+        self, environ: dict[str, Any], start_response: Callable[..., Any]
+    ) -> Iterable[bytes]:
+        declared = environ.get("CONTENT_LENGTH", "")
+        if declared:
+            if not declared.isascii() or not declared.isdigit():
+                return json_response(
+                    start_response, 400, "bad-request", "the Content-Length is not a number"
+                )
+            limit = self.limit()
+            if limit is not None and int(declared) > limit:
+                return json_response(
+                    start_response,
+                    413,
+                    "body-too-large",
+                    f"the request body is larger than the limit of {limit} bytes",
+                    limit=limit,
+                )
+        started = False
+
+        def tracking(*args: Any) -> Any:
+            nonlocal started
+            started = True
+            return start_response(*args)
+
+        try:
+            return self.app(environ, tracking)
+        except Exception:
+            log.exception("unhandled error in front of the application")
+            if started:
+                raise
+            return json_response(
+                start_response,
+                500,
+                "internal-error",
+                "the server failed on this request; the failure has been logged",
+            )
+
+
+class JsonErrorTask(ErrorTask):  # type: ignore[misc]
+    """waitress's answer to a request it refuses itself, as a JSON error body."""
+
+    def execute(self) -> None:
+        error = self.request.error
+        status = int(error.code)
+        extra: dict[str, Any] = {}
+        if status == 413:
+            limit = self.channel.server.adj.max_request_body_size - 1
+            message = f"the request body is larger than the limit of {limit} bytes"
+            extra["limit"] = limit
+        elif status == 431:
+            message = "the request's headers are larger than the server reads"
+        else:
+            message = f"the request cannot be read: {error.body}"
+        code = WAITRESS_CODES.get(status, "bad-request")
+        body = json.dumps(error_body(status, code, message, **extra)).encode("utf-8")
+        self.status = f"{status} {error.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class JsonChannel(HTTPChannel):  # type: ignore[misc]
+    """A waitress connection whose refusals are JSON, and which never invites the body of
+    a request it is going to refuse (``Expect: 100-continue`` with a body over the
+    limit gets the 413 at once, and the connection is closed unread)."""
+
+    error_task_class = JsonErrorTask
+
+    def send_continue(self) -> None:
+        if self.request is not None and self.request.error is not None:
+            self.request.expect_continue = False
+            return
+        super().send_continue()
+
+
+def raise_open_files(wanted: int) -> None:
+    """Let the process hold ``wanted`` open files, as far as its hard limit allows, so
+    that the connection limit is not met first by the operating system's."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def serve_until_stopped(server: Any, drain: float = DRAIN_SECONDS) -> None:
+    """Run waitress's loop until SIGTERM or SIGINT, then stop accepting connections, let
+    the requests under way finish and their answers go out (for at most ``drain``
+    seconds), and return: the process then exits with status 0."""
+    stopping = threading.Event()
+
+    def stop(signum: int, frame: object) -> None:
+        stopping.set()
+        server.pull_trigger()  # wake the loop
+
+    # The handlers stay until the process ends: a second signal during the drain must not
+    # kill it halfway (the drain is bounded by ``drain`` seconds anyway).
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, stop)
+    try:
+        loop = server.asyncore.loop
+        while not stopping.is_set():
+            loop(timeout=1.0, map=server._map, use_poll=True, count=1)
+        _drain(server, drain)
+    finally:
+        server.close()
+
+
+def _drain(server: Any, seconds: float) -> None:
+    """Close the listening socket, then keep the loop running until no connection has a
+    request under way or an answer unsent."""
+    server.asyncore.dispatcher.close(server)  # the listener only; the trigger stays
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        busy = [
+            channel
+            for channel in list(server._map.values())
+            if isinstance(channel, HTTPChannel)
+            and (channel.requests or channel.total_outbufs_len)
+            and channel.connected
+        ]
+        if not busy:
+            break
+        server.asyncore.loop(timeout=0.05, map=server._map, use_poll=True, count=1)
+    server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)

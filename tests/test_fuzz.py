@@ -1,0 +1,30 @@
+"""A short budget of the fuzz harness (``make fuzz`` runs the full one; see README): hostile
+input through the library, the CLI and the API, and hostile HTTP on the wire against a real
+server. Any finding fails, with the input that caused it."""
+
+from __future__ import annotations
+
+from fuzz.harness import run
+from fuzz.surfaces import hostile_http
+from tests.service.test_front import Server
+
+BUDGET = 1_500
+
+
+def test_a_short_fuzz_run_finds_nothing() -> None:
+    tally = run(BUDGET, seed_value=20_261_123, cli_share=0.02, api_share=0.05)
+    assert tally.inputs == BUDGET and tally.records > BUDGET
+    assert tally.cli_runs and tally.api_requests
+    assert not tally.findings, "\n".join(f"{w}: {d}: {x[:300]!r}" for w, d, x in tally.findings)
+    # The full run holds every input to 1 s; a loaded test machine gets some slack here.
+    assert tally.slowest[0] < 2.0, tally.slowest[:2]
+
+
+def test_hostile_http_on_the_wire_gets_json_answers_and_the_server_stays_up() -> None:
+    server = Server("--threads", "2")
+    try:
+        problems = hostile_http(server.port, 150, seed_value=7)
+    finally:
+        status = server.stop()
+    assert not problems, "\n".join(problems)
+    assert status == 0
