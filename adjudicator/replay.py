@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from arbiter.adjudicator.base import Outcome, Rules, get_rules
-from arbiter.notation.ast import Record, Turn
+from arbiter.notation.ast import Record, Swap, Turn
 from arbiter.notation.errors import (
     IllegalMoveError,
     InvalidRecordError,
@@ -83,7 +83,7 @@ def replay(record: Record, *, canonical: bool = False) -> Replay:
         except IllegalMoveError as err:
             err.located(ply=ply, move=str(turn.move), where=turn.where)
             return Replay(rules, state, ply - 1, swapped, tuple(spelled), err)
-        if turn.move.type == "swap":
+        if type(turn.move) is Swap:
             swapped = True
         if canonical:
             spelled.append(_canonical_turn(rules, turn, state))

@@ -61,7 +61,11 @@ class Place:
     """Place a disk or stone on an empty square (all games but Pilare)."""
 
     at: Point
-    type = "place"
+
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "place"
 
     def __str__(self) -> str:
         return str(self.at)
@@ -84,7 +88,11 @@ class ImploPlace:
 
     at: Point
     resolve: tuple[Resolve, ...] = ()
-    type = "place"
+
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "place"
 
     def __str__(self) -> str:
         return "/".join([str(self.at), *map(str, self.resolve)])
@@ -96,7 +104,11 @@ class Capture:
 
     origin: Point
     target: Point
-    type = "move"
+
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "move"
 
     def __str__(self) -> str:
         return f"{self.origin}x{self.target}"
@@ -107,7 +119,11 @@ class Flip:
     """Pletore: flip the enemy stone on ``at``."""
 
     at: Point
-    type = "flip"
+
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "flip"
 
     def __str__(self) -> str:
         return f"{self.at}x"
@@ -119,7 +135,11 @@ class Sow:
 
     origin: Point
     path: str
-    type = "sow"
+
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "sow"
 
     def __str__(self) -> str:
         return f"{self.origin}:{self.path}"
@@ -127,7 +147,10 @@ class Sow:
 
 @dataclass(frozen=True, slots=True)
 class Pass:
-    type = "pass"
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "pass"
 
     def __str__(self) -> str:
         return "pass"
@@ -137,7 +160,10 @@ class Pass:
 class Swap:
     """The pie rule: the second player takes the first player's colour."""
 
-    type = "swap"
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "swap"
 
     def __str__(self) -> str:
         return "swap"
@@ -147,7 +173,10 @@ class Swap:
 class Button:
     """Pletore: take the button."""
 
-    type = "button"
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "button"
 
     def __str__(self) -> str:
         return "button"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -18,25 +18,13 @@ from typing import Any, BinaryIO
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from arbiter.notation.ast import (
-    Button,
-    Capture,
-    Flip,
-    ImploPlace,
     Location,
     Move,
-    Pass,
-    Place,
-    Point,
     Record,
-    Resolve,
-    Sow,
-    Swap,
-    Tag,
-    Turn,
 )
-from arbiter.notation.build import Value, build_record, normalise_result
-from arbiter.notation.errors import InvalidRecordError, NotationSyntaxError, RecordError
-from arbiter.notation.games import GAMES, all_games, generation
+from arbiter.notation.errors import NotationSyntaxError, RecordError
+from arbiter.notation.games import all_games, generation
+from arbiter.notation.grn_scan import TagLine, Word, build, move_of_word, scan, word_pattern
 
 MAX_RECORD_BYTES = 4 * 1024 * 1024
 """A record larger than this is reported as ``too-large`` and skipped (spec/grn.md, Limits)."""
@@ -68,26 +56,11 @@ class _Collect(Transformer[Token, object]):
         return children[:-1], children[-1]
 
 
-WORD_TERMINALS = (
-    "MOVE_NUMBER",
-    "PLACE",
-    "CAPTURE",
-    "FLIP",
-    "SOW",
-    "IMPLO",
-    "PASS",
-    "SWAP",
-    "BUTTON",
-)
-
-
 @dataclass(frozen=True, slots=True)
 class Grammar:
-    """The GRN parser for the games registered now, and the classifier of MOVES words."""
+    """The GRN parser for the games registered now."""
 
     parser: Lark
-    word_kind: re.Pattern[str]
-    """Matches one word of a MOVES token; ``lastgroup`` names the grammar terminal it is."""
 
 
 def grammar() -> Grammar:
@@ -98,11 +71,8 @@ def grammar() -> Grammar:
 
 @cache
 def _grammar(_generation: int) -> Grammar:
-    parser = lark_parser(start=["record", "word"], transformer=_Collect(), maybe_placeholders=False)
-    kinds = "|".join(
-        f"(?P<{name}>{parser.get_terminal(name).pattern.to_regexp()})" for name in WORD_TERMINALS
-    )
-    return Grammar(parser, re.compile(kinds))
+    parser = lark_parser(start="record", transformer=_Collect(), maybe_placeholders=False)
+    return Grammar(parser)
 
 
 def lark_parser(**options: Any) -> Lark:
@@ -146,10 +116,10 @@ def parse_move(word: str) -> Move:
 
     Which game allows the move is not checked here. Raises ``NotationSyntaxError`` if the
     word is no move form, ``InvalidRecordError`` (``off-board``) for a square no board has."""
-    kind = grammar().word_kind.fullmatch(word)
+    kind = word_pattern().fullmatch(word)
     if kind is None or kind.lastgroup == "MOVE_NUMBER":
         raise NotationSyntaxError(f"{word!r} is not a move")
-    return _move((word, kind.lastgroup or "", 1, 1))
+    return move_of_word((word, kind.lastgroup or "", 1, 1), 0)
 
 
 def read_chunk(chunk: Chunk, *, file: str | None = None) -> Record | RecordError:
@@ -163,13 +133,21 @@ def read_chunk(chunk: Chunk, *, file: str | None = None) -> Record | RecordError
 
 
 def parse_record(text: str, *, first_line: int = 1, index: int = 0) -> Record:
-    """Parse the text of exactly one record. Raises :class:`RecordError` at the first problem."""
+    """Parse the text of exactly one record. Raises :class:`RecordError` at the first problem.
+
+    A plainly well-formed record is tokenised by :mod:`arbiter.notation.grn_scan`; any other
+    goes through the lark parser, which words the syntax errors. Both give the same tokens
+    to the same checks."""
+    scanned = scan(text)
+    if scanned is not None:
+        return build(scanned.tags, scanned.words, first_line - 1, index)
     try:
         parsed: Any = grammar().parser.parse(text, start="record")
     except UnexpectedInput as err:
         raise _syntax_error(err, text, first_line) from None
-    tags, moves = parsed
-    return _build(tags, moves, first_line - 1, index)
+    tags, tokens = parsed
+    shift = first_line - 1
+    return build(_tag_lines(tags), _tokens(tokens, shift), shift, index)
 
 
 def iter_lines(source: str | bytes | BinaryIO) -> Iterator[bytes]:
@@ -295,132 +273,43 @@ def _word_at(line: str, start: int) -> str:
     return line[start:end] or line[start : start + 1]
 
 
-def _at(token: Token, shift: int) -> Location:
-    return Location(line=token.line + shift, column=token.column)  # type: ignore[operator]
-
-
-def _build(tags: list[tuple[Token, ...]], items: list[Token], shift: int, index: int) -> Record:
-    start = (
-        _at(tags[0][0], shift)
-        if tags
-        else (_at(items[0], shift) if items else Location(line=shift + 1, column=1))
-    )
-    named = _read_tags(tags, shift)
-    game_value = named.get("Game")
-    spec = GAMES.get(game_value.text.strip().lower()) if game_value else None
-    colours = spec.colours if spec else ()
-    turns, comment, result_token = _read_movetext(items, shift)
-    result = _result(named.get("Result"), result_token, shift, spec)
-    return build_record(
-        game=game_value,
-        size=named.get("Size"),
-        komi=named.get("Komi"),
-        setup=named.get("Setup"),
-        players=[(c, named[c]) for c in colours if c in named],
-        tags=[
-            Tag(n, v.text, v.where)
-            for n, v in named.items()
-            if n not in SPECIAL_TAGS and n not in colours
-        ],
-        turns=turns,
-        result=result,
-        comment=comment,
-        index=index,
-        start=start,
-    )
-
-
-def _read_tags(tags: list[tuple[Token, ...]], shift: int) -> dict[str, Value]:
-    named: dict[str, Value] = {}
-    previous_line = 0
+def _tag_lines(tags: list[tuple[Token, ...]]) -> list[TagLine]:
+    """Lark's tag tokens as the tag lines both paths share. Raises ``NotationSyntaxError``
+    for a tag that does not stand alone on its own line."""
+    lines: list[TagLine] = []
     for open_, name, value, close in tags:
-        where = _at(open_, shift)
-        if open_.line != close.line or open_.line == previous_line:
+        line: int = open_.line  # type: ignore[assignment]
+        if close.line != line or (lines and lines[-1].line == line):
             raise NotationSyntaxError(
-                "each tag must stand alone on its own line", code="malformed-tag", where=where
+                "each tag must stand alone on its own line",
+                code="malformed-tag",
+                line=line,
+                column=open_.column,
             )
-        previous_line = open_.line  # type: ignore[assignment]
-        if str(name) in named:
-            raise NotationSyntaxError(
-                f"tag {str(name)!r} is repeated", code="duplicate-tag", where=where
-            )
-        named[str(name)] = Value(_unescape(str(value)[1:-1]), _at(value, shift))
-    return named
+        lines.append(TagLine(str(name), str(value), line, open_.column, value.column))  # type: ignore[arg-type]
+    return lines
 
 
-def _unescape(text: str) -> str:
-    out: list[str] = []
-    chars = iter(text)
-    for char in chars:
-        out.append(next(chars) if char == "\\" else char)
-    return "".join(out)
-
-
-def _result(tag: Value | None, token: Token | None, shift: int, spec: object) -> Value | None:
-    if token is None:
-        return tag
-    from_text = Value(str(token), _at(token, shift))
-    if tag is None:
-        return from_text
-    if spec is not None:
-        same = normalise_result(tag.text.strip(), spec) == normalise_result(str(token), spec)  # type: ignore[arg-type]
-    else:
-        same = tag.text.strip() == str(token)
-    if not same:
-        raise InvalidRecordError(
-            f"the movetext ends with {str(token)!r} but the Result tag says {tag.text!r}",
-            code="result-conflict",
-            where=from_text.where,
-        )
-    return tag
-
-
-def _read_movetext(items: list[Token], shift: int) -> tuple[list[Turn], str | None, Token | None]:
-    """Turn tokens into turns, checking move numbers and attaching comments to moves."""
-    moves: list[tuple[Move, Location]] = []
-    comments: list[list[str]] = [[]]  # comments[0]: before the first move
-    number: _Word | None = None
-    result: Token | None = None
-    for token in items:
-        kind = token.type
-        if kind == "COMMENT":
-            comments[-1].append(str(token)[1:-1].strip())
-        elif kind == "RESULT":
-            result = token
+def _tokens(tokens: list[Token], shift: int) -> Iterator[Word]:
+    """Lark's movetext tokens as the words both paths share: a MOVES token is cut into
+    words, each named by its terminal (lazily, so that tag errors come first)."""
+    for token in tokens:
+        if token.type == "MOVES":
+            yield from _words(token, shift)
         else:
-            for word in _words(token, shift):
-                if word[1] == "MOVE_NUMBER":
-                    if number is not None:
-                        raise _bad_number(number, "is followed by another move number")
-                    number = word
-                    continue
-                if number is not None:
-                    _check_number(number, len(moves) + 1)
-                    number = None
-                moves.append((_move(word), Location(line=word[2], column=word[3])))
-                comments.append([])
-    if number is not None:
-        raise _bad_number(number, "is not followed by a move")
-    turns = [
-        Turn(move, " ".join(notes) if notes else None, where)
-        for (move, where), notes in zip(moves, comments[1:], strict=True)
-    ]
-    return turns, (" ".join(comments[0]) if comments[0] else None), result
+            yield str(token), token.type, token.line, token.column  # type: ignore[misc]
 
 
-_Word = tuple[str, str, int, int]
-"""One word of a MOVES token: its text, the word terminal it matches, its line and column."""
-
-
-def _words(token: Token, shift: int) -> Iterator[_Word]:
+def _words(token: Token, shift: int) -> Iterator[Word]:
     """Cut a MOVES token into words and name each by the grammar's word terminal it matches.
 
-    Raises ``NotationSyntaxError`` at a word that matches none."""
+    Lines are counted in the record's text; raises ``NotationSyntaxError`` (located in the
+    file, ``shift`` lines down) at a word that matches none."""
     text = str(token)
-    line = token.line + shift  # type: ignore[operator]
+    line: int = token.line  # type: ignore[assignment]
     line_start = 1 - token.column  # type: ignore[operator]  # so that column = start + column
     end = 0
-    classify = grammar().word_kind.fullmatch
+    classify = word_pattern().fullmatch
     for match in _SPACE_SEPARATED.finditer(text):
         start = match.start()
         if breaks := text.count("\n", end, start):
@@ -432,83 +321,7 @@ def _words(token: Token, shift: int) -> Iterator[_Word]:
         if kind is None:
             raise NotationSyntaxError(
                 f"unexpected {word!r}: not a move, move number, comment or result",
-                line=line,
+                line=line + shift,
                 column=start - line_start + 1,
             )
         yield word, kind.lastgroup, line, start - line_start + 1  # type: ignore[misc]
-
-
-def _check_number(token: _Word, ply: int) -> None:
-    text = token[0]
-    written = int(text.rstrip("."))
-    dots = text.endswith("...")
-    expected = f"{(ply + 1) // 2}." if ply % 2 else f"{ply // 2}..."
-    if (written, dots) != ((ply + 1) // 2, ply % 2 == 0):
-        raise _bad_number(token, f"stands before ply {ply}, which takes {expected!r}")
-
-
-def _bad_number(token: _Word, why: str) -> RecordError:
-    return InvalidRecordError(
-        f"move number {token[0]!r} {why}", code="bad-move-number", line=token[2], column=token[3]
-    )
-
-
-def _move(word: _Word) -> Move:
-    try:
-        return _SEEN_MOVES[word[0]]
-    except KeyError:
-        pass
-    try:
-        move = _MOVE_READERS[word[1]](word[0])
-    except ValueError:
-        raise InvalidRecordError(
-            f"{word[0]!r} names a square that no board has (files a to s, ranks 1 to 19)",
-            code="off-board",
-            move=word[0],
-            line=word[2],
-            column=word[3],
-        ) from None
-    if len(_SEEN_MOVES) >= MAX_SEEN_MOVES:
-        _SEEN_MOVES.clear()
-    _SEEN_MOVES[word[0]] = move
-    return move
-
-
-MAX_SEEN_MOVES = 100_000
-_SEEN_MOVES: dict[str, Move] = {}
-"""Moves already read, by their text (moves are immutable values); most words repeat."""
-
-
-_point = Point.parse
-
-
-def _capture(text: str) -> Capture:
-    origin, _, target = text.lower().partition("x")
-    return Capture(_point(origin), _point(target))
-
-
-def _sow(text: str) -> Sow:
-    origin, _, path = text.partition(":")
-    return Sow(_point(origin), path.lower())
-
-
-def _implo(text: str) -> ImploPlace:
-    at, *steps = text.split("/")
-    return ImploPlace(_point(at), tuple(_step(step) for step in steps))
-
-
-def _step(text: str) -> Resolve:
-    patch, _, remove = text.partition(":")
-    return Resolve(_point(patch), _point(remove) if remove else None)
-
-
-_MOVE_READERS: dict[str, Callable[[str], Move]] = {
-    "PLACE": lambda text: Place(_point(text)),
-    "CAPTURE": _capture,
-    "FLIP": lambda text: Flip(_point(text[:-1])),
-    "SOW": _sow,
-    "IMPLO": _implo,
-    "PASS": lambda text: Pass(),
-    "SWAP": lambda text: Swap(),
-    "BUTTON": lambda text: Button(),
-}
