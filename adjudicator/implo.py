@@ -12,8 +12,7 @@ open (``AmbiguousMoveError``), and remembers the fully written canonical form of
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules, check_pie
 from arbiter.adjudicator.board import geometry
@@ -35,9 +34,11 @@ from arbiter.notation.errors import IllegalMoveError
 GAME_OVER = "the game is over (the board is full)"
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
     """A position between turns. Never holds a patch: every turn resolves them all.
+
+    A named tuple: immutable, and several times cheaper to build than a frozen dataclass
+    (one is built per turn of every replay).
 
     ``mover`` is the index in ``COLOURS`` of the colour to move; ``ply`` counts the turns
     played (a swap is a turn); ``empty`` counts the empty points, so that the end of the game
@@ -174,7 +175,7 @@ class ImploRules(Rules[State]):
         """The pie rule: only as ply 2; no piece changes and White (the second colour) moves
         again, now played by the other player."""
         check_pie(state.ply)
-        return replace(state, ply=2, last_move=None, last_mover=state.mover)
+        return state._replace(ply=2, last_move=None, last_mover=state.mover)
 
 
 def _placed(state: State, at: int) -> Turn:

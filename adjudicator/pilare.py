@@ -12,9 +12,8 @@ programming, and ``legal_moves`` is a lazy generator.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules
 from arbiter.adjudicator.board import EAST, NORTH, OFF, SOUTH, WEST, geometry
@@ -63,14 +62,13 @@ WORDS = ("east", "north", "south", "west")
 NO_DIRECTION = 4  # "no previous step", for the first step of a path
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
     """A Pilare position and whose turn it is.
 
     ``board[rank * size + file]`` is the stack on that square, bottom man first ("" empty).
     ``ply`` counts the moves made since the start position (Red moves on even plies).
     ``topped`` is (stacks topped by Red, stacks topped by Black), kept up to date move by move
-    so that ``outcome`` costs O(1).
+    so that ``outcome`` costs O(1). A named tuple: cheap to build, one per move.
     """
 
     size: int

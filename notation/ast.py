@@ -199,13 +199,25 @@ class Location(NamedTuple):
 NOWHERE = Location()
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """One turn of the movetext: the move, the comment written after it, and where it stood."""
+class Turn(NamedTuple):
+    """One turn of the movetext: the move, the comment written after it, and where it stood.
+
+    Two turns are equal when their moves and comments are: where a turn stood in its source
+    (GRN line and column, or JSON pointer) is not part of the record. A named tuple, because
+    one is made for every move read and a tuple is several times cheaper to build."""
 
     move: Move
     comment: str | None = None
-    where: Location = field(default=NOWHERE, compare=False)
+    where: Location = NOWHERE
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Turn) and self[0] == other[0] and self[1] == other[1]
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self[0], self[1]))
 
 
 @dataclass(frozen=True, slots=True)

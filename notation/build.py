@@ -8,7 +8,7 @@ are not checked here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from arbiter.notation.ast import (
     NOWHERE,
@@ -231,7 +231,7 @@ def _check_turn(turn: Turn, spec: GameDescription, size: int, ply: int) -> Turn:
 
 def _check_any_turn(turn: Turn, spec: GameDescription, size: int, ply: int) -> Turn:
     move = check_move(turn.move, spec, size, ply=ply, where=turn.where)
-    return turn if move is turn.move else replace(turn, move=move)
+    return turn if move is turn.move else turn._replace(move=move)
 
 
 def check_move(

@@ -16,11 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Literal
 
-from arbiter.notation.abstractplay import is_abstractplay, record_from_abstractplay
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
 from arbiter.notation.grn_reader import MAX_RECORD_BYTES, read_grn
-from arbiter.notation.json_reader import read_json, record_from_json
 
 Format = Literal["grn", "json", "abstractplay"]
 FORMATS: tuple[Format, ...] = ("grn", "json", "abstractplay")
@@ -106,6 +104,10 @@ def _read(
             file=file,
         )
         return
+    # The JSON readers (and jsonschema) are loaded only when JSON is read: start-up matters.
+    from arbiter.notation.abstractplay import record_from_abstractplay
+    from arbiter.notation.json_reader import read_json
+
     read_item = record_from_abstractplay if fmt == "abstractplay" else record_from_any_json
     yield from read_json(data, file=file, read_item=read_item)
 
@@ -114,6 +116,9 @@ def record_from_any_json(obj: object, index: int = 0) -> Record:
     """The record a parsed JSON value describes, read as an Abstract Play record when it has
     that shape (:func:`~arbiter.notation.abstractplay.is_abstractplay`), else as the
     project's JSON record. Raises :class:`RecordError` as those readers do."""
+    from arbiter.notation.abstractplay import is_abstractplay, record_from_abstractplay
+    from arbiter.notation.json_reader import record_from_json
+
     if is_abstractplay(obj):
         return record_from_abstractplay(obj, index)
     return record_from_json(obj, index)

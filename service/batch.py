@@ -9,7 +9,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from arbiter.adjudicator.abstractplay import abstractplay_object, write_abstractplay
 from arbiter.adjudicator.replay import Report, adjudicate, canonical_record, error_report
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
@@ -79,6 +78,8 @@ def convert_source(
 
 def _writable(converted: Converted, to: Format | None, file: str | None) -> Converted:
     """``converted``, or the error that keeps its record out of notation ``to``."""
+    from arbiter.adjudicator.abstractplay import abstractplay_object  # only when converting
+
     if to != "abstractplay" or converted.record is None:
         return converted
     try:
@@ -93,6 +94,8 @@ def render(records: Iterable[Record], to: Format) -> str:
     object (as the site writes it), any other number as an array."""
     records = list(records)
     if to == "abstractplay":
+        from arbiter.adjudicator.abstractplay import write_abstractplay
+
         return write_abstractplay(records[0] if len(records) == 1 else records)
     return write_grn(records) if to == "grn" else write_json(records)
 

@@ -1,8 +1,9 @@
 """``arbiter adjudicate --jobs N``: adjudicate in worker processes, keeping input order.
 
-The main process reads files and cuts GRN into records (cheap); workers parse and replay
-batches of records (the expensive part). ``Pool.imap`` returns results in task order, so
-output order equals input order whatever the workers' speed.
+The main process reads files and cuts GRN into records (cheap); workers parse, replay and
+render batches of records (the expensive part), and send back only the text each record
+prints, so that the main process has little more to do than write it. Results are taken in
+task order, so output order equals input order whatever the workers' speed.
 """
 
 from __future__ import annotations
@@ -10,16 +11,20 @@ from __future__ import annotations
 import multiprocessing
 import sys
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from multiprocessing.pool import AsyncResult
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 from arbiter.adjudicator.replay import Report, error_report
 from arbiter.notation.errors import RecordError
 from arbiter.notation.grn_reader import Chunk, iter_lines, read_chunk, split_records
 from arbiter.notation.sources import Format, format_for_name, read_records, sniff_format
 from arbiter.service.batch import report_for
+from arbiter.service.progress import Tally
+
+T = TypeVar("T")
 
 BATCH = 64
 """Records per task: large enough to amortise inter-process traffic, small enough to
@@ -36,6 +41,11 @@ class Task:
     unreadable: str | None = None
     fmt: Format = "json"
 
+    @property
+    def size(self) -> int:
+        """About how many bytes of the file the task holds (for the progress bar)."""
+        return len(self.json or b"") + sum(len(chunk.text) for chunk in self.chunks)
+
 
 AHEAD = 4
 """Tasks in flight per worker. ``Pool.imap`` would read the whole input ahead of the
@@ -45,10 +55,29 @@ workers; a bounded window keeps memory flat on files of any size."""
 def parallel_reports(paths: list[str], jobs: int, fmt: Format | None = None) -> Iterator[Report]:
     """Reports of every record in ``paths``, computed by ``jobs`` processes, in order;
     ``fmt`` names the notation of every file (else each file's name or content tells)."""
+    yield from _run(paths, jobs, fmt, _work, None)
+
+
+def parallel_rendered(
+    paths: list[str],
+    jobs: int,
+    fmt: Format | None,
+    render: Callable[[Report], str],
+    tally: Tally | None = None,
+) -> Iterator[tuple[bool, str]]:
+    """Whether each record is valid and its report as ``render`` (a module-level function,
+    sent to the workers by name) writes it, computed by ``jobs`` processes, in order."""
+    yield from _run(paths, jobs, fmt, partial(_render, render), tally)
+
+
+def _run(paths: list[str], jobs: int, fmt: Format | None, work: Callable[[Task], list[T]],
+         tally: Tally | None) -> Iterator[T]:  # fmt: skip
     with multiprocessing.get_context().Pool(jobs) as pool:
-        pending: deque[AsyncResult[list[Report]]] = deque()
+        pending: deque[AsyncResult[list[T]]] = deque()
         for task in _tasks(paths, fmt):
-            pending.append(pool.apply_async(_work, (task,)))
+            if tally is not None:
+                tally.read_bytes += task.size
+            pending.append(pool.apply_async(work, (task,)))
             if len(pending) >= jobs * AHEAD:
                 yield from pending.popleft().get()
         while pending:
@@ -81,6 +110,10 @@ def _file_tasks(name: str, fmt: Format | None) -> Iterator[Task]:
     finally:
         if name != "-":
             stream.close()
+
+
+def _render(render: Callable[[Report], str], task: Task) -> list[tuple[bool, str]]:
+    return [(report.valid, render(report)) for report in _work(task)]
 
 
 def _work(task: Task) -> list[Report]:

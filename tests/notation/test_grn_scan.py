@@ -13,7 +13,8 @@ from hypothesis.extra.lark import from_lark
 from arbiter.notation import grn_reader, grn_scan
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
-from arbiter.notation.grn_reader import lark_parser, parse_record
+from arbiter.notation.grn_lark import lark_parser
+from arbiter.notation.grn_reader import parse_record
 from arbiter.notation.grn_writer import write_record
 from tests.strategies import records
 
