@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-SOURCES := arbiter notation adjudicator service diagram tests bench tools
+SOURCES := arbiter notation adjudicator service diagram tests bench tools setup.py
 
 .PHONY: demo test bench clean venv browser
 

@@ -56,11 +56,12 @@ def wanted() -> bool:
 def clean() -> None:
     """Forget what an earlier build left in ``build/``: setuptools would put its compiled
     modules (under their old names) into this wheel too."""
-    for stale in [*ROOT.glob("build/lib*"), *ROOT.glob("build/temp*"), *ROOT.glob("build/__native*")]:
-        if stale.is_dir():
-            shutil.rmtree(stale, ignore_errors=True)
-        else:
-            stale.unlink(missing_ok=True)
+    for pattern in ("build/lib*", "build/temp*", "build/__native*"):
+        for stale in ROOT.glob(pattern):
+            if stale.is_dir():
+                shutil.rmtree(stale, ignore_errors=True)
+            else:
+                stale.unlink(missing_ok=True)
 
 
 def stage() -> list[str]:

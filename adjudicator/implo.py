@@ -28,7 +28,7 @@ from arbiter.adjudicator.implo_board import (
     territory,
 )
 from arbiter.adjudicator.implo_turn import Turn, choice_sequences, write_steps
-from arbiter.notation.ast import Grid, ImploPlace, Move, Place, Point, Swap
+from arbiter.notation.ast import Grid, ImploPlace, Move, Place, Point, Swap, make
 from arbiter.notation.errors import IllegalMoveError
 
 GAME_OVER = "the game is over (the board is full)"
@@ -160,16 +160,16 @@ class ImploRules(Rules[State]):
             canonical = (
                 move if exact and isinstance(move, ImploPlace) else ImploPlace(table.points[at])
             )
-            return State(size, placed, 1 - mover, state.ply + 1, state.empty - 1, canonical, mover)
+            values = (size, placed, 1 - mover, state.ply + 1, state.empty - 1, canonical, mover)
+            return make(State, values)
         turn = Turn(size, list(placed), pending, mover, at, [])
         kept = write_steps(turn, steps)
         turn.finish()  # the record stops here: only forced steps may be left out
         exact = exact and kept == len(turn.steps)
         canonical = move if exact and isinstance(move, ImploPlace) else turn.move()
-        cells = turn.cells
-        return State(
-            size, tuple(cells), 1 - mover, state.ply + 1, cells.count(EMPTY), canonical, mover
-        )
+        board = tuple(turn.cells)
+        values = (size, board, 1 - mover, state.ply + 1, board.count(EMPTY), canonical, mover)
+        return make(State, values)
 
     def _swap(self, state: State, move: Swap) -> State:
         """The pie rule: only as ply 2; no piece changes and White (the second colour) moves

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules
 from arbiter.adjudicator.board import EAST, NORTH, OFF, SOUTH, WEST, geometry
-from arbiter.notation.ast import FILES, Grid, Move, Point, Sow
+from arbiter.notation.ast import FILES, Grid, Move, Point, Sow, make
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
 
@@ -282,7 +282,7 @@ def _sown(state: State, start: int, stack: str, squares: list[int]) -> State:
         before, after = old[square][-1:], board[square][-1:]
         red += (after == "r") - (before == "r")
         black += (after == "b") - (before == "b")
-    return State(state.size, tuple(board), state.ply + 1, (red, black))
+    return make(State, (state.size, tuple(board), state.ply + 1, (red, black)))
 
 
 def _count_topped(board: tuple[str, ...]) -> tuple[int, int]:

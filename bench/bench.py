@@ -182,11 +182,21 @@ def whole_process(chess_path: Path, corpora: dict[str, tuple[Path, int, int]],
     commands = {"chess": [sys.executable, str(ROOT / "bench" / "chess_read.py"), str(chess_path)]}
     for game, (path, _, _) in corpora.items():
         commands[game] = [arbiter_command(), "adjudicate", "--json", "--quiet", str(path)]
+    for game, (_path, records, _) in corpora.items():
+        _check(commands[game], records)
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(repeat):
         for name, command in commands.items():
             times[name].append(_run(command))
     return {name: statistics.median(values) for name, values in times.items()}
+
+
+def _check(command: list[str], records: int) -> None:
+    """Run ``command`` once and make sure it did the work: one valid report per record."""
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    lines = done.stdout.splitlines()
+    if done.returncode != 0 or len(lines) != records or '"valid": false' in done.stdout:
+        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr[-2000:]}")
 
 
 def _run(command: list[str]) -> float:

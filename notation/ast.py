@@ -7,7 +7,7 @@ the rules of any game; the adjudicator replays these objects.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple, TypeAlias
+from typing import Any, NamedTuple, TypeAlias, TypeVar
 
 FILES = "abcdefghijklmnopqrs"  # 19 files at most; no letter is skipped
 
@@ -197,6 +197,18 @@ class Location(NamedTuple):
 
 
 NOWHERE = Location()
+
+TupleType = TypeVar("TupleType", bound=tuple[Any, ...])
+
+
+def make(kind: type[TupleType], values: tuple[Any, ...]) -> TupleType:
+    """The named tuple ``kind`` holding ``values`` (all its fields, in order), built without
+    its ``__new__``: that is a function written in Python, which compiled code would call for
+    every move of every record read or replayed. Only for the hot paths."""
+    return _new_tuple(kind, values)  # type: ignore[no-any-return]
+
+
+_new_tuple: Any = tuple.__new__
 
 
 class Turn(NamedTuple):

@@ -13,10 +13,11 @@ error. A test checks that these expressions are the ones lark compiles from the 
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from collections.abc import Callable, Iterable
 from functools import cache
-from importlib.resources import files
 from typing import NamedTuple
 
 from arbiter.notation.ast import (
@@ -35,11 +36,18 @@ from arbiter.notation.ast import (
     Swap,
     Tag,
     Turn,
+    make,
 )
 from arbiter.notation.build import Value, build_record, normalise_result
 from arbiter.notation.errors import InvalidRecordError, NotationSyntaxError, RecordError
 from arbiter.notation.games import GAMES, GameDescription, all_games, generation
 
+GRAMMAR_FILE = os.path.join(os.path.dirname(sys.modules["arbiter.notation"].__file__ or ""),
+                            "grammar", "grn.lark")  # fmt: skip
+"""The grammar, read as a file of the package: cheaper at start-up than
+``importlib.resources``. (Found from the package, not from this module's ``__file__``,
+which a compiled module does not set to its own folder; the package itself is never
+compiled.)"""
 SPECIAL_TAGS = ("Game", "Size", "Komi", "Setup", "Result")
 """Tags that are fields of a record rather than ordinary tags."""
 
@@ -85,7 +93,8 @@ class Scanned(NamedTuple):
 def terminals() -> dict[str, str]:
     """The grammar's terminals that are written as one regular expression literal, by name,
     as Python regular expressions (flags inline)."""
-    text = files("arbiter.notation").joinpath("grammar/grn.lark").read_text(encoding="utf-8")
+    with open(GRAMMAR_FILE, encoding="utf-8") as stream:
+        text = stream.read()
     out = {}
     for name, body, flags in re.findall(r"^([A-Z_]+): /(.*)/([imsx]*)$", text, re.M):
         out[name] = f"(?{flags}:{body})" if flags else body
@@ -142,12 +151,72 @@ def scan(text: str) -> Scanned | None:
                             value_column))  # fmt: skip
     else:
         return Scanned(tags, [])
-    words = _movetext("\n".join(lines[number:]), number + 1, patterns)
+    words = _movetext(lines, number, patterns)
     return None if words is None else Scanned(tags, words)
 
 
-def _movetext(text: str, line: int, patterns: _Patterns) -> list[Word] | None:
-    """The tokens of movetext that starts on ``line``; None at anything unusual."""
+_NOT_PLAIN = "{}\x0b\x1c\x1d\x1e\x1f"
+"""Characters a plain line may not hold: comments, and the few that ``str.split`` (with no
+argument) takes for white space but the grammar does not."""
+
+
+def _movetext(lines: list[str], first: int, patterns: _Patterns) -> list[Word] | None:
+    """The tokens of the movetext that starts at ``lines[first]``; None at anything unusual.
+
+    A plain line (ASCII, no comment) is cut with ``str.split`` and its words looked up in
+    :data:`_KINDS`; from the first other line on, the text is tokenised by regular
+    expressions (:func:`_tokens`)."""
+    words: list[Word] = []
+    kinds = _KINDS
+    for number in range(first, len(lines)):
+        line = lines[number]
+        if not line.isascii() or any(char in line for char in _NOT_PLAIN):
+            rest = _tokens("\n".join(lines[number:]), number + 1, patterns)
+            return None if rest is None else words + rest
+        position = 0
+        for word in line.split():
+            kind = kinds.get(word) or _kind(word, patterns)
+            if kind is None:
+                if _only_blanks_after(lines, number, line, word, position):
+                    if patterns.result.fullmatch(word):
+                        column = line.find(word, position) + 1
+                        words.append((word, "RESULT", number + 1, column))
+                        return words
+                return None  # lark words the problem
+            column = line.find(word, position)
+            position = column + len(word)
+            words.append((word, kind, number + 1, column + 1))
+    return words
+
+
+def _kind(word: str, patterns: _Patterns) -> str | None:
+    """The word terminal ``word`` matches (remembered), or None."""
+    found = patterns.word.fullmatch(word)
+    if found is None:
+        return None
+    if len(_KINDS) >= MAX_KINDS:
+        _KINDS.clear()
+    kind = _KINDS[word] = found.lastgroup or ""
+    return kind
+
+
+MAX_KINDS = 100_000
+_KINDS: dict[str, str] = {}
+"""The word terminal of each word met so far: most words of an archive repeat."""
+
+
+def _only_blanks_after(lines: list[str], number: int, line: str, word: str,
+                       position: int) -> bool:  # fmt: skip
+    """Whether nothing but blanks follows ``word`` (found from ``position`` on its line)."""
+    end = line.find(word, position) + len(word)
+    return not line[end:].strip(" \t\f\r") and not any(
+        rest.strip(" \t\f\r") for rest in lines[number + 1 :]
+    )
+
+
+def _tokens(text: str, line: int, patterns: _Patterns) -> list[Word] | None:
+    """The tokens of movetext ``text`` that starts on ``line``, by regular expressions;
+    None at anything unusual."""
     words: list[Word] = []
     classify = patterns.word.fullmatch
     line_start = 0  # where the current line starts in ``text``
@@ -276,12 +345,13 @@ def _read_movetext(
             if number is not None:
                 _check_number(number, len(moves) + 1, shift)
                 number = None
-            moves.append((move_of_word(word, shift), Location(line=line + shift, column=column)))
+            where = make(Location, (line + shift, column, None))
+            moves.append((move_of_word(word, shift), where))
             comments.append([])
     if number is not None:
         raise _bad_number(number, "is not followed by a move", shift)
     turns = [
-        Turn(move, " ".join(notes) if notes else None, where)
+        make(Turn, (move, " ".join(notes) if notes else None, where))
         for (move, where), notes in zip(moves, comments[1:], strict=True)
     ]
     return turns, (" ".join(comments[0]) if comments[0] else None), result, first

@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import IO, Literal
 
 from arbiter.notation.ast import Record
@@ -50,9 +49,9 @@ def read_records(
     missing file raises ``OSError`` here) and closed when the records are exhausted.
     Never raises :class:`RecordError`."""
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_path(source)):
-        path = Path(source)
-        stream = path.open("rb")
-        return _closing(_read(stream, file or str(path), fmt), stream)
+        name = os.fspath(source)
+        stream = open(name, "rb")  # noqa: SIM115  (closed by _closing)
+        return _closing(_read(stream, file or name, fmt), stream)
     return _read(_binary(source), file, fmt)
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import BinaryIO
 
 import click
@@ -69,8 +69,10 @@ def main() -> None:
 def expand_paths(paths: tuple[str, ...]) -> Iterator[str]:
     """Files named, and every *.grn / *.json under directories named, in sorted order."""
     for name in paths:
-        path = Path(name)
-        if name != "-" and path.is_dir():
+        if name != "-" and os.path.isdir(name):
+            from pathlib import Path  # only for folders: start-up matters
+
+            path = Path(name)
             found = sorted(
                 p
                 for p in path.rglob("*")
@@ -299,7 +301,8 @@ def convert(path: str, to: Format, output: str | None, fmt: Format | None) -> No
             records.append(item.record)
     text = render(records, to)
     if output:
-        Path(output).write_text(text, encoding="utf-8", newline="\n")
+        with open(output, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
     else:
         click.echo(text, nl=False)
     sys.exit(1 if failed else 0)
