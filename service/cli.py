@@ -106,11 +106,19 @@ def rendered(
     jobs: int = 1,
     fmt: Format | None = None,
     tally: Tally | None = None,
+    scheduler: str | None = None,
 ) -> Iterator[tuple[bool, str]]:
     """Whether each record of the files ``names`` is valid, and its report as ``render``
     writes it, in input order. With ``jobs`` above 1 the records are adjudicated and
-    rendered by worker processes, which send back only the text. ``tally`` counts the bytes
-    read, for the progress bar."""
+    rendered by worker processes, with ``scheduler`` by the workers of that Dask cluster;
+    either sends back only the text. ``tally`` counts the bytes read, for the progress bar.
+
+    Raises ``ClusterError`` if the cluster cannot be used."""
+    if scheduler:
+        from arbiter.service.cluster import cluster_rendered
+
+        yield from cluster_rendered(names, scheduler, fmt, render, tally)
+        return
     if jobs > 1:
         from arbiter.service.parallel import parallel_rendered
 
@@ -175,20 +183,48 @@ quiet_option = click.option(
 )
 @from_option
 @quiet_option
+@click.option(
+    "--scheduler",
+    envvar="ARBITER_SCHEDULER",
+    metavar="ADDRESS",
+    help="Adjudicate on the workers of this Dask scheduler (tcp://host:8786; env "
+    "ARBITER_SCHEDULER); needs the 'cluster' extra.",
+)
 def adjudicate(
-    paths: tuple[str, ...], as_json: bool, jobs: int, fmt: Format | None, quiet: bool
+    paths: tuple[str, ...],
+    as_json: bool,
+    jobs: int,
+    fmt: Format | None,
+    quiet: bool,
+    scheduler: str | None,
 ) -> None:
     """Replay every record under PATHS and give its official result."""
+    if scheduler and jobs > 1:
+        raise click.UsageError("--jobs and --scheduler cannot be used together")
     names = list(expand_paths(paths))
     tally = Tally(file_sizes(names))
     write = sys.stdout.write
     if not as_json:
         write(_TABLE_HEADER + "\n")
     render = json_line if as_json else _table_row
-    items = rendered(names, render, jobs=jobs, fmt=fmt, tally=tally)
-    for _valid, text in watched(items, tally, quiet=quiet, valid=_first):
-        write(text + "\n")
+    items = rendered(names, render, jobs=jobs, fmt=fmt, tally=tally, scheduler=scheduler)
+    try:
+        for _valid, text in watched(items, tally, quiet=quiet, valid=_first):
+            write(text + "\n")
+    except _cluster_errors(scheduler) as err:
+        click.echo(f"arbiter: {err}", err=True)
+        sys.exit(2)
     finish(tally, quiet)
+
+
+def _cluster_errors(scheduler: str | None) -> tuple[type[Exception], ...]:
+    """What a run on a cluster may fail with (nothing without one: the cluster's module is
+    then not even loaded)."""
+    if not scheduler:
+        return ()
+    from arbiter.service.cluster import ClusterError
+
+    return (ClusterError,)
 
 
 def json_line(report: Report) -> str:

@@ -67,14 +67,14 @@ def parallel_rendered(
 ) -> Iterator[tuple[bool, str]]:
     """Whether each record is valid and its report as ``render`` (a module-level function,
     sent to the workers by name) writes it, computed by ``jobs`` processes, in order."""
-    yield from _run(paths, jobs, fmt, partial(_render, render), tally)
+    yield from _run(paths, jobs, fmt, partial(render_task, render), tally)
 
 
 def _run(paths: list[str], jobs: int, fmt: Format | None, work: Callable[[Task], list[T]],
          tally: Tally | None) -> Iterator[T]:  # fmt: skip
     with multiprocessing.get_context().Pool(jobs) as pool:
         pending: deque[AsyncResult[list[T]]] = deque()
-        for task in _tasks(paths, fmt):
+        for task in tasks(paths, fmt):
             if tally is not None:
                 tally.read_bytes += task.size
             pending.append(pool.apply_async(work, (task,)))
@@ -84,15 +84,17 @@ def _run(paths: list[str], jobs: int, fmt: Format | None, work: Callable[[Task],
             yield from pending.popleft().get()
 
 
-def _tasks(paths: list[str], fmt: Format | None) -> Iterator[Task]:
+def tasks(paths: list[str], fmt: Format | None, batch: int = BATCH) -> Iterator[Task]:
+    """The work of ``paths`` cut into tasks of ``batch`` GRN records (a JSON file is one
+    task, read whole; a file that cannot be read is a task that says so), in input order."""
     for name in paths:
         try:
-            yield from _file_tasks(name, fmt)
+            yield from _file_tasks(name, fmt, batch)
         except OSError as err:
             yield Task(name, unreadable=f"cannot read {name}: {err.strerror or err}")
 
 
-def _file_tasks(name: str, fmt: Format | None) -> Iterator[Task]:
+def _file_tasks(name: str, fmt: Format | None, batch_size: int) -> Iterator[Task]:
     stream: BinaryIO = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
     try:
         fmt = fmt or format_for_name(name) or sniff_format(stream.peek(4096))  # type: ignore[attr-defined]
@@ -102,7 +104,7 @@ def _file_tasks(name: str, fmt: Format | None) -> Iterator[Task]:
         batch: list[Chunk] = []
         for chunk in split_records(iter_lines(stream)):
             batch.append(chunk)
-            if len(batch) == BATCH:
+            if len(batch) == batch_size:
                 yield Task(name, tuple(batch))
                 batch = []
         if batch:
@@ -112,7 +114,9 @@ def _file_tasks(name: str, fmt: Format | None) -> Iterator[Task]:
             stream.close()
 
 
-def _render(render: Callable[[Report], str], task: Task) -> list[tuple[bool, str]]:
+def render_task(render: Callable[[Report], str], task: Task) -> list[tuple[bool, str]]:
+    """Whether each record of ``task`` is valid, and its report as ``render`` writes it
+    (what a worker process, or a worker of a cluster, sends back)."""
     return [(report.valid, render(report)) for report in _work(task)]
 
 
