@@ -30,6 +30,7 @@ COMPILED = [
     "notation/position.py",
     "notation/build.py",
     "notation/grn_scan.py",
+    "notation/grn_reader.py",
     "adjudicator/board.py",
     "adjudicator/base.py",
     "adjudicator/patch_scoring.py",
