@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from arbiter.adjudicator.board import geometry
 from arbiter.notation.ast import (
     Button,
@@ -87,6 +89,7 @@ _HANDLERS: Mapping[str, str] = {
 """The method of a rules class that plays each move form (see :meth:`Rules.play`)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a game may be added without compiling
 class Rules(ABC, Generic[S]):
     """The rules of one game. A subclass sets ``description``, implements the abstract
     methods, and one handler per move form of its description: ``_place``, ``_capture``,

@@ -8,7 +8,7 @@ and cached, so engines look squares up instead of computing them in their hot pa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from arbiter.notation.ast import Grid, Point
@@ -42,6 +42,10 @@ class Geometry:
     """Rank by rank, the indices of each rank from file a rightwards."""
     columns: tuple[tuple[int, ...], ...]
     """File by file, the indices of each file from rank 1 upwards."""
+    ray_tables: dict[tuple[Direction, ...], tuple[tuple[tuple[int, ...], ...], ...]] = field(
+        default_factory=dict
+    )
+    """:meth:`rays` already built, by directions (engines ask for them at every move)."""
 
     def index(self, point: Point) -> int:
         """The flat index of ``point``. Raises ``IllegalMoveError`` if it is off the board."""
@@ -61,9 +65,12 @@ class Geometry:
         """The indices from the next square in ``direction`` to the edge, nearest first."""
         return _rays(self.size, direction)[start]
 
-    def rays(self, directions: Sequence[Direction]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    def rays(self, directions: tuple[Direction, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
         """For every index, its ray in each of ``directions`` (in that order)."""
-        return _ray_table(self.size, tuple(directions))
+        table = self.ray_tables.get(directions)
+        if table is None:
+            table = self.ray_tables[directions] = _ray_table(self.size, directions)
+        return table
 
     def grid(self, board: Sequence[str]) -> Grid:
         """A flat board of cells as a grid (``grid[rank][file]``)."""

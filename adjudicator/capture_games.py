@@ -31,7 +31,7 @@ from arbiter.adjudicator.patch_scoring import (
     scores,
     tiebreak,
 )
-from arbiter.notation.ast import Capture, Grid, Move, Pass, Place, Swap
+from arbiter.notation.ast import Capture, Grid, Move, Pass, Place, Swap, make
 from arbiter.notation.errors import IllegalMoveError
 
 __all__ = ["BLOCK", "BLUE", "COLOURS", "LETTERS", "ORANGE", "CaptureRules", "CaptureState"]
@@ -197,9 +197,8 @@ class CaptureRules(Rules[S]):
 
     def _next(self, state: S, board: tuple[str, ...], *, empty: int) -> S:
         """The state after a board play by the colour to move."""
-        return self.state_type(
-            state.size, board, 1 - state.turn, state.ply + 1, 0, state.turn, empty
-        )
+        values = (state.size, board, 1 - state.turn, state.ply + 1, 0, state.turn, empty)
+        return make(self.state_type, values)
 
     def _board_plays(self, state: S) -> Iterator[Place | Capture]:
         """Every placement, then every capture, of the colour to move."""

@@ -29,10 +29,9 @@ EIGHT = ORTHOGONAL + DIAGONAL
 EDGE = "the edge of the board"
 
 
-class State(CaptureState):
-    """A Petrify position: each cell is ``""``, ``"b"``, ``"o"`` or ``"x"`` (a block)."""
-
-    __slots__ = ()
+State = CaptureState
+"""A Petrify position (the capture games' state): each cell is ``""``, ``"b"``, ``"o"`` or
+``"x"`` (a block)."""
 
 
 class Formation(NamedTuple):

@@ -24,11 +24,10 @@ DESCRIPTION = GameDescription(
 )
 
 
-class State(CaptureState):
-    """A Pilo position: each cell is ``""``, ``"x"`` (a block) or a one-coloured stack such as
-    ``"bbb"`` (Blue, height 3), bottom to top, as in the Setup notation."""
-
-    __slots__ = ()
+State = CaptureState
+"""A Pilo position (the capture games' state): each cell is ``""``, ``"x"`` (a block) or a
+one-coloured stack such as ``"bbb"`` (Blue, height 3), bottom to top, as in the Setup
+notation."""
 
 
 class PiloRules(CaptureRules[State]):

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules
 from arbiter.adjudicator.board import EAST, NORTH, SOUTH, WEST, geometry
-from arbiter.notation.ast import Button, Flip, Grid, Move, Pass, Place, Point
+from arbiter.notation.ast import Button, Flip, Grid, Move, Pass, Place, Point, make
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
 
@@ -177,7 +177,7 @@ class PletoreRules(Rules[State]):
 
 def _next(state: State, board: tuple[int, ...]) -> State:
     """The state after a board play: the pass streak is broken."""
-    return State(state.size, state.komi, board, state.ply + 1, 0, state.button)
+    return make(State, (state.size, state.komi, board, state.ply + 1, 0, state.button))
 
 
 def _set(board: tuple[int, ...], i: int, colour: int) -> tuple[int, ...]:

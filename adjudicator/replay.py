@@ -6,11 +6,11 @@ and the HTTP API both call :func:`adjudicate`, so they cannot disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from arbiter.adjudicator.base import Outcome, Rules, get_rules
-from arbiter.notation.ast import Record, Turn
+from arbiter.notation.ast import Record, Swap, Turn
 from arbiter.notation.errors import (
     IllegalMoveError,
     InvalidRecordError,
@@ -50,7 +50,11 @@ class Report:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready report, keys in a fixed order."""
-        return {name: getattr(self, name) for name in self.__slots__}
+        return {name: getattr(self, name) for name in REPORT_FIELDS}
+
+
+REPORT_FIELDS = tuple(item.name for item in fields(Report))
+"""The report's fields in their order, which is the order of the JSON report."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +87,7 @@ def replay(record: Record, *, canonical: bool = False) -> Replay:
         except IllegalMoveError as err:
             err.located(ply=ply, move=str(turn.move), where=turn.where)
             return Replay(rules, state, ply - 1, swapped, tuple(spelled), err)
-        if turn.move.type == "swap":
+        if type(turn.move) is Swap:
             swapped = True
         if canonical:
             spelled.append(_canonical_turn(rules, turn, state))
@@ -111,7 +115,7 @@ def _initial_state(rules: Rules[Any], record: Record) -> Any:
 
 def _canonical_turn(rules: Rules[Any], turn: Turn, state: Any) -> Turn:
     written = rules.written(state, turn.move)
-    return turn if written is turn.move else replace(turn, move=written)
+    return turn if written is turn.move else turn._replace(move=written)
 
 
 def canonical_record(record: Record) -> Record:

@@ -29,17 +29,12 @@ pictures) and :mod:`arbiter.service` (command line and HTTP API).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from arbiter.adjudicator import Outcome, Rules, get_rules
-from arbiter.adjudicator.abstractplay import write_abstractplay
-from arbiter.adjudicator.game import Game, Position
-from arbiter.adjudicator.replay import Report, adjudicate
-from arbiter.adjudicator.standings import EventStandings, Exclusion, Standing
-from arbiter.adjudicator.standings import standings as _standings
-from arbiter.diagram import Frame, Frames, frames, svg, text
-from arbiter.notation.ast import Move, Point, Record, Tag, Turn
-from arbiter.notation.build import check_move
+import arbiter.adjudicator  # noqa: F401  (registers the games; the engines load quickly)
+from arbiter.adjudicator.base import Outcome, Rules, get_rules
 from arbiter.notation.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -49,10 +44,58 @@ from arbiter.notation.errors import (
     ResultMismatchError,
 )
 from arbiter.notation.games import GameDescription, all_games, find_game
-from arbiter.notation.grn_reader import parse_move as _parse_word
-from arbiter.notation.grn_writer import write_grn
-from arbiter.notation.json_writer import write_json
-from arbiter.notation.sources import parse_record, read_records
+
+if TYPE_CHECKING:
+    from arbiter.adjudicator.abstractplay import write_abstractplay
+    from arbiter.adjudicator.game import Game, Position
+    from arbiter.adjudicator.replay import Report, adjudicate
+    from arbiter.adjudicator.standings import EventStandings, Exclusion, Standing
+    from arbiter.diagram import Frame, Frames, frames, svg, text
+    from arbiter.notation.ast import Move, Point, Record, Tag, Turn
+    from arbiter.notation.grn_writer import write_grn
+    from arbiter.notation.json_writer import write_json
+    from arbiter.notation.sources import parse_record, read_records
+
+_LAZY = {
+    "write_abstractplay": "arbiter.adjudicator.abstractplay",
+    "Game": "arbiter.adjudicator.game",
+    "Position": "arbiter.adjudicator.game",
+    "Report": "arbiter.adjudicator.replay",
+    "adjudicate": "arbiter.adjudicator.replay",
+    "EventStandings": "arbiter.adjudicator.standings",
+    "Exclusion": "arbiter.adjudicator.standings",
+    "Standing": "arbiter.adjudicator.standings",
+    "Frame": "arbiter.diagram",
+    "Frames": "arbiter.diagram",
+    "frames": "arbiter.diagram",
+    "svg": "arbiter.diagram",
+    "text": "arbiter.diagram",
+    "Move": "arbiter.notation.ast",
+    "Point": "arbiter.notation.ast",
+    "Record": "arbiter.notation.ast",
+    "Tag": "arbiter.notation.ast",
+    "Turn": "arbiter.notation.ast",
+    "write_grn": "arbiter.notation.grn_writer",
+    "write_json": "arbiter.notation.json_writer",
+    "parse_record": "arbiter.notation.sources",
+    "read_records": "arbiter.notation.sources",
+}
+"""Public names loaded on first use, from the module that defines them: a command that needs
+neither diagrams nor JSON nor standings starts without importing them."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'arbiter' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __version__ = "0.2.0"
 
@@ -102,7 +145,10 @@ def parse_move(game: str, text: str) -> Move:
     Raises ``NotationSyntaxError`` if the text is no move, ``InvalidRecordError`` for a form
     the game does not have (``wrong-move-form``) or a square no board has (``off-board``),
     ``KeyError`` for an unknown game. Legality is a matter of a position: see :class:`Game`."""
-    return check_move(_parse_word(text.strip()), find_game(game))
+    from arbiter.notation.build import check_move
+    from arbiter.notation.grn_reader import parse_move as parse_word
+
+    return check_move(parse_word(text.strip()), find_game(game))
 
 
 def games() -> list[GameDescription]:
@@ -125,4 +171,6 @@ def standings(
     buchholz, sonneborn-berger, wins, direct, margin). See ``spec/standings.md``.
 
     Raises ``ValueError`` for an unknown or repeated tie-break name."""
-    return _standings(items, tiebreaks=tiebreaks)
+    from arbiter.adjudicator.standings import standings as compute
+
+    return compute(items, tiebreaks=tiebreaks)

@@ -1,30 +1,43 @@
-"""Benchmark: parse and adjudicate large corpora of random legal games, on one core and with
-worker processes, side by side with python-chess reading PGN (``--compare-chess``).
+"""Benchmark arbiter as a user runs it, side by side with python-chess, in one run.
 
-Run with ``make bench`` or ``.venv/bin/python bench/bench.py --help``. Corpora are generated
-with the engines themselves (moves drawn from the legal moves) and cached under bench/out/.
+For each game it writes one archive file of random legal games (played by the engines,
+moves drawn at random from the legal ones) holding as many plies as a python-chess corpus of
+random legal games (800 games, each stopped after 100 plies or at its end), then times, on
+one core, interleaved, the median of several runs:
+
+- whole process: ``arbiter adjudicate --json ARCHIVE.grn > /dev/null`` against
+  ``python bench/chess_read.py CORPUS.pgn`` (``chess.pgn.read_game`` on every game, which
+  checks every move's legality), both started from scratch;
+- in process: reading and adjudicating the archive against ``read_game`` on the corpus;
+- start-up: ``arbiter adjudicate --json`` on one small record;
+- ``--jobs 2`` against ``--jobs 1`` on a large archive (``--jobs-mb``, 100 MB by default).
+
+Run it with ``make bench``, which installs the package as a user gets it (a wheel, with the
+compiled modules where a C compiler is present) in ``.venv-bench`` and writes the table into
+the README. Corpora are cached under ``bench/out/``.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import io
 import os
+import platform
 import random
-import resource
+import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+import arbiter
 from arbiter.adjudicator import get_rules
-from arbiter.adjudicator.replay import adjudicate
 from arbiter.notation.ast import Record, Turn
-from arbiter.notation.games import find_game
 from arbiter.notation.grn_reader import read_grn
 from arbiter.notation.grn_writer import write_record
-from arbiter.service.parallel import parallel_reports
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out"
@@ -35,171 +48,276 @@ CORPORA = [
     ("Implo", 8, None),
     ("Pilare", 8, None),
 ]
-TARGETS = {"Pilo": 2.0, "Petrify": 2.0, "Pletore": 2.0, "Implo": 1.0, "Pilare": 1.0}
+WHOLE_TARGET = 2.0
+"""Each game's whole-process plies/s must be at least this many times python-chess's."""
+IN_PROCESS_TARGETS = {"Pilo": 3.0, "Petrify": 3.0, "Pletore": 3.0}
 MAX_PLIES = 400
+CHESS_GAMES = 800
+CHESS_PLIES = 100
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 
-def random_record(game: str, size: int, komi: int | None, rng: random.Random, index: int) -> str:
-    """One random legal game as canonical GRN, its result claimed as the adjudicator sees it."""
+@dataclass(frozen=True)
+class Row:
+    game: str
+    size: int
+    records: int
+    plies: int
+    whole: float  # plies/s, whole process
+    in_process: float  # plies/s
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = _arguments(argv)
+    OUT.mkdir(parents=True, exist_ok=True)
+    chess_path, chess_plies = chess_corpus(args.chess_games)
+    corpora = {game: corpus(game, size, komi, chess_plies) for game, size, komi in CORPORA
+               if game.lower() in args.games}  # fmt: skip
+    print(f"{machine()}; arbiter {arbiter.__version__} ({build()}), repeat {args.repeat}")
+    print(f"python-chess corpus: {args.chess_games} random games, {chess_plies:,} plies")
+    whole = whole_process(chess_path, corpora, args.repeat)
+    chess_whole = chess_plies / whole["chess"]
+    chess_in = chess_plies / in_process_chess(chess_path, args.repeat)
+    rows = []
+    for game, (path, records, plies) in corpora.items():
+        size = next(size for name, size, _ in CORPORA if name == game)
+        rows.append(Row(game, size, records, plies, plies / whole[game],
+                        plies / in_process_arbiter(path, args.repeat)))  # fmt: skip
+    startup = start_up(args.repeat)
+    table = render(rows, chess_whole, chess_in, startup, chess_plies, args)
+    jobs = jobs_speedup(args.jobs_mb, args.jobs) if args.jobs_mb else None
+    if jobs is not None:
+        table += f"\n`--jobs {args.jobs}` on a {args.jobs_mb} MB archive: {jobs:.2f}× `--jobs 1`.\n"
+    print(table)
+    if args.readme:
+        write_readme(Path(args.readme), table)
+
+
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=5, help="runs per figure (median)")
+    parser.add_argument("--chess-games", type=int, default=CHESS_GAMES)
+    parser.add_argument("--games", default=",".join(g for g, _, _ in CORPORA))
+    parser.add_argument("--jobs-mb", type=int, default=100, help="0: skip the --jobs run")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--readme", help="write the table into this file, between markers")
+    args = parser.parse_args(argv)
+    args.games = {name.strip().lower() for name in args.games.split(",")}
+    return args
+
+
+# --- corpora ------------------------------------------------------------------------------
+
+
+def chess_corpus(games: int) -> tuple[Path, int]:
+    """The PGN corpus of random legal chess games, and its number of plies."""
+    import chess
+    import chess.pgn
+
+    path = OUT / f"chess-{games}-{CHESS_PLIES}.pgn"
+    if not path.exists():
+        rng = random.Random(f"chess-{games}")
+        texts = []
+        for _ in range(games):
+            board = chess.Board()
+            while board.ply() < CHESS_PLIES and not board.is_game_over():
+                board.push(rng.choice(list(board.legal_moves)))
+            texts.append(str(chess.pgn.Game.from_board(board)))
+        path.write_text("\n\n".join(texts) + "\n", encoding="utf-8")
+    return path, _chess_plies(path)
+
+
+def _chess_plies(path: Path) -> int:
+    import chess.pgn
+
+    total = 0
+    with path.open(encoding="utf-8") as stream:
+        while (game := chess.pgn.read_game(stream)) is not None:
+            total += sum(1 for _ in game.mainline_moves())
+    return total
+
+
+def corpus(game: str, size: int, komi: int | None, plies: int) -> tuple[Path, int, int]:
+    """An archive of random legal games of ``game`` holding at least ``plies`` plies; its
+    path, number of records and plies (generated once, then cached)."""
+    path = OUT / f"{game.lower()}-{size}-{plies}.grn"
+    if not path.exists():
+        rng = random.Random(f"{game}-{size}-{plies}")
+        texts, total = [], 0
+        while total < plies:
+            text, length = random_record(game, size, komi, rng, len(texts))
+            texts.append(text)
+            total += length
+        path.write_text("\n".join(texts), encoding="utf-8")
+    records = list(read_grn(path.read_bytes()))
+    return path, len(records), sum(len(r.turns) for r in records if isinstance(r, Record))
+
+
+def random_record(game: str, size: int, komi: int | None, rng: random.Random,
+                  index: int) -> tuple[str, int]:  # fmt: skip
+    """One random legal game as canonical GRN (its result claimed as the rules give it)."""
     rules = get_rules(game)
     state = rules.initial_state(size, komi=komi)
     turns: list[Turn] = []
     while len(turns) < MAX_PLIES and (move := rules.random_move(state, rng.choice)) is not None:
         state = rules.play(state, move)
-        turns.append(Turn(getattr(state, "last_move", None) or move))
+        turns.append(Turn(rules.written(state, move)))
     outcome = rules.outcome(state)
-    colours = find_game(game).colours
+    colours = rules.colours
     record = Record(
-        game=game,
-        size=size,
-        komi=komi,
-        turns=tuple(turns),
-        players=(
-            (colours[0], f"player-{index % 50:02d}"),
-            (colours[1], f"player-{(index + 7) % 50:02d}"),
-        ),
+        game=game, size=size, komi=komi, turns=tuple(turns),
+        players=((colours[0], f"player-{index % 50:02d}"),
+                 (colours[1], f"player-{(index + 7) % 50:02d}")),
         result=outcome.result(colours) if outcome else "*",
-    )
-    return write_record(record)
+    )  # fmt: skip
+    return write_record(record), len(turns)
 
 
-def corpus(game: str, size: int, komi: int | None, count: int) -> Path:
-    """The cached corpus file of ``count`` random games (generated on first use)."""
-    OUT.mkdir(parents=True, exist_ok=True)
-    path = OUT / f"{game.lower()}-{size}-{count}.grn"
-    if not path.exists():
-        rng = random.Random(f"{game}-{size}-{count}")
-        text = "\n".join(random_record(game, size, komi, rng, i) for i in range(count))
-        path.write_text(text, encoding="utf-8")
-    return path
+# --- timing -------------------------------------------------------------------------------
 
 
-REPEAT = 3
+def whole_process(chess_path: Path, corpora: dict[str, tuple[Path, int, int]],
+                  repeat: int) -> dict[str, float]:  # fmt: skip
+    """Median wall time of each whole process, runs interleaved (chess, then each game)."""
+    commands = {"chess": [sys.executable, str(ROOT / "bench" / "chess_read.py"), str(chess_path)]}
+    for game, (path, _, _) in corpora.items():
+        commands[game] = [arbiter_command(), "adjudicate", "--json", "--quiet", str(path)]
+    for game, (_path, records, _) in corpora.items():
+        _check(commands[game], records)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, command in commands.items():
+            times[name].append(_run(command))
+    return {name: statistics.median(values) for name, values in times.items()}
 
 
-def timed(work: Callable[[], int]) -> tuple[float, int]:
-    """The best time of REPEAT runs of ``work`` (the least disturbed by the rest of the
-    machine), and what the work counted."""
-    best = float("inf")
-    for _ in range(REPEAT):
-        start = time.perf_counter()
-        count = work()
-        best = min(best, time.perf_counter() - start)
-    return best, count
+def _check(command: list[str], records: int) -> None:
+    """Run ``command`` once and make sure it did the work: one valid report per record."""
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    lines = done.stdout.splitlines()
+    if done.returncode != 0 or len(lines) != records or '"valid": false' in done.stdout:
+        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr[-2000:]}")
 
 
-def measure(path: Path, jobs: int) -> dict[str, float]:
-    data = path.read_bytes()
-    plies = sum(r.plies for r in (adjudicate(x) for x in read_grn(data)))
-    records = sum(1 for _ in read_grn(data))
-    parse_s, _ = timed(lambda: sum(1 for _ in read_grn(data)))
-    full_s, _ = timed(lambda: sum(1 for x in read_grn(data) if adjudicate(x).valid))
-    jobs_s, _ = timed(lambda: sum(1 for _ in parallel_reports([str(path)], jobs)))
-    return {
-        "records": records,
-        "plies": plies,
-        "parse_s": parse_s,
-        "full_s": full_s,
-        "jobs_s": jobs_s,
-    }
+def _run(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, check=False, preexec_fn=_one_core)
+    return time.perf_counter() - start
 
 
-def chess_rate(count: int, plies: int = 100) -> float:
-    """python-chess ``read_game`` plies/s on ``count`` random games of about ``plies`` plies."""
-    import chess
+def _one_core() -> None:
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def arbiter_command() -> str:
+    return str(Path(sys.executable).with_name("arbiter"))
+
+
+def in_process_chess(path: Path, repeat: int) -> float:
     import chess.pgn
 
-    path = OUT / f"chess-{count}.pgn"
-    OUT.mkdir(parents=True, exist_ok=True)
-    if not path.exists():
-        rng = random.Random(count)
-        games = []
-        for _ in range(count):
-            board = chess.Board()
-            while board.ply() < plies and not board.is_game_over():
-                board.push(rng.choice(list(board.legal_moves)))
-            games.append(str(chess.pgn.Game.from_board(board)))
-        path.write_text("\n\n".join(games) + "\n", encoding="utf-8")
     text = path.read_text(encoding="utf-8")
 
-    def read_all() -> int:
-        stream, total = io.StringIO(text), 0
+    def work() -> None:
+        stream = io.StringIO(text)
         while (game := chess.pgn.read_game(stream)) is not None:
-            total += sum(1 for _ in game.mainline_moves())
-        return total
+            for _ in game.mainline_moves():
+                pass
 
-    seconds, total = timed(read_all)
-    return total / seconds
+    return _median(work, repeat)
 
 
-def memory_check(megabytes: int) -> tuple[float, float]:
-    """Max resident memory (MiB) of ``arbiter adjudicate --json`` on a file of that size."""
+def in_process_arbiter(path: Path, repeat: int) -> float:
+    data = path.read_bytes()
+
+    def work() -> None:
+        for item in arbiter.read_records(data, file=path.name):
+            if isinstance(item, Record):
+                arbiter.adjudicate(item)
+
+    return _median(work, repeat)
+
+
+def _median(work: Callable[[], None], repeat: int) -> float:
+    _one_core()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def start_up(repeat: int) -> float:
+    """Median wall time of ``arbiter adjudicate --json`` on one small record."""
+    small = OUT / "one-record.grn"
+    small.write_text('[Game "Pletore"]\n[Size "5"]\n[Komi "0"]\n\n1. c3 b4 2. d2 *\n',
+                     encoding="utf-8")  # fmt: skip
+    command = [arbiter_command(), "adjudicate", "--json", "--quiet", str(small)]
+    _run(command)  # the first run may compile bytecode
+    return statistics.median(_run(command) for _ in range(max(repeat, 10)))
+
+
+def jobs_speedup(megabytes: int, jobs: int) -> float:
+    """Wall time of ``--jobs 1`` over ``--jobs N`` on an archive of ``megabytes`` MB."""
     big = OUT / f"big-{megabytes}mb.grn"
     if not big.exists():
-        piece = corpus("Pilo", 8, None, 200).read_text(encoding="utf-8") + "\n"
+        piece = corpus("Pilo", 8, None, 20_000)[0].read_text(encoding="utf-8") + "\n"
         with big.open("w", encoding="utf-8") as out:
             for _ in range(megabytes * 1024 * 1024 // len(piece.encode()) + 1):
                 out.write(piece)
-    arbiter = Path(sys.executable).with_name("arbiter")
+    one = [arbiter_command(), "adjudicate", "--json", "--quiet", str(big)]
     start = time.perf_counter()
-    subprocess.run(
-        [str(arbiter), "adjudicate", "--json", str(big)], stdout=subprocess.DEVNULL, check=False
-    )
-    seconds = time.perf_counter() - start
-    rss_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return rss_kib / 1024, seconds
+    subprocess.run(one, stdout=subprocess.DEVNULL, check=False)
+    single = time.perf_counter() - start
+    start = time.perf_counter()
+    subprocess.run([*one, "--jobs", str(jobs)], stdout=subprocess.DEVNULL, check=False)
+    return single / (time.perf_counter() - start)
 
 
-def main() -> None:
-    global REPEAT
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--records", type=int, default=2000)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--games", default=",".join(g for g, _, _ in CORPORA))
-    parser.add_argument("--compare-chess", action="store_true")
-    parser.add_argument(
-        "--repeat", type=int, default=REPEAT, help="runs per measurement; the best is kept"
-    )
-    parser.add_argument(
-        "--memory-mb",
-        type=int,
-        default=0,
-        help="also adjudicate a generated file of this many MB and report RSS",
-    )
-    args = parser.parse_args()
-    wanted = {g.strip().lower() for g in args.games.split(",")}
-    REPEAT = args.repeat
-    chess = chess_rate(args.records) if args.compare_chess else None
-    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
-    if chess:
-        print(f"python-chess read_game: {chess:,.0f} plies/s")
-    header = (
-        f"{'game':<8} {'size':>4} {'records':>7} {'plies':>8} {'parse rec/s':>11} "
-        f"{'parse ply/s':>11} {'full rec/s':>10} {'full ply/s':>10} "
-        f"{'jobs x':>6} {'adj/parse':>9}"
-    )
-    print(header + (f" {'vs chess':>8} {'target':>6}" if chess else ""))
-    for game, size, komi in CORPORA:
-        if game.lower() not in wanted:
-            continue
-        path = corpus(game, size, komi, args.records)
-        m = measure(path, args.jobs)
-        full_rate = m["plies"] / m["full_s"]
-        adjudication_s = m["full_s"] - m["parse_s"]
-        row = (
-            f"{game:<8} {size:>4} {m['records']:>7.0f} {m['plies']:>8.0f} "
-            f"{m['records'] / m['parse_s']:>11,.0f} {m['plies'] / m['parse_s']:>11,.0f} "
-            f"{m['records'] / m['full_s']:>10,.0f} {full_rate:>10,.0f} "
-            f"{m['full_s'] / m['jobs_s']:>6.2f} {adjudication_s / m['parse_s']:>9.2f}"
+# --- reporting ----------------------------------------------------------------------------
+
+
+def machine() -> str:
+    return (f"{datetime.date.today()}, {platform.machine()}, {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}")  # fmt: skip
+
+
+def build() -> str:
+    """Whether the installed package runs compiled modules."""
+    from arbiter.adjudicator import replay
+
+    return "compiled with mypyc" if replay.__file__.endswith((".so", ".pyd")) else "pure Python"
+
+
+def render(rows: list[Row], chess_whole: float, chess_in: float, startup: float,
+           chess_plies: int, args: argparse.Namespace) -> str:  # fmt: skip
+    lines = [
+        f"Measured by `make bench` on {machine()}; arbiter {arbiter.__version__} "
+        f"({build()}); median of {args.repeat} runs, one core, interleaved. python-chess: "
+        f"{chess_whole:,.0f} plies/s as a whole process, {chess_in:,.0f} plies/s in process, "
+        f"on {args.chess_games} random legal games ({chess_plies:,} plies). Start-up of "
+        f"`arbiter adjudicate --json` on one record: {startup * 1000:.0f} ms.",
+        "",
+        "| game (size) | records | plies | whole process plies/s | vs python-chess | "
+        "in process plies/s | vs python-chess |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        whole, inner = row.whole / chess_whole, row.in_process / chess_in
+        lines.append(
+            f"| {row.game} ({row.size}) | {row.records:,} | {row.plies:,} | {row.whole:,.0f} | "
+            f"{whole:.2f}×{'' if whole >= WHOLE_TARGET else ' (below 2×)'} | "
+            f"{row.in_process:,.0f} | {inner:.2f}× |"
         )
-        if chess:
-            ratio = full_rate / chess
-            verdict = "ok" if ratio >= TARGETS[game] else "MISS"
-            row += f" {ratio:>7.2f}x {TARGETS[game]:>4.1f}x {verdict}"
-        print(row, flush=True)
-    if args.memory_mb:
-        rss, seconds = memory_check(args.memory_mb)
-        print(f"adjudicate --json on {args.memory_mb} MB: max RSS {rss:.0f} MiB, {seconds:.1f} s")
+    return "\n".join(lines) + "\n"
+
+
+def write_readme(path: Path, table: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+    path.write_text(text[:start] + "\n" + table + text[end:], encoding="utf-8")
 
 
 if __name__ == "__main__":

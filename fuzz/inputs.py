@@ -21,7 +21,7 @@ from hypothesis.extra.lark import from_lark
 from arbiter.adjudicator import get_rules
 from arbiter.notation.ast import Record, Turn
 from arbiter.notation.games import all_games
-from arbiter.notation.grn_reader import lark_parser
+from arbiter.notation.grn_lark import lark_parser
 from arbiter.notation.grn_writer import write_record
 from arbiter.notation.json_writer import record_to_json
 

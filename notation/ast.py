@@ -7,7 +7,7 @@ the rules of any game; the adjudicator replays these objects.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple, TypeAlias
+from typing import Any, NamedTuple, TypeAlias, TypeVar
 
 FILES = "abcdefghijklmnopqrs"  # 19 files at most; no letter is skipped
 
@@ -63,7 +63,11 @@ class Place:
     """Place a disk or stone on an empty square (all games but Pilare)."""
 
     at: Point
-    type = "place"
+
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "place"
 
     def __str__(self) -> str:
         return str(self.at)
@@ -86,7 +90,11 @@ class ImploPlace:
 
     at: Point
     resolve: tuple[Resolve, ...] = ()
-    type = "place"
+
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "place"
 
     def __str__(self) -> str:
         return "/".join([str(self.at), *map(str, self.resolve)])
@@ -98,7 +106,11 @@ class Capture:
 
     origin: Point
     target: Point
-    type = "move"
+
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "move"
 
     def __str__(self) -> str:
         return f"{self.origin}x{self.target}"
@@ -109,7 +121,11 @@ class Flip:
     """Pletore: flip the enemy stone on ``at``."""
 
     at: Point
-    type = "flip"
+
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "flip"
 
     def __str__(self) -> str:
         return f"{self.at}x"
@@ -121,7 +137,11 @@ class Sow:
 
     origin: Point
     path: str
-    type = "sow"
+
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "sow"
 
     def __str__(self) -> str:
         return f"{self.origin}:{self.path}"
@@ -129,7 +149,10 @@ class Sow:
 
 @dataclass(frozen=True, slots=True)
 class Pass:
-    type = "pass"
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "pass"
 
     def __str__(self) -> str:
         return "pass"
@@ -139,7 +162,10 @@ class Pass:
 class Swap:
     """The pie rule: the second player takes the first player's colour."""
 
-    type = "swap"
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "swap"
 
     def __str__(self) -> str:
         return "swap"
@@ -149,7 +175,10 @@ class Swap:
 class Button:
     """Pletore: take the button."""
 
-    type = "button"
+    @property
+    def type(self) -> str:
+        """The move's form, as JSON records name it."""
+        return "button"
 
     def __str__(self) -> str:
         return "button"
@@ -171,14 +200,38 @@ class Location(NamedTuple):
 
 NOWHERE = Location()
 
+TupleType = TypeVar("TupleType", bound=tuple[Any, ...])
 
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """One turn of the movetext: the move, the comment written after it, and where it stood."""
+
+def make(kind: type[TupleType], values: tuple[Any, ...]) -> TupleType:
+    """The named tuple ``kind`` holding ``values`` (all its fields, in order), built without
+    its ``__new__``: that is a function written in Python, which compiled code would call for
+    every move of every record read or replayed. Only for the hot paths."""
+    return _new_tuple(kind, values)  # type: ignore[no-any-return]
+
+
+_new_tuple: Any = tuple.__new__
+
+
+class Turn(NamedTuple):
+    """One turn of the movetext: the move, the comment written after it, and where it stood.
+
+    Two turns are equal when their moves and comments are: where a turn stood in its source
+    (GRN line and column, or JSON pointer) is not part of the record. A named tuple, because
+    one is made for every move read and a tuple is several times cheaper to build."""
 
     move: Move
     comment: str | None = None
-    where: Location = field(default=NOWHERE, compare=False)
+    where: Location = NOWHERE
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Turn) and self[0] == other[0] and self[1] == other[1]
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self[0], self[1]))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ are not checked here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from arbiter.notation import limits
 from arbiter.notation.ast import (
@@ -294,8 +294,10 @@ def _check_turn(turn: Turn, spec: GameDescription, size: int, ply: int) -> Turn:
     # passes here).
     if type(move) is Place:
         at = move.at
-        if not spec.resolve and "place" in spec.moves and at.file < size and at.rank < size:
-            return turn
+        if at.file < size and at.rank < size and "place" in spec.moves:
+            if not spec.resolve:
+                return turn
+            return Turn(_with_steps(move), turn.comment, turn.where)
     elif type(move) is Capture:
         origin, target = move.origin, move.target
         if "move" in spec.moves and max(origin.file, origin.rank, target.file, target.rank) < size:
@@ -303,9 +305,21 @@ def _check_turn(turn: Turn, spec: GameDescription, size: int, ply: int) -> Turn:
     return _check_any_turn(turn, spec, size, ply)
 
 
+def _with_steps(move: Place) -> ImploPlace:
+    """An Implo placement written without steps, as the Implo move it is (one object per
+    point: moves are immutable values)."""
+    found = _IMPLO_PLACES.get(move)
+    if found is None:
+        found = _IMPLO_PLACES[move] = ImploPlace(move.at)
+    return found
+
+
+_IMPLO_PLACES: dict[Place, ImploPlace] = {}
+
+
 def _check_any_turn(turn: Turn, spec: GameDescription, size: int, ply: int) -> Turn:
     move = check_move(turn.move, spec, size, ply=ply, where=turn.where)
-    return turn if move is turn.move else replace(turn, move=move)
+    return turn if move is turn.move else turn._replace(move=move)
 
 
 def check_move(
@@ -322,7 +336,7 @@ def check_move(
     Raises ``InvalidRecordError``: ``wrong-move-form`` for a form the game does not have,
     ``off-board`` for a square beyond ``size``; located at ``ply`` and ``where``."""
     if game.resolve and type(move) is Place:
-        move = ImploPlace(move.at)
+        move = _with_steps(move)
     if move.type not in game.moves or (isinstance(move, ImploPlace) and not game.resolve):
         raise InvalidRecordError(
             f"{str(move)!r} is a {_form_name(move)}, which {game.name} does not have",

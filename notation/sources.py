@@ -19,14 +19,11 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import IO, Literal
 
-from arbiter.notation.abstractplay import is_abstractplay, record_from_abstractplay
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError, internal_error
 from arbiter.notation.grn_reader import Chunk, iter_lines, read_chunk, split_records
-from arbiter.notation.json_reader import read_item, record_from_json
 from arbiter.notation.json_split import JsonItem, split_json
 from arbiter.notation.limits import MAX_RECORD_BYTES
 
@@ -60,9 +57,9 @@ def read_records(
     missing file raises ``OSError`` here) and closed when the records are exhausted.
     Never raises :class:`RecordError`."""
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_path(source)):
-        path = Path(source)
-        stream = path.open("rb")
-        return _closing(_read(stream, file or str(path), fmt), stream)
+        name = os.fspath(source)
+        stream = open(name, "rb")  # noqa: SIM115  (closed by _closing)
+        return _closing(_read(stream, file or name, fmt), stream)
     return _read(_binary(source), file, fmt)
 
 
@@ -129,10 +126,16 @@ def read_unit(
     unit: Unit, *, file: str | None = None, fmt: Format | None = None
 ) -> Record | RecordError:
     """The record of one unit of :func:`split_source`, or the error that stopped it; an
-    unexpected failure is the record's ``internal-error``. A JSON record is read as an Abstract
-    Play record when it has that shape or when ``fmt`` is ``abstractplay``. Never raises."""
+    unexpected failure is the record's ``internal-error``. A JSON record is read as an
+    Abstract Play record when it has that shape or when ``fmt`` is ``abstractplay``. Never
+    raises."""
     try:
         if isinstance(unit, JsonItem):
+            # The JSON readers (and jsonschema) are loaded only when JSON is read: start-up
+            # matters.
+            from arbiter.notation.abstractplay import record_from_abstractplay
+            from arbiter.notation.json_reader import read_item
+
             read = record_from_abstractplay if fmt == "abstractplay" else record_from_any_json
             return read_item(unit, file=file, read=read)
         return read_chunk(unit, file=file)
@@ -144,6 +147,9 @@ def record_from_any_json(obj: object, index: int = 0) -> Record:
     """The record a parsed JSON value describes, read as an Abstract Play record when it has
     that shape (:func:`~arbiter.notation.abstractplay.is_abstractplay`), else as the
     project's JSON record. Raises :class:`RecordError` as those readers do."""
+    from arbiter.notation.abstractplay import is_abstractplay, record_from_abstractplay
+    from arbiter.notation.json_reader import record_from_json
+
     if is_abstractplay(obj):
         return record_from_abstractplay(obj, index)
     return record_from_json(obj, index)

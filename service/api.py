@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
-from importlib import metadata, resources
+from importlib import resources
 from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from arbiter import __version__
 from arbiter.adjudicator.replay import Report
 from arbiter.adjudicator.standings import standings as compute_standings
 from arbiter.adjudicator.standings import standings_document
@@ -175,7 +176,7 @@ def schema() -> Response:
 @bp.get("/health")
 def health() -> Response:
     """Liveness: the service answers, and which version it is."""
-    return jsonify(status="ok", version=_version())
+    return jsonify(status="ok", version=__version__)
 
 
 @bp.get("/openapi.yaml")
@@ -216,11 +217,3 @@ def _package_text(name: str) -> str:
 def _reports(sources: list[Source]) -> Iterator[Report]:
     for source in sources:
         yield from adjudicate_source(source.data, file=source.name, fmt=source.fmt)
-
-
-@cache
-def _version() -> str:
-    try:
-        return metadata.version("arbiter")
-    except metadata.PackageNotFoundError:
-        return "unknown"

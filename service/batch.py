@@ -11,7 +11,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
-from arbiter.adjudicator.abstractplay import abstractplay_object
 from arbiter.adjudicator.replay import Report, adjudicate, canonical_record, error_report
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import LimitError, RecordError, internal_error
@@ -112,6 +111,8 @@ def record_text(record: Record, to: Format) -> str:
     compact object of an Abstract Play record (raises ``cannot-convert`` for a record that
     format cannot hold)."""
     if to == "abstractplay":
+        from arbiter.adjudicator.abstractplay import abstractplay_object  # only when converting
+
         return json.dumps(abstractplay_object(record), ensure_ascii=False, separators=(",", ":"))
     return write_record(record) if to == "grn" else array_element(record)
 

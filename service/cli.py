@@ -7,18 +7,19 @@ error. Never a traceback: see :mod:`arbiter.service.cli_io`.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 import click
 
+from arbiter import __version__
 from arbiter.adjudicator.replay import Report, error_report
 from arbiter.notation.games import all_games
 from arbiter.notation.sources import FORMATS, Format
 from arbiter.service.batch import adjudicate_source, game_rows
 from arbiter.service.cli_io import (
-    NO_RECORDS,
     GuardedGroup,
     Unreadable,
     convert_paths,
@@ -26,6 +27,7 @@ from arbiter.service.cli_io import (
     io_error,
     open_input,
 )
+from arbiter.service.progress import CountingReader, Tally, file_sizes, watched
 
 from_option = click.option(
     "--from",
@@ -37,40 +39,92 @@ from_option = click.option(
 )
 
 
-@click.group(cls=GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="arbiter")
+class Commands(GuardedGroup):
+    """The command group (answering any failure of the program in one line, never a
+    traceback), with the commands that live in modules of their own loaded only
+    when they are asked for (or listed by ``--help``): a run of ``adjudicate`` does not pay
+    for the web server, the standings or the diagrams."""
+
+    elsewhere: dict[str, str] = {
+        "serve": "arbiter.service.serve:serve",
+        "standings": "arbiter.service.standings_cli:standings",
+        "show": "arbiter.service.show:show_command",
+        "diagram": "arbiter.service.show:diagram_command",
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.elsewhere})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        where = self.elsewhere.get(name)
+        if where is None:
+            return super().get_command(ctx, name)
+        module, attribute = where.split(":")
+        command: click.Command = getattr(importlib.import_module(module), attribute)
+        return command
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(version=__version__, prog_name="arbiter")
 def main() -> None:
     """Read, check and adjudicate records of Pilo, Petrify, Implo, Pletore and Pilare."""
 
 
-def reports_for_paths(
-    paths: tuple[str, ...], jobs: int = 1, fmt: Format | None = None
-) -> Iterator[Report]:
-    """Reports of every record under ``paths``; an unreadable file or directory gives one
-    error report (``io-error``) in its place. ``fmt`` names the notation of every file
-    (else each file's name or content tells)."""
-    if jobs > 1:
-        from arbiter.service.parallel import parallel_reports
+def rendered(
+    names: Sequence[str | Unreadable],
+    render: Callable[[Report], str],
+    *,
+    jobs: int = 1,
+    fmt: Format | None = None,
+    tally: Tally | None = None,
+    scheduler: str | None = None,
+) -> Iterator[tuple[bool, str]]:
+    """Whether each record of the files ``names`` is valid, and its report as ``render``
+    writes it, in input order (a path that could not be listed gives its ``io-error`` in
+    its place). With ``jobs`` above 1 the records are adjudicated and rendered by worker
+    processes, with ``scheduler`` by the workers of that Dask cluster; either sends back
+    only the text. ``tally`` counts the bytes read, for the progress bar.
 
-        yield from parallel_reports(list(expand_paths(paths)), jobs, fmt)
+    Raises ``ClusterError`` if the cluster cannot be used."""
+    if scheduler:
+        from arbiter.service.cluster import cluster_rendered
+
+        yield from cluster_rendered(names, scheduler, fmt, render, tally)
         return
-    for name in expand_paths(paths):
+    if jobs > 1:
+        from arbiter.service.parallel import parallel_rendered
+
+        yield from parallel_rendered(names, jobs, fmt, render, tally)
+        return
+    for name in names:
         if isinstance(name, Unreadable):
-            yield error_report(name.error(), file=name.path)
-        else:
-            yield from reports_for_file(name, fmt)
+            report = error_report(name.error(), file=name.path)
+            yield report.valid, render(report)
+            continue
+        for report in reports_for_file(name, fmt, tally):
+            yield report.valid, render(report)
 
 
-def reports_for_file(name: str, fmt: Format | None = None) -> Iterator[Report]:
-    """Reports of one file (or ``-`` for standard input)."""
+def reports_for_file(
+    name: str, fmt: Format | None = None, tally: Tally | None = None
+) -> Iterator[Report]:
+    """Reports of one file (or ``-`` for standard input); ``tally`` counts its bytes. A file
+    that cannot be read, or stops being readable, gives an ``io-error`` report in place of
+    the records not read."""
     count = 0
     try:
         with open_input(name) as stream:
-            for report in adjudicate_source(stream, file=name, fmt=fmt):
+            source = stream if tally is None else CountingReader(stream, tally)
+            for report in adjudicate_source(source, file=name, fmt=fmt):  # type: ignore[arg-type]
                 count += 1
                 yield report
     except OSError as err:
         yield error_report(io_error(name, err, count), file=name)
+
+
+quiet_option = click.option(
+    "--quiet", "-q", is_flag=True, help="No progress bar and no summary line on standard error."
+)
 
 
 @main.command()
@@ -85,22 +139,68 @@ def reports_for_file(name: str, fmt: Format | None = None) -> Iterator[Report]:
     help="Worker processes; output keeps the input order.",
 )
 @from_option
-def adjudicate(paths: tuple[str, ...], as_json: bool, jobs: int, fmt: Format | None) -> None:
+@quiet_option
+@click.option(
+    "--scheduler",
+    envvar="ARBITER_SCHEDULER",
+    metavar="ADDRESS",
+    help="Adjudicate on the workers of this Dask scheduler (tcp://host:8786; env "
+    "ARBITER_SCHEDULER); needs the 'cluster' extra.",
+)
+def adjudicate(
+    paths: tuple[str, ...],
+    as_json: bool,
+    jobs: int,
+    fmt: Format | None,
+    quiet: bool,
+    scheduler: str | None,
+) -> None:
     """Replay every record under PATHS and give its official result."""
-    all_valid = True
-    count = 0
+    if scheduler and jobs > 1:
+        raise click.UsageError("--jobs and --scheduler cannot be used together")
+    names = list(expand_paths(paths))
+    tally = Tally(file_sizes(names))
+    write = sys.stdout.write
     if not as_json:
-        click.echo(_TABLE_HEADER)
-    for report in reports_for_paths(paths, jobs, fmt):
-        count += 1
-        all_valid &= report.valid
-        if as_json:
-            click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
-        else:
-            click.echo(_table_row(report))
-    if not count:
-        click.echo(NO_RECORDS, err=True)
-    sys.exit(0 if all_valid and count else 1)
+        write(_TABLE_HEADER + "\n")
+    render = json_line if as_json else _table_row
+    items = rendered(names, render, jobs=jobs, fmt=fmt, tally=tally, scheduler=scheduler)
+    try:
+        for _valid, text in watched(items, tally, quiet=quiet, valid=_first):
+            write(text + "\n")
+    except _cluster_errors(scheduler) as err:
+        click.echo(f"arbiter: {err}", err=True)
+        sys.exit(2)
+    finish(tally, quiet)
+
+
+def _cluster_errors(scheduler: str | None) -> tuple[type[Exception], ...]:
+    """What a run on a cluster may fail with (nothing without one: the cluster's module is
+    then not even loaded)."""
+    if not scheduler:
+        return ()
+    from arbiter.service.cluster import ClusterError
+
+    return (ClusterError,)
+
+
+def json_line(report: Report) -> str:
+    """A report as one line of JSON Lines (what ``adjudicate --json`` prints)."""
+    return json.dumps(report.to_dict(), ensure_ascii=False)
+
+
+def _first(item: tuple[bool, str]) -> bool:
+    return item[0]
+
+
+def finish(tally: Tally, quiet: bool) -> None:
+    """End a run: the summary line on standard error, and the exit status (0 when there
+    were records and all were valid; 1 when any was invalid, or when there was none, so
+    that an empty upload is not taken for a clean one)."""
+    sys.stdout.flush()
+    if not quiet or not tally.records:
+        click.echo(f"arbiter: {tally.summary()}", err=True)
+    sys.exit(0 if tally.records and not tally.invalid else 1)
 
 
 _TABLE_HEADER = (
@@ -132,22 +232,23 @@ def _first_error(report: Report) -> str:
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
 @from_option
-def validate(paths: tuple[str, ...], fmt: Format | None) -> None:
+@quiet_option
+def validate(paths: tuple[str, ...], fmt: Format | None, quiet: bool) -> None:
     """Check every record under PATHS: syntax, schema, legality and the claimed result.
 
     Prints only the problems, as file:line:column: code: message."""
-    count = bad = 0
-    for report in reports_for_paths(paths, fmt=fmt):
-        count += 1
-        if report.valid:
-            continue
-        bad += 1
-        for error in report.errors:
-            click.echo(_problem_line(report, error))
-    click.echo(f"{count} record(s), {bad} invalid", err=True)
-    if not count:
-        click.echo(NO_RECORDS, err=True)
-    sys.exit(1 if bad or not count else 0)
+    names = list(expand_paths(paths))
+    tally = Tally(file_sizes(names))
+    write = sys.stdout.write
+    for valid, text in watched(rendered(names, _problems, fmt=fmt, tally=tally), tally,
+                               quiet=quiet, valid=_first):  # fmt: skip
+        if not valid:
+            write(text + "\n")
+    finish(tally, quiet)
+
+
+def _problems(report: Report) -> str:
+    return "\n".join(_problem_line(report, error) for error in report.errors)
 
 
 def _problem_line(report: Report, error: dict[str, object]) -> str:
@@ -197,31 +298,3 @@ def schema() -> None:
     from arbiter.notation.json_schema import schema_text
 
     click.echo(schema_text(), nl=False)
-
-
-def _add_serve() -> None:
-    from arbiter.service.serve import serve
-
-    main.add_command(serve)
-
-
-_add_serve()
-
-
-def _add_standings() -> None:
-    from arbiter.service.standings_cli import standings
-
-    main.add_command(standings)
-
-
-_add_standings()
-
-
-def _add_diagrams() -> None:
-    from arbiter.service.show import diagram_command, show_command
-
-    main.add_command(show_command)
-    main.add_command(diagram_command)
-
-
-_add_diagrams()

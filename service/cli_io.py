@@ -17,7 +17,6 @@ from typing import IO, Any, BinaryIO
 
 import click
 
-from arbiter.notation.abstractplay import abstractplay_losses
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import Format
 from arbiter.service.batch import Converted, convert_source, output_parts
@@ -199,14 +198,22 @@ def _report(name: str, item: Converted, tally: _Tally, to: Format) -> str | None
             f"arbiter: {name}: record {item.index}: written as found, not canonical: {item.note}",
             err=True,
         )
-    lost = abstractplay_losses(item.record) if to == "abstractplay" and item.record else []
+    if to == "abstractplay" and item.record is not None:
+        _warn_losses(name, item)
+    return item.text
+
+
+def _warn_losses(name: str, item: Converted) -> None:
+    """Say on standard error what an Abstract Play record cannot hold of the record."""
+    from arbiter.notation.abstractplay import abstractplay_losses  # only when converting
+
+    lost = abstractplay_losses(item.record) if item.record is not None else []
     if lost:
         click.echo(
             f"arbiter: {name}: record {item.index}: Abstract Play records cannot hold "
             f"{', '.join(lost)}; left out",
             err=True,
         )
-    return item.text
 
 
 def _say(name: str, error: RecordError, index: int | None = None) -> None:

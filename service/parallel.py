@@ -1,8 +1,10 @@
 """``arbiter adjudicate --jobs N``: adjudicate in worker processes, keeping input order.
 
-The main process reads files and cuts them into records (cheap, GRN or JSON); workers parse
-and replay batches of records (the expensive part). ``Pool.imap`` returns results in task order, so
-output order equals input order whatever the workers' speed.
+The main process reads files and cuts them into records (cheap, GRN or JSON, in bounded
+memory); workers parse, replay and render batches of records (the expensive part), and send
+back only the text each record prints, so that the main process has little more to do than
+write it. Results are taken in task order, so output order equals input order whatever the
+workers' speed.
 """
 
 from __future__ import annotations
@@ -10,16 +12,21 @@ from __future__ import annotations
 import multiprocessing
 import sys
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from multiprocessing.pool import AsyncResult
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 from arbiter.adjudicator.replay import Report, error_report
 from arbiter.notation.errors import RecordError
+from arbiter.notation.grn_reader import Chunk
 from arbiter.notation.sources import Format, Unit, read_unit, split_source
 from arbiter.service.batch import report_for
 from arbiter.service.cli_io import Unreadable
+from arbiter.service.progress import Tally
+
+T = TypeVar("T")
 
 BATCH = 64
 """Records per task: large enough to amortise inter-process traffic, small enough to
@@ -36,36 +43,65 @@ class Task:
     unreadable: RecordError | None = None
     fmt: Format | None = None
 
+    @property
+    def size(self) -> int:
+        """About how many bytes of the file the task holds (for the progress bar)."""
+        return sum(
+            len(unit.text) if isinstance(unit, Chunk) else len(unit.data) for unit in self.units
+        )
+
 
 AHEAD = 4
 """Tasks in flight per worker. ``Pool.imap`` would read the whole input ahead of the
 workers; a bounded window keeps memory flat on files of any size."""
 
+Paths = Sequence[str | Unreadable]
+"""The files to read, in order; a path that could not be listed stands as :class:`Unreadable`."""
 
-def parallel_reports(
-    paths: Sequence[str | Unreadable], jobs: int, fmt: Format | None = None
-) -> Iterator[Report]:
+
+def parallel_reports(paths: Paths, jobs: int, fmt: Format | None = None) -> Iterator[Report]:
     """Reports of every record in ``paths``, computed by ``jobs`` processes, in order (a
     path that could not be listed gives its ``io-error`` in its place); ``fmt`` names the
     notation of every file (else each file's name or content tells)."""
+    yield from _run(paths, jobs, fmt, _work, None)
+
+
+def parallel_rendered(
+    paths: Paths,
+    jobs: int,
+    fmt: Format | None,
+    render: Callable[[Report], str],
+    tally: Tally | None = None,
+) -> Iterator[tuple[bool, str]]:
+    """Whether each record is valid and its report as ``render`` (a module-level function,
+    sent to the workers by name) writes it, computed by ``jobs`` processes, in order."""
+    yield from _run(paths, jobs, fmt, partial(render_task, render), tally)
+
+
+def _run(paths: Paths, jobs: int, fmt: Format | None, work: Callable[[Task], list[T]],
+         tally: Tally | None) -> Iterator[T]:  # fmt: skip
     with multiprocessing.get_context().Pool(jobs) as pool:
-        pending: deque[AsyncResult[list[Report]]] = deque()
-        for task in _tasks(paths, fmt):
-            pending.append(pool.apply_async(_work, (task,)))
+        pending: deque[AsyncResult[list[T]]] = deque()
+        for task in tasks(paths, fmt):
+            if tally is not None:
+                tally.read_bytes += task.size
+            pending.append(pool.apply_async(work, (task,)))
             if len(pending) >= jobs * AHEAD:
                 yield from pending.popleft().get()
         while pending:
             yield from pending.popleft().get()
 
 
-def _tasks(paths: Sequence[str | Unreadable], fmt: Format | None) -> Iterator[Task]:
+def tasks(paths: Paths, fmt: Format | None, batch: int = BATCH) -> Iterator[Task]:
+    """The work of ``paths`` cut into tasks of ``batch`` records (a file that cannot be read,
+    or stops being readable, is a task that says so, in its place), in input order."""
     for name in paths:
         if isinstance(name, Unreadable):
             yield Task(name.path, unreadable=name.error())
             continue
         sent = 0
         try:
-            for task in _file_tasks(name, fmt):
+            for task in _file_tasks(name, fmt, batch):
                 sent += len(task.units)
                 yield task
         except OSError as err:
@@ -75,13 +111,13 @@ def _tasks(paths: Sequence[str | Unreadable], fmt: Format | None) -> Iterator[Ta
             yield Task(name, unreadable=problem)
 
 
-def _file_tasks(name: str, fmt: Format | None) -> Iterator[Task]:
+def _file_tasks(name: str, fmt: Format | None, batch_size: int) -> Iterator[Task]:
     stream: BinaryIO = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
     try:
         batch: list[Unit] = []
         for unit in split_source(stream, file=name, fmt=fmt):
             batch.append(unit)
-            if len(batch) == BATCH:
+            if len(batch) == batch_size:
                 yield Task(name, tuple(batch), fmt=fmt)
                 batch = []
         if batch:
@@ -89,6 +125,12 @@ def _file_tasks(name: str, fmt: Format | None) -> Iterator[Task]:
     finally:
         if name != "-":
             stream.close()
+
+
+def render_task(render: Callable[[Report], str], task: Task) -> list[tuple[bool, str]]:
+    """Whether each record of ``task`` is valid, and its report as ``render`` writes it
+    (what a worker process, or a worker of a cluster, sends back)."""
+    return [(report.valid, render(report)) for report in _work(task)]
 
 
 def _work(task: Task) -> list[Report]:

@@ -41,7 +41,7 @@ def test_adjudicate_json_gives_one_report_per_record_in_order(
 ) -> None:
     result = runner.invoke(main, ["adjudicate", "--json", str(batch)])
     assert result.exit_code == 1
-    reports = json_lines(result.output)
+    reports = json_lines(result.stdout)
     assert [(Path(str(r["file"])).name, r["index"], r["valid"]) for r in reports] == [
         ("a.grn", 0, True),
         ("a.grn", 1, False),
@@ -60,7 +60,7 @@ def test_adjudicate_all_valid_exits_zero_with_a_table(runner: CliRunner, tmp_pat
     path.write_text(FINISHED, encoding="utf-8")
     result = runner.invoke(main, ["adjudicate", str(path)])
     assert result.exit_code == 0, result.output
-    header, row = result.output.splitlines()
+    header, row = result.stdout.splitlines()
     assert header.split()[:3] == ["file", "#", "game"]
     assert "Pletore" in row and row.rstrip().endswith("ok")
 
@@ -68,7 +68,7 @@ def test_adjudicate_all_valid_exits_zero_with_a_table(runner: CliRunner, tmp_pat
 def test_jobs_give_the_same_reports_in_the_same_order(runner: CliRunner, batch: Path) -> None:
     one = runner.invoke(main, ["adjudicate", "--json", str(batch)])
     two = runner.invoke(main, ["adjudicate", "--json", "--jobs", "2", str(batch)])
-    assert one.output == two.output and two.exit_code == 1
+    assert one.stdout == two.stdout and two.exit_code == 1
 
 
 def test_unreadable_path_is_reported_and_the_rest_is_still_read(
@@ -77,14 +77,14 @@ def test_unreadable_path_is_reported_and_the_rest_is_still_read(
     result = runner.invoke(
         main, ["adjudicate", "--json", str(batch / "missing.grn"), str(batch / "a.grn")]
     )
-    reports = json_lines(result.output)
+    reports = json_lines(result.stdout)
     assert reports[0]["errors"][0]["code"] == "io-error"
     assert len(reports) == 3 and result.exit_code == 1
 
 
 def test_standard_input(runner: CliRunner) -> None:
     result = runner.invoke(main, ["adjudicate", "--json", "-"], input=FINISHED)
-    assert result.exit_code == 0 and json_lines(result.output)[0]["file"] == "-"
+    assert result.exit_code == 0 and json_lines(result.stdout)[0]["file"] == "-"
 
 
 def test_validate_prints_only_problems_with_locations(runner: CliRunner, batch: Path) -> None:

@@ -9,22 +9,8 @@ import sys
 import zipfile
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "samples" / "pilo" / "valid" / "02-blitz-6x6.grn"
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-         "--wheel-dir", str(out), str(ROOT)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    [built] = out.glob("*.whl")
-    return built
 
 
 def test_the_wheel_adds_no_top_level_name_but_arbiter(wheel: Path) -> None:
@@ -40,14 +26,9 @@ def test_the_wheel_adds_no_top_level_name_but_arbiter(wheel: Path) -> None:
 
 
 def test_the_installed_package_reads_and_adjudicates_outside_the_repo(
-    wheel: Path, tmp_path: Path
+    installed: Path, tmp_path: Path
 ) -> None:
-    site = tmp_path / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site),
-         str(wheel)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+    site = installed
     (tmp_path / "x.grn").write_bytes(SAMPLE.read_bytes())
     script = (
         "import arbiter, arbiter.notation.grn_reader as g\n"

@@ -7,7 +7,6 @@ the notation writes a game: ``after(setup("3/1,b,1/3"), "c3")``.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Any
 
@@ -33,11 +32,7 @@ class Harness:
         size = text.count("/") + 1
         grid = parse_position(text, self.rules.description, size)
         state = self.rules.initial_state(size, komi=komi, setup=grid)
-        if not fields:
-            return state
-        if dataclasses.is_dataclass(state):
-            return dataclasses.replace(state, **fields)  # type: ignore[type-var]
-        return state._replace(**fields)
+        return state._replace(**fields) if fields else state
 
     def move(self, token: str | Move) -> Move:
         """A GRN word as a move of this game (a move object is returned as it is)."""

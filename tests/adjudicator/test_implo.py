@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -239,7 +238,7 @@ class TestTies:
         assert RULES.written(RULES.play(state, move("d2/c2:a4")), move("d2/c2:a4")) == move(
             "d2/c1:b3"
         )
-        swapped = RULES.play(replace(state, ply=1), Swap())
+        swapped = RULES.play(state._replace(ply=1), Swap())
         assert RULES.written(swapped, Swap()) == Swap()
 
 
@@ -584,7 +583,7 @@ class TestProperties:
     def test_random_games(self, game: Game) -> None:
         states, played = game
         for before, chosen, nxt in zip(states[:-1], played, states[1:], strict=True):
-            copy = replace(before)
+            copy = before._replace()
             assert RULES.play(before, chosen) == nxt  # deterministic, and before unchanged
             assert before == copy
             if isinstance(chosen, ImploPlace):

@@ -24,7 +24,8 @@ from arbiter.notation.ast import (
     Swap,
 )
 from arbiter.notation.errors import RecordError
-from arbiter.notation.grn_reader import lark_parser, parse_record, read_grn
+from arbiter.notation.grn_lark import lark_parser
+from arbiter.notation.grn_reader import parse_record, read_grn
 from arbiter.notation.grn_writer import write_grn, write_record
 from tests.strategies import records
 

@@ -53,13 +53,13 @@ def test_three_downloads() -> None:
 def test_adjudicate_gives_the_site_s_winners_and_scores(runner: CliRunner, downloads: Path) -> None:
     result = runner.invoke(main, ["adjudicate", "--json", str(downloads)])
     assert result.exit_code == 0, result.output
-    for report, path in zip(json_lines(result.output), DOWNLOADS, strict=True):
+    for report, path in zip(json_lines(result.stdout), DOWNLOADS, strict=True):
         seats = header(path)["players"]
         winner = next(seat for seat in seats if seat["result"] == 1)
         totals = {colour: d["total"] for colour, d in report["details"].items()}
         assert report["winner_player"] == winner["name"]
         assert totals == {"Black": seats[0]["score"], "White": seats[1]["score"]}
-    table = runner.invoke(main, ["adjudicate", str(downloads)]).output
+    table = runner.invoke(main, ["adjudicate", str(downloads)]).stdout
     assert "White+15   White (Aaron)" in table and "Black+25.5 Black (Brontë)" in table
 
 
@@ -69,7 +69,7 @@ def test_jobs_read_downloads_as_one_process_does(runner: CliRunner, downloads: P
     forced = runner.invoke(
         main, ["adjudicate", "--json", "--jobs", "2", "--from", "abstractplay", str(downloads)]
     )
-    assert one.output == two.output == forced.output
+    assert one.stdout == two.stdout == forced.stdout
 
 
 def test_from_abstractplay_on_standard_input(runner: CliRunner) -> None:
@@ -78,10 +78,10 @@ def test_from_abstractplay_on_standard_input(runner: CliRunner) -> None:
         main, ["adjudicate", "--json", "--from", "abstractplay", "-"], input=text
     )
     assert result.exit_code == 0
-    assert json_lines(result.output)[0]["result"] == "White+R"
+    assert json_lines(result.stdout)[0]["result"] == "White+R"
     as_grn = runner.invoke(main, ["adjudicate", "--json", "--from", "grn", "-"], input=text)
     assert as_grn.exit_code == 1
-    assert json_lines(as_grn.output)[0]["errors"][0]["code"] == "syntax-error"
+    assert json_lines(as_grn.stdout)[0]["errors"][0]["code"] == "syntax-error"
 
 
 def test_from_abstractplay_refuses_the_project_s_json(runner: CliRunner, tmp_path: Path) -> None:

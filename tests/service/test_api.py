@@ -83,7 +83,7 @@ def test_reports_are_those_of_the_cli(
     path.write_text(FINISHED_GRN + "\n" + BROKEN_GRN + "\n" + ILLEGAL_GRN, encoding="utf-8")
     cli = runner.invoke(main, ["adjudicate", "--json", str(path)])
     assert cli.exit_code == 1
-    from_cli = [json.loads(line) for line in cli.output.splitlines()]
+    from_cli = [json.loads(line) for line in cli.stdout.splitlines()]
     for report in from_cli:
         report["file"] = "round3.grn"
     response = client.post("/api/v1/adjudicate", **upload(("round3.grn", path.read_text())))

@@ -1,0 +1,213 @@
+"""Reading GRN with the lark grammar: the slow path, for records the fast path leaves alone
+(``spec/grn.md`` §11), and the wording of every syntax error.
+
+``grammar/grn.lark`` is the one definition of GRN; its ``COLOUR`` terminal is made from the
+registered games (:func:`colours_grammar`). Building the LALR parser takes a noticeable
+part of a second, so this module is imported only when a record needs it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from arbiter.notation.ast import Location
+from arbiter.notation.errors import NotationSyntaxError, RecordError
+from arbiter.notation.games import all_games, generation
+from arbiter.notation.grn_scan import TagLine, Word, short, word_pattern
+from arbiter.notation.limits import BLANK
+
+
+class _Collect(Transformer[Token, object]):
+    """Inline transformer: keeps tokens (they carry their own line and column)."""
+
+    def tag(self, children: list[Token]) -> tuple[Token, ...]:
+        return tuple(children)
+
+    def movetext(self, children: list[Token]) -> list[Token]:
+        return children
+
+    def record(self, children: list[object]) -> tuple[list[object], object]:
+        return children[:-1], children[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Grammar:
+    """The GRN parser for the games registered now."""
+
+    parser: Lark
+
+
+def grammar() -> Grammar:
+    """The grammar of ``grammar/grn.lark`` with ``COLOUR`` made from the registered games
+    (built again only when the registry changes)."""
+    return _grammar(generation())
+
+
+@cache
+def _grammar(_generation: int) -> Grammar:
+    parser = lark_parser(start="record", transformer=_Collect(), maybe_placeholders=False)
+    return Grammar(parser)
+
+
+def lark_parser(**options: Any) -> Lark:
+    """An LALR parser of ``grammar/grn.lark`` for the games registered now, with lark
+    ``options`` (the reader's own, or others for tests and tools)."""
+    text = files("arbiter.notation").joinpath("grammar/grn.lark").read_text(encoding="utf-8")
+    # re.ASCII: a case-insensitive letter is an ASCII letter (no Kelvin sign for k).
+    return Lark(
+        text,
+        parser="lalr",
+        import_paths=[_colours],
+        source_path="grammar/grn.lark",
+        g_regex_flags=re.ASCII,
+        **options,
+    )
+
+
+def colours_grammar() -> str:
+    """The grammar that ``grn.lark`` imports its ``COLOUR`` terminal from."""
+    colours = sorted({colour.lower() for game in all_games() for colour in game.colours})
+    return "COLOUR: " + " | ".join(f'"{colour}"i' for colour in colours) + "\n"
+
+
+def _colours(base_path: str | None, grammar_path: str) -> tuple[str, str]:
+    """Lark import loader: serves ``colours.lark`` (see :func:`colours_grammar`)."""
+    if grammar_path != "colours.lark":
+        raise OSError(f"no grammar {grammar_path!r} here")
+    return grammar_path, colours_grammar()
+
+
+_SPACE_SEPARATED = re.compile(r"[^ \t\r\n]+")
+
+
+def parse_with_lark(
+    text: str, first_line: int
+) -> tuple[list[TagLine], Iterator[Word], list[RecordError]]:
+    """The tag lines and the movetext tokens of one record's text, by the lark grammar.
+
+    Raises :class:`RecordError` (located ``first_line - 1`` lines down) for text the
+    grammar does not accept. A tag that does not stand alone on its line is a problem that
+    does not stop the record: it is returned, third. The tokens come lazily: a word no
+    terminal matches is an error only when it is reached, after the tags were read."""
+    try:
+        parsed: Any = grammar().parser.parse(text, start="record")
+    except UnexpectedInput as err:
+        raise _syntax_error(err, text, first_line) from None
+    tags, tokens = parsed
+    problems: list[RecordError] = []
+    return _tag_lines(tags, first_line - 1, problems), _tokens(tokens, first_line - 1), problems
+
+
+def _syntax_error(err: UnexpectedInput, text: str, first_line: int) -> RecordError:
+    line: int = err.line if isinstance(err.line, int) and err.line > 0 else text.count("\n") + 1
+    column: int = err.column if isinstance(err.column, int) and err.column > 0 else 1
+    lines = text.split("\n")
+    source_line = lines[line - 1].rstrip("\r") if line <= len(lines) else ""
+    where = Location(line=line + first_line - 1, column=column)
+    word = _word_at(source_line, column - 1)
+    position = err.pos_in_stream or 0
+    opened = text[position : position + 1] == "{"
+    if isinstance(err, UnexpectedCharacters) and opened:
+        return NotationSyntaxError(
+            "comment opened with '{' is never closed", code="unterminated-comment", where=where
+        )
+    if source_line.lstrip(BLANK).startswith("[") and not _after_movetext(err):
+        return NotationSyntaxError(
+            f'malformed tag line {short(source_line.strip(BLANK))!r}: expected [Name "value"]',
+            code="malformed-tag",
+            where=where,
+        )
+    if isinstance(err, UnexpectedToken) and err.token.type == "$END":
+        return NotationSyntaxError("the record ends in the middle of a tag", where=where)
+    if isinstance(err, UnexpectedToken) and _after_result(err):
+        return NotationSyntaxError(
+            f"unexpected {word!r} after the result; the result ends the movetext", where=where
+        )
+    return NotationSyntaxError(
+        f"unexpected {word!r}: not a move, move number, comment or result", where=where
+    )
+
+
+def _after_movetext(err: UnexpectedInput) -> bool:
+    return (
+        isinstance(err, UnexpectedToken)
+        and err.token.type == "LBRACKET"
+        and bool(err.state is not None and "RESULT" in err.accepts | err.expected)
+    )
+
+
+def _after_result(err: UnexpectedToken) -> bool:
+    return not err.expected or err.expected <= {"$END"}
+
+
+def _word_at(line: str, start: int) -> str:
+    end = start
+    while end < len(line) and line[end] not in BLANK and end - start < 60:
+        end += 1
+    return line[start:end] or line[start : start + 1]
+
+
+def _tag_lines(
+    tags: list[tuple[Token, ...]], shift: int, problems: list[RecordError]
+) -> list[TagLine]:
+    """Lark's tag tokens as the tag lines both paths share. A tag that does not stand alone
+    on its own line is added to ``problems`` (``malformed-tag``, located ``shift`` lines
+    down) and still read."""
+    lines: list[TagLine] = []
+    for open_, name, value, close in tags:
+        line: int = open_.line  # type: ignore[assignment]
+        if close.line != line or (lines and lines[-1].line == line):
+            problems.append(
+                NotationSyntaxError(
+                    "each tag must stand alone on its own line",
+                    code="malformed-tag",
+                    line=line + shift,
+                    column=open_.column,
+                )
+            )
+        lines.append(TagLine(str(name), str(value), line, open_.column, value.column))  # type: ignore[arg-type]
+    return lines
+
+
+def _tokens(tokens: list[Token], shift: int) -> Iterator[Word]:
+    """Lark's movetext tokens as the words both paths share: a MOVES token is cut into
+    words, each named by its terminal (lazily, so that tag errors come first)."""
+    for token in tokens:
+        if token.type == "MOVES":
+            yield from _words(token, shift)
+        else:
+            yield str(token), token.type, token.line, token.column  # type: ignore[misc]
+
+
+def _words(token: Token, shift: int) -> Iterator[Word]:
+    """Cut a MOVES token into words and name each by the grammar's word terminal it matches.
+
+    Lines are counted in the record's text; raises ``NotationSyntaxError`` (located in the
+    file, ``shift`` lines down) at a word that matches none."""
+    text = str(token)
+    line: int = token.line  # type: ignore[assignment]
+    line_start = 1 - token.column  # type: ignore[operator]  # so that column = start + column
+    end = 0
+    classify = word_pattern().fullmatch
+    for match in _SPACE_SEPARATED.finditer(text):
+        start = match.start()
+        if breaks := text.count("\n", end, start):
+            line += breaks
+            line_start = text.rfind("\n", end, start) + 1
+        end = match.end()
+        word = match.group()
+        kind = classify(word)
+        if kind is None:
+            raise NotationSyntaxError(
+                f"unexpected {short(word)!r}: not a move, move number, comment or result",
+                line=line + shift,
+                column=start - line_start + 1,
+            )
+        yield word, kind.lastgroup, line, start - line_start + 1  # type: ignore[misc]

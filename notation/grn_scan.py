@@ -1,0 +1,516 @@
+"""Reading GRN without lark: a fast tokeniser for well-formed records, and the building of a
+record from tokens, which both paths share (``spec/grn.md``).
+
+Most records of an archive are well formed, and for them lark's lexer and LALR parser cost
+more than all the rest of reading; building the parser also costs a large part of a
+second at start-up. This module tokenises one record's text with regular expressions taken
+from the grammar file itself (:func:`terminals` reads the terminal definitions of
+``grammar/grn.lark`` as text), line by line: tag lines, then comments, words and the result.
+It accepts only what the grammar accepts, and gives up (returns None) at the first thing it
+is not sure of, so that such a record is read by lark, which also words every syntax
+error. A test checks that these expressions are the ones lark compiles from the grammar.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable
+from functools import cache
+from typing import NamedTuple
+
+from arbiter.notation import limits
+from arbiter.notation.ast import (
+    Button,
+    Capture,
+    Flip,
+    ImploPlace,
+    Location,
+    Move,
+    Pass,
+    Place,
+    Point,
+    Record,
+    Resolve,
+    Sow,
+    Swap,
+    Tag,
+    Turn,
+    make,
+)
+from arbiter.notation.build import Value, build_record, normalise_result
+from arbiter.notation.errors import (
+    InvalidRecordError,
+    LimitError,
+    NotationSyntaxError,
+    RecordError,
+)
+from arbiter.notation.games import GAMES, GameDescription, all_games, generation
+
+GRAMMAR_FILE = os.path.join(os.path.dirname(sys.modules["arbiter.notation"].__file__ or ""),
+                            "grammar", "grn.lark")  # fmt: skip
+"""The grammar, read as a file of the package: cheaper at start-up than
+``importlib.resources``. (Found from the package, not from this module's ``__file__``,
+which a compiled module does not set to its own folder; the package itself is never
+compiled.)"""
+SPECIAL_TAGS = ("Game", "Size", "Komi", "Setup", "Result")
+"""Tags that are fields of a record rather than ordinary tags."""
+SINGLE_TAGS = ("Game", "Size", "Komi", "Setup")
+"""Tags whose second appearance leaves the record without a meaning: which game, which board."""
+
+WORD_TERMINALS = (
+    "MOVE_NUMBER",
+    "PLACE",
+    "CAPTURE",
+    "FLIP",
+    "SOW",
+    "IMPLO",
+    "PASS",
+    "SWAP",
+    "BUTTON",
+)
+"""The terminals of the grammar's ``word`` rule: what one word of movetext may be."""
+
+BLANK = "[ \t\r\n]"
+"""The grammar's ignored white space: exactly space, tab, CR and LF."""
+_SPACES = limits.BLANK
+"""The same, for ``str.strip``."""
+_LINE_SPACES = " \t\r"
+MARGIN = "[0-9]+(?:\\.[0-9]+)?|[rtf]"
+"""What may follow ``+`` in the grammar's RESULT terminal (case-insensitive)."""
+
+Word = tuple[str, str, int, int]
+"""A token of movetext: its text, its kind (a word terminal, ``COMMENT`` or ``RESULT``),
+its line (from 1 in the record's text) and column."""
+
+
+class TagLine(NamedTuple):
+    """One tag as written: name, the quoted value as written, and where both stand."""
+
+    name: str
+    value: str
+    line: int
+    column: int
+    value_column: int
+
+
+class Scanned(NamedTuple):
+    tags: list[TagLine]
+    words: list[Word]
+
+
+@cache
+def terminals() -> dict[str, str]:
+    """The grammar's terminals that are written as one regular expression literal, by name,
+    as Python regular expressions (flags inline)."""
+    with open(GRAMMAR_FILE, encoding="utf-8") as stream:
+        text = stream.read()
+    out = {}
+    for name, body, flags in re.findall(r"^([A-Z_]+): /(.*)/([imsx]*)$", text, re.M):
+        out[name] = f"(?{flags}:{body})" if flags else body
+    return out
+
+
+class _Patterns(NamedTuple):
+    tag: re.Pattern[str]
+    token: re.Pattern[str]
+    word: re.Pattern[str]
+    result: re.Pattern[str]
+
+
+def _patterns() -> _Patterns:
+    return _compiled(generation())
+
+
+@cache
+def _compiled(_generation: int) -> _Patterns:
+    found = terminals()
+    blank = BLANK.replace("\\n", "")  # within one line
+    tag = (
+        f"{blank}*\\[{blank}*(?P<name>{found['TAG_NAME']}){blank}*"
+        f"(?P<value>{found['TAG_VALUE']}){blank}*\\]{blank}*"
+    )
+    token = f"(?P<blank>{BLANK}+)|(?P<comment>{found['COMMENT']})|(?P<word>[^ \t\r\n{{}}]+)"
+    word = "|".join(f"(?P<{name}>{found[name]})" for name in WORD_TERMINALS)
+    colours = "|".join(sorted({c.lower() for game in all_games() for c in game.colours}))
+    result = f"\\*|(?i:{colours})(?:\\+(?i:{MARGIN}))?"
+    # re.ASCII: a case-insensitive letter is an ASCII letter (no Kelvin sign for k).
+    return _Patterns(*(re.compile(p, re.ASCII) for p in (tag, token, word, result)))
+
+
+def word_pattern() -> re.Pattern[str]:
+    """Matches exactly one word of movetext; ``lastgroup`` names its terminal."""
+    return _patterns().word
+
+
+def scan(text: str) -> Scanned | None:
+    """The tags and the movetext tokens of one record's text, or None when the text is not
+    plainly well formed (then lark must read it)."""
+    patterns = _patterns()
+    lines = text.split("\n")
+    tags: list[TagLine] = []
+    tag_line = patterns.tag.fullmatch
+    number = 0
+    for number, line in enumerate(lines):
+        match = tag_line(line)
+        if match is None:
+            if line.strip(_LINE_SPACES):
+                break
+            continue
+        value_column = match.start("value") + 1
+        tags.append(TagLine(match["name"], match["value"], number + 1, line.index("[") + 1,
+                            value_column))  # fmt: skip
+    else:
+        return Scanned(tags, [])
+    words = _movetext(lines, number, patterns)
+    return None if words is None else Scanned(tags, words)
+
+
+_NOT_PLAIN = "{}\x0b\x0c\x1c\x1d\x1e\x1f"
+"""Characters a plain line may not hold: comments, and the few that ``str.split`` (with no
+argument) takes for white space but the grammar does not."""
+
+
+def _movetext(lines: list[str], first: int, patterns: _Patterns) -> list[Word] | None:
+    """The tokens of the movetext that starts at ``lines[first]``; None at anything unusual.
+
+    A plain line (ASCII, no comment) is cut with ``str.split`` and its words looked up in
+    :data:`_KINDS`; from the first other line on, the text is tokenised by regular
+    expressions (:func:`_tokens`)."""
+    words: list[Word] = []
+    kinds = _KINDS
+    for number in range(first, len(lines)):
+        line = lines[number]
+        if not line.isascii() or any(char in line for char in _NOT_PLAIN):
+            rest = _tokens("\n".join(lines[number:]), number + 1, patterns)
+            return None if rest is None else words + rest
+        position = 0
+        for word in line.split():
+            kind = kinds.get(word) or _kind(word, patterns)
+            if kind is None:
+                if _only_blanks_after(lines, number, line, word, position):
+                    if patterns.result.fullmatch(word):
+                        column = line.find(word, position) + 1
+                        words.append((word, "RESULT", number + 1, column))
+                        return words
+                return None  # lark words the problem
+            column = line.find(word, position)
+            position = column + len(word)
+            words.append((word, kind, number + 1, column + 1))
+    return words
+
+
+def _kind(word: str, patterns: _Patterns) -> str | None:
+    """The word terminal ``word`` matches (remembered), or None."""
+    found = patterns.word.fullmatch(word)
+    if found is None:
+        return None
+    if len(_KINDS) >= MAX_KINDS:
+        _KINDS.clear()
+    kind = _KINDS[word] = found.lastgroup or ""
+    return kind
+
+
+MAX_KINDS = 100_000
+_KINDS: dict[str, str] = {}
+"""The word terminal of each word met so far: most words of an archive repeat."""
+
+
+def _only_blanks_after(lines: list[str], number: int, line: str, word: str,
+                       position: int) -> bool:  # fmt: skip
+    """Whether nothing but blanks follows ``word`` (found from ``position`` on its line)."""
+    end = line.find(word, position) + len(word)
+    return not line[end:].strip(_LINE_SPACES) and not any(
+        rest.strip(_LINE_SPACES) for rest in lines[number + 1 :]
+    )
+
+
+def _tokens(text: str, line: int, patterns: _Patterns) -> list[Word] | None:
+    """The tokens of movetext ``text`` that starts on ``line``, by regular expressions;
+    None at anything unusual."""
+    words: list[Word] = []
+    classify = patterns.word.fullmatch
+    line_start = 0  # where the current line starts in ``text``
+    position = 0  # where the previous token ended: tokens must follow each other
+    for match in patterns.token.finditer(text):
+        start, position_after = match.span()
+        if start != position:
+            return None  # a character no token begins with, such as a lone '}'
+        position = position_after
+        kind = match.lastgroup
+        if kind == "word":
+            word = match.group()
+            found = classify(word)
+            if found is not None:
+                words.append((word, found.lastgroup or "", line, start - line_start + 1))
+            elif patterns.result.fullmatch(word) and not text[position:].strip(_SPACES):
+                words.append((word, "RESULT", line, start - line_start + 1))
+            else:
+                return None  # lark words the problem
+            continue
+        if kind == "comment":
+            words.append((match.group(), "COMMENT", line, start - line_start + 1))
+        breaks = text.count("\n", start, position)
+        if breaks:
+            line += breaks
+            line_start = text.rfind("\n", start, position) + 1
+    return words if position == len(text) else None
+
+
+# --- from tokens to a record (both paths) --------------------------------------------
+
+
+def build(
+    tags: list[TagLine],
+    words: Iterable[Word],
+    shift: int,
+    index: int,
+    problems: list[RecordError] | None = None,
+) -> Record:
+    """The record of these tags and movetext tokens (lines counted in the record's text,
+    ``shift`` lines above the file's).
+
+    Raises :class:`RecordError` at the first problem that stops the record; the problems
+    that do not stop it (``problems`` holds those found before) are carried by the error
+    that :func:`~arbiter.notation.build.build_record` raises, with the record."""
+    problems = [] if problems is None else problems
+    named = _read_tags(tags, shift, problems)
+    game_value = named.get("Game")
+    spec = GAMES.get(game_value.text.strip(_SPACES).lower()) if game_value else None
+    colours = spec.colours if spec else ()
+    turns, comment, result_word, first = _read_movetext(words, shift, problems)
+    start = Location(line=tags[0].line + shift, column=tags[0].column) if tags else first
+    result = _result(named.get("Result"), result_word, spec, problems)
+    return build_record(
+        game=game_value,
+        size=named.get("Size"),
+        komi=named.get("Komi"),
+        setup=named.get("Setup"),
+        players=[(c, named[c]) for c in colours if c in named],
+        tags=[
+            Tag(n, v.text, v.where)
+            for n, v in named.items()
+            if n not in SPECIAL_TAGS and n not in colours
+        ],
+        turns=turns,
+        result=result,
+        comment=comment,
+        index=index,
+        start=start or Location(line=shift + 1, column=1),
+        problems=problems,
+    )
+
+
+def _read_tags(tags: list[TagLine], shift: int, problems: list[RecordError]) -> dict[str, Value]:
+    """The tags by name. An ordinary tag written twice is a problem that does not stop the
+    record (the first is kept); a second Game, Size, Komi or Setup does, since the record
+    would mean two things."""
+    named: dict[str, Value] = {}
+    for tag in tags:
+        if tag.name in named:
+            repeated = NotationSyntaxError(
+                f"tag {tag.name!r} is repeated",
+                code="duplicate-tag",
+                line=tag.line + shift,
+                column=tag.column,
+            )
+            if tag.name in SINGLE_TAGS:
+                raise repeated
+            problems.append(repeated)
+            continue
+        where = Location(line=tag.line + shift, column=tag.value_column)
+        named[tag.name] = Value(_unescape(tag.value[1:-1]), where)
+    return named
+
+
+def _unescape(text: str) -> str:
+    out: list[str] = []
+    chars = iter(text)
+    for char in chars:
+        out.append(next(chars) if char == "\\" else char)
+    return "".join(out)
+
+
+def _result(
+    tag: Value | None,
+    word: Value | None,
+    spec: GameDescription | None,
+    problems: list[RecordError],
+) -> Value | None:
+    """The claimed result, from the tag or the movetext's last token; None, and a problem,
+    when the two say different things."""
+    if word is None:
+        return tag
+    if tag is None:
+        return word
+    if spec is not None:
+        same = normalise_result(tag.text.strip(_SPACES), spec) == normalise_result(word.text, spec)
+    else:
+        same = tag.text.strip(_SPACES) == word.text
+    if not same:
+        problems.append(
+            InvalidRecordError(
+                f"the movetext ends with {word.text!r} but the Result tag says {short(tag.text)!r}",
+                code="result-conflict",
+                where=word.where,
+            )
+        )
+        return None
+    return tag
+
+
+def _read_movetext(
+    words: Iterable[Word], shift: int, problems: list[RecordError]
+) -> tuple[list[Turn], str | None, Value | None, Location | None]:
+    """Turn tokens into turns, checking move numbers and attaching comments to moves.
+
+    A wrong move number is a problem that does not stop the record; a word that names no
+    square ends the turns read (the record is replayed up to it). More than MAX_MOVES
+    turns, or a move number of more than MAX_DIGITS digits, stop the record. Returns the
+    turns, the comment before the first move, the result token (with where it stands) and
+    where the movetext's first token stands (None when it has none)."""
+    moves: list[tuple[Move, Location]] = []
+    comments: list[list[str]] = [[]]  # comments[0]: before the first move
+    number: Word | None = None
+    result: Value | None = None
+    first: Location | None = None
+    most = limits.MAX_MOVES
+    ended = False
+    for word in words:
+        text, kind, line, column = word
+        if first is None:
+            first = Location(line=line + shift, column=column)
+        if kind == "COMMENT":
+            comments[-1].append(text[1:-1].strip(_SPACES))
+        elif kind == "RESULT":
+            result = Value(text, Location(line=line + shift, column=column))
+        elif ended:
+            continue
+        elif kind == "MOVE_NUMBER":
+            if number is not None:
+                problems.append(_bad_number(number, "is followed by another move number", shift))
+            number = word
+        else:
+            if number is not None:
+                _check_number(number, len(moves) + 1, shift, problems)
+                number = None
+            if len(moves) >= most:
+                raise LimitError(
+                    f"the record has more than {most} turns",
+                    code="too-many-moves",
+                    line=line + shift,
+                    column=column,
+                )
+            try:
+                move = move_of_word(word, shift)
+            except InvalidRecordError as err:
+                problems.append(err.located(ply=len(moves) + 1))
+                ended = True
+                continue
+            moves.append((move, make(Location, (line + shift, column, None))))
+            comments.append([])
+    if number is not None and not ended:
+        problems.append(_bad_number(number, "is not followed by a move", shift))
+    turns = [
+        make(Turn, (move, " ".join(notes) if notes else None, where))
+        for (move, where), notes in zip(moves, comments[1:], strict=True)
+    ]
+    return turns, (" ".join(comments[0]) if comments[0] else None), result, first
+
+
+def _check_number(token: Word, ply: int, shift: int, problems: list[RecordError]) -> None:
+    text = token[0]
+    digits = text.rstrip(".")
+    if len(digits) > limits.MAX_DIGITS:
+        raise LimitError(
+            f"move number {short(text)!r} has more than {limits.MAX_DIGITS} digits",
+            code="too-many-digits",
+            line=token[2] + shift,
+            column=token[3],
+        )
+    if (int(digits), text.endswith("...")) != ((ply + 1) // 2, ply % 2 == 0):
+        expected = f"{(ply + 1) // 2}." if ply % 2 else f"{ply // 2}..."
+        why = f"stands before ply {ply}, which takes {expected!r}"
+        problems.append(_bad_number(token, why, shift))
+
+
+def _bad_number(token: Word, why: str, shift: int) -> RecordError:
+    return InvalidRecordError(
+        f"move number {short(token[0])!r} {why}",
+        code="bad-move-number",
+        line=token[2] + shift,
+        column=token[3],
+    )
+
+
+def short(text: str) -> str:
+    """At most 60 characters of ``text``, for a message."""
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def move_of_word(word: Word, shift: int) -> Move:
+    """The move a word of movetext stands for (moves are interned by their text).
+
+    Raises ``InvalidRecordError`` (``off-board``) for a square no board has."""
+    try:
+        return _SEEN_MOVES[word[0]]
+    except KeyError:
+        pass
+    try:
+        move = _MOVE_READERS[word[1]](word[0])
+    except ValueError:
+        raise InvalidRecordError(
+            f"{short(word[0])!r} names a square that no board has (files a to s, ranks 1 to 19)",
+            code="off-board",
+            move=short(word[0]),
+            line=word[2] + shift,
+            column=word[3],
+        ) from None
+    if len(word[0]) <= MAX_SEEN_LENGTH:
+        if len(_SEEN_MOVES) >= MAX_SEEN_MOVES:
+            _SEEN_MOVES.clear()
+        _SEEN_MOVES[word[0]] = move
+    return move
+
+
+MAX_SEEN_MOVES = 100_000
+MAX_SEEN_LENGTH = 40
+"""Only short words are kept: the cache stays small whatever words a file holds."""
+_SEEN_MOVES: dict[str, Move] = {}
+"""Moves already read, by their text (moves are immutable values); most words repeat."""
+
+
+_point = Point.parse
+
+
+def _capture(text: str) -> Capture:
+    origin, _, target = text.lower().partition("x")
+    return Capture(_point(origin), _point(target))
+
+
+def _sow(text: str) -> Sow:
+    origin, _, path = text.partition(":")
+    return Sow(_point(origin), path.lower())
+
+
+def _implo(text: str) -> ImploPlace:
+    at, *steps = text.split("/")
+    return ImploPlace(_point(at), tuple(_step(step) for step in steps))
+
+
+def _step(text: str) -> Resolve:
+    patch, _, remove = text.partition(":")
+    return Resolve(_point(patch), _point(remove) if remove else None)
+
+
+_MOVE_READERS: dict[str, Callable[[str], Move]] = {
+    "PLACE": lambda text: Place(_point(text)),
+    "CAPTURE": _capture,
+    "FLIP": lambda text: Flip(_point(text[:-1])),
+    "SOW": _sow,
+    "IMPLO": _implo,
+    "PASS": lambda text: Pass(),
+    "SWAP": lambda text: Swap(),
+    "BUTTON": lambda text: Button(),
+}

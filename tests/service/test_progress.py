@@ -1,0 +1,120 @@
+"""Progress on standard error: a bar on a terminal, a summary line at the end, nothing of it
+on standard output; ``--quiet`` silences both (spec/cli.md, "Progress")."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pty
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arbiter.service import progress
+from arbiter.service.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "samples"
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_bar_counts_records_and_bytes_and_clears_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    monkeypatch.setattr(progress, "INTERVAL", 0.0)
+    tally = progress.Tally(total_bytes=1000)
+
+    def items() -> list[bool]:
+        out = []
+        for valid in (True, False, True, True):
+            tally.read_bytes += 250
+            out.append(valid)
+        return out
+
+    seen = list(progress.watched(items(), tally, quiet=False, valid=bool))
+    assert seen == [True, False, True, True]
+    drawn = screen.getvalue()
+    assert "\r[" in drawn and "100% 4 records" in drawn and "ETA" in drawn
+    assert drawn.endswith("\r\x1b[K")  # the bar leaves no trace
+    assert tally.summary().startswith("4 records, 3 valid, 1 invalid, ")
+
+
+def test_quiet_or_no_terminal_draws_no_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    for stream, quiet in ((Terminal(), True), (io.StringIO(), False)):
+        monkeypatch.setattr(sys, "stderr", stream)
+        tally = progress.Tally(total_bytes=None)
+        assert list(progress.watched([True], tally, quiet=quiet, valid=bool)) == [True]
+        assert stream.getvalue() == ""
+
+
+def test_every_run_ends_with_a_summary_on_standard_error() -> None:
+    runner = CliRunner()
+    path = str(SAMPLES / "pilo" / "invalid" / "11-batch-with-broken-record.grn")
+    result = runner.invoke(main, ["adjudicate", "--json", path])
+    assert [json.loads(line)["index"] for line in result.stdout.splitlines()] == [0, 1, 2]
+    assert result.stderr.startswith("arbiter: 3 records, 2 valid, 1 invalid, ")
+    assert result.exit_code == 1
+    quiet = runner.invoke(main, ["adjudicate", "--json", "--quiet", path])
+    assert quiet.stderr == "" and quiet.stdout == result.stdout
+    checked = runner.invoke(main, ["validate", path])
+    assert checked.stderr.startswith("arbiter: 3 records, 2 valid, 1 invalid")
+
+
+def test_no_records_is_said_and_is_not_success(tmp_path: Path) -> None:
+    (tmp_path / "empty.grn").write_text("\n\n", encoding="utf-8")
+    for command in (["adjudicate", str(tmp_path)], ["validate", "--quiet", str(tmp_path)]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 1
+        assert result.stderr == "arbiter: no records found\n"
+
+
+def test_a_terminal_sees_the_bar_and_the_json_goes_untouched_to_standard_output(
+    tmp_path: Path,
+) -> None:
+    # A real process with a pseudo-terminal as standard error.
+    record = (SAMPLES / "pilo" / "valid" / "02-blitz-6x6.grn").read_text(encoding="utf-8")
+    path = tmp_path / "many.grn"
+    path.write_text("\n".join([record] * 300), encoding="utf-8")
+    leader, follower = pty.openpty()
+    code = (
+        "import sys; from arbiter.service import progress; progress.DELAY = 0.0; "
+        "progress.INTERVAL = 0.0; from arbiter.service.cli import main; "
+        "main(['adjudicate', '--json', sys.argv[1]])"
+    )
+    run = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE,
+                           stderr=follower)  # fmt: skip
+    os.close(follower)
+    screen = bytearray()
+
+    def drain() -> None:  # the terminal is read as the process writes, or it would block
+        while True:
+            try:
+                data = os.read(leader, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            screen.extend(data)
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    stdout, _ = run.communicate(timeout=120)
+    reader.join(timeout=10)
+    os.close(leader)
+    lines = stdout.decode().splitlines()
+    assert len(lines) == 300 and all(json.loads(line)["valid"] for line in lines)
+    assert b"\r[" in screen and b"% " in screen and b"ETA" in screen  # the bar was drawn
+    assert b"arbiter: 300 records, 300 valid, 0 invalid, " in screen
