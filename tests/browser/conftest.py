@@ -9,16 +9,13 @@ Screenshots go to ``test-artifacts/screenshots/`` (ignored by git).
 from __future__ import annotations
 
 import os
-import queue
-import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.service.test_serve import copy_lines, serve_command, stop, wait_until_healthy
+from tests.service.test_serve import running_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -50,22 +47,8 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """``arbiter serve`` on a free port of 127.0.0.1, as a user runs it; its base URL."""
-    command = [*serve_command(), "--host", "127.0.0.1", "--port", "0", "--threads", "4"]
-    with subprocess.Popen(
-        command,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    ) as process:
-        lines: queue.Queue[str] = queue.Queue()
-        reader = threading.Thread(target=copy_lines, args=(process.stderr, lines), daemon=True)
-        reader.start()
-        try:
-            yield wait_until_healthy(process, lines)
-        finally:
-            stop(process)
-            reader.join(timeout=5)
+    with running_server("--threads", "4") as url:
+        yield url
 
 
 @pytest.fixture

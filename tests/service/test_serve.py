@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import re
@@ -147,21 +148,11 @@ def serve_command() -> list[str]:
     return [sys.executable, "-c", "from arbiter.service.cli import main; main()", "serve"]
 
 
-@pytest.fixture
-def server() -> Iterator[str]:
-    """A real ``arbiter serve`` on a free port of 127.0.0.1; yields its base URL, and always
-    stops the process afterwards."""
-    command = [
-        *serve_command(),
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--threads",
-        "2",
-        "--max-body",
-        "4K",
-    ]
+@contextlib.contextmanager
+def running_server(*options: str) -> Iterator[str]:
+    """A real ``arbiter serve`` on a free port of 127.0.0.1 with ``options``; yields its base
+    URL once it answers, and always stops the process afterwards."""
+    command = [*serve_command(), "--host", "127.0.0.1", "--port", "0", *options]
     with subprocess.Popen(
         command,
         stdin=subprocess.DEVNULL,
@@ -177,6 +168,13 @@ def server() -> Iterator[str]:
         finally:
             stop(process)
             reader.join(timeout=5)
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    """A real server with two threads and a 4 KiB body limit; its base URL."""
+    with running_server("--threads", "2", "--max-body", "4K") as url:
+        yield url
 
 
 def copy_lines(stream: IO[str] | None, lines: queue.Queue[str]) -> None:

@@ -5,10 +5,7 @@ standings shown are those of the API, and the TRF saved is the API's TRF."""
 from __future__ import annotations
 
 import json
-import queue
 import shutil
-import subprocess
-import threading
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -17,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.service.test_serve import LOCAL, copy_lines, serve_command, stop, wait_until_healthy
+from tests.service.test_serve import LOCAL, running_server
 
 CHROMIUM = "/usr/bin/chromium"
 FOLDER = Path(__file__).resolve().parents[2] / "samples" / "tournament"
@@ -30,22 +27,8 @@ if shutil.which(CHROMIUM) is None:
 
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    command = [*serve_command(), "--host", "127.0.0.1", "--port", "0", "--threads", "2"]
-    with subprocess.Popen(
-        command,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    ) as process:
-        lines: queue.Queue[str] = queue.Queue()
-        reader = threading.Thread(target=copy_lines, args=(process.stderr, lines), daemon=True)
-        reader.start()
-        try:
-            yield wait_until_healthy(process, lines)
-        finally:
-            stop(process)
-            reader.join(timeout=5)
+    with running_server("--threads", "2") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
