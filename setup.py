@@ -89,7 +89,11 @@ def extensions() -> list[object]:
     except ImportError:
         print("arbiter: mypyc is not available; building pure Python", file=sys.stderr)
         return []
-    modules = mypycify(stage(), opt_level="3", debug_level="0", group_name="arbiter._compiled")
+    try:
+        modules = mypycify(stage(), opt_level="3", debug_level="0", group_name="arbiter._compiled")
+    except SystemExit:  # mypyc's type check refused the sources: they still run as Python
+        print("arbiter: mypyc could not compile; building pure Python", file=sys.stderr)
+        return []
     for module in modules:
         module.optional = True  # no C compiler: the pure-Python module stays
     return list(modules)

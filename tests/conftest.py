@@ -29,12 +29,13 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 
 @pytest.fixture(scope="session")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel built from the checkout as ``pip install`` builds it: with the modules of
+    """The wheel built from the checkout as ``pip install`` builds it, in an isolated build
+    environment that holds only what ``pyproject.toml`` asks for: with the modules of
     setup.py compiled by mypyc where a C compiler is present."""
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-         "--wheel-dir", str(out), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out),
+         str(ROOT)],
         check=True, capture_output=True,
     )  # fmt: skip
     [built] = out.glob("*.whl")
