@@ -13,31 +13,16 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import BinaryIO
 
 from arbiter.notation import limits
 from arbiter.notation.ast import Move, Record
+from arbiter.notation.chunk import Chunk
 from arbiter.notation.errors import LimitError, NotationSyntaxError, RecordError
 from arbiter.notation.grn_scan import build, move_of_word, scan, word_pattern
 from arbiter.notation.limits import BLANK, MAX_RECORD_BYTES
 
 BOM = b"\xef\xbb\xbf"
-
-
-@dataclass(frozen=True, slots=True)
-class Chunk:
-    """The text of one record, where it starts in its file, and a reading error if any.
-
-    ``resumed`` is the line where the next record was started although a comment of this
-    one was still open (a ``Game`` tag line always starts a record), so that the error of
-    this record can say where reading resumed."""
-
-    text: str
-    first_line: int
-    index: int
-    error: RecordError | None = None
-    resumed: int | None = None
 
 
 _GAME_TAG = re.compile(r"\[[ \t]*Game[ \t]*\"")

@@ -22,8 +22,9 @@ from collections.abc import Iterator
 from typing import IO, Literal
 
 from arbiter.notation.ast import Record
+from arbiter.notation.chunk import Chunk
 from arbiter.notation.errors import RecordError, internal_error
-from arbiter.notation.grn_reader import Chunk, iter_lines, read_chunk, split_records
+from arbiter.notation.grn_reader import iter_lines, read_chunk, split_records
 from arbiter.notation.json_split import JsonItem, split_json
 from arbiter.notation.limits import MAX_RECORD_BYTES
 

@@ -19,8 +19,8 @@ from multiprocessing.pool import AsyncResult
 from typing import BinaryIO, TypeVar
 
 from arbiter.adjudicator.replay import Report, error_report
+from arbiter.notation.chunk import Chunk
 from arbiter.notation.errors import RecordError
-from arbiter.notation.grn_reader import Chunk
 from arbiter.notation.sources import Format, Unit, read_unit, split_source
 from arbiter.service.batch import report_for
 from arbiter.service.cli_io import Unreadable

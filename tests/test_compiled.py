@@ -96,3 +96,20 @@ def test_the_compiled_build_prints_what_the_pure_code_prints(
     pure = run(paths, None, ROOT)
     assert run(paths, installed, tmp_path) == pure
     assert pure.count("\n") > 150  # every record printed something
+
+
+def test_the_compiled_build_gives_the_same_reports_with_jobs(
+    wheel: Path, installed: Path, tmp_path: Path
+) -> None:
+    # Records cross to worker processes pickled: a compiled class must pickle as the pure one.
+    if compiler() is None:
+        pytest.skip("no C compiler: the wheel holds the pure-Python modules alone")
+    paths = [str(path) for path in corpus(tmp_path) if not path.name.endswith(".expected.json")]
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    command = [sys.executable, "-m", "arbiter", "adjudicate", "--json", "--quiet", *paths]
+    one = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=300, check=False)  # fmt: skip
+    two = subprocess.run([*command, "--jobs", "2"], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=300, check=False)  # fmt: skip
+    assert (two.returncode, two.stderr) == (one.returncode, ""), two.stderr[-2000:]
+    assert two.stdout == one.stdout and one.stdout.count("\n") > 100
