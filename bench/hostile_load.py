@@ -137,6 +137,9 @@ def start_server() -> tuple[subprocess.Popen[str], int]:
     )
     assert process.stderr is not None
     found = re.search(r":(\d+)/", process.stderr.readline())
+    # Keep reading what the server logs (waitress warns when its queue grows): a full pipe
+    # would stop the server.
+    threading.Thread(target=lambda: process.stderr.read(), daemon=True).start()  # type: ignore[union-attr]
     if not found:
         raise RuntimeError("the server did not start")
     return process, int(found.group(1))

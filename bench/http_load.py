@@ -22,6 +22,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 from urllib.parse import urlsplit
 
 import arbiter
@@ -87,11 +88,18 @@ def _start(threads: int) -> tuple[subprocess.Popen[str], str]:
     server = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
     assert server.stderr is not None
     line = server.stderr.readline()
+    _drain(server.stderr)
     found = re.search(r"http://[^/ ]+/", line)
     if found is None:
         server.terminate()
         raise SystemExit(f"arbiter serve did not start: {line}")
     return server, found.group().rstrip("/")
+
+
+def _drain(stream: IO[str]) -> None:
+    """Keep reading what the server logs (waitress warns when its queue of requests grows):
+    a full pipe would stop the server."""
+    threading.Thread(target=stream.read, daemon=True).start()
 
 
 def _warm(url: str, body: bytes) -> None:
