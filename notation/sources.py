@@ -19,14 +19,16 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterator
-from typing import IO, Literal
+from typing import IO, TYPE_CHECKING, Literal, Union
 
 from arbiter.notation.ast import Record
 from arbiter.notation.chunk import Chunk
 from arbiter.notation.errors import RecordError, internal_error
 from arbiter.notation.grn_reader import iter_lines, read_chunk, split_records
-from arbiter.notation.json_split import JsonItem, split_json
 from arbiter.notation.limits import MAX_RECORD_BYTES
+
+if TYPE_CHECKING:
+    from arbiter.notation.json_split import JsonItem
 
 Format = Literal["grn", "json", "abstractplay"]
 FORMATS: tuple[Format, ...] = ("grn", "json", "abstractplay")
@@ -34,7 +36,7 @@ FORMATS: tuple[Format, ...] = ("grn", "json", "abstractplay")
 Source = str | bytes | bytearray | os.PathLike[str] | IO[bytes] | IO[str]
 """What :func:`read_records` reads: a path, bytes, text, or a binary or text stream."""
 
-Unit = Chunk | JsonItem
+Unit = Union[Chunk, "JsonItem"]
 """The text of one record as cut from its source, ready for :func:`read_unit`."""
 
 BOM = b"\xef\xbb\xbf"
@@ -114,7 +116,13 @@ def split_source(
     body = io.BufferedReader(_Joined(head + first, stream), _CHUNK)
     count = 0
     try:
-        for unit in split_records(iter_lines(body)) if fmt == "grn" else split_json(body):
+        if fmt == "grn":
+            units: Iterator[Unit] = split_records(iter_lines(body))
+        else:
+            from arbiter.notation.json_split import split_json  # only for JSON: start-up matters
+
+            units = split_json(body)
+        for unit in units:
             count += 1
             yield unit
     except OSError:
@@ -131,7 +139,7 @@ def read_unit(
     Abstract Play record when it has that shape or when ``fmt`` is ``abstractplay``. Never
     raises."""
     try:
-        if isinstance(unit, JsonItem):
+        if not isinstance(unit, Chunk):  # a JsonItem
             # The JSON readers (and jsonschema) are loaded only when JSON is read: start-up
             # matters.
             from arbiter.notation.abstractplay import record_from_abstractplay

@@ -12,14 +12,16 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, Any, BinaryIO
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 import click
 
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import Format
 from arbiter.service.batch import Converted, convert_source, output_parts
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 RECORD_SUFFIXES = (".grn", ".json")
 NO_RECORDS = "arbiter: no records found"
@@ -74,9 +76,11 @@ def expand_paths(paths: tuple[str, ...]) -> Iterator[str | Unreadable]:
     samples' ``*.expected.json``), in sorted order; a directory that cannot be listed, at
     any depth, is given as :class:`Unreadable` in its place."""
     for name in paths:
-        if name == "-" or not Path(name).is_dir():
+        if name == "-" or not os.path.isdir(name):
             yield name
             continue
+        from pathlib import Path  # only for folders: start-up matters
+
         problems: list[OSError] = []
         found: list[str | Unreadable] = []
         for top, _dirs, files in os.walk(name, onerror=problems.append):
@@ -92,6 +96,8 @@ def expand_paths(paths: tuple[str, ...]) -> Iterator[str | Unreadable]:
 
 
 def _sort_key(item: str | Unreadable) -> Path:
+    from pathlib import Path
+
     return Path(item.path if isinstance(item, Unreadable) else item)
 
 
