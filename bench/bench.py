@@ -240,12 +240,17 @@ def in_process_arbiter(path: Path, repeat: int) -> float:
 
 
 def _median(work: Callable[[], None], repeat: int) -> float:
+    """The median time of ``work`` on one core (the process is given back all its cores
+    afterwards: the ``--jobs`` run, started later, must have them)."""
+    cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     _one_core()
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
         work()
         times.append(time.perf_counter() - start)
+    if cores is not None:
+        os.sched_setaffinity(0, cores)
     return statistics.median(times)
 
 
