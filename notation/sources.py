@@ -113,7 +113,7 @@ def split_source(
     the source with an ``internal-error`` unit (no boundary is known after it)."""
     head, first = _skip_blank(stream)
     fmt = fmt or format_for_name(file) or sniff_format(first)
-    body = io.BufferedReader(_Joined(head + first, stream), _CHUNK)
+    body = io.BufferedReader(JoinedStream(head + first, stream), _CHUNK)
     count = 0
     try:
         if fmt == "grn":
@@ -247,8 +247,9 @@ class _EncodedText(io.RawIOBase):
         return count
 
 
-class _Joined(io.RawIOBase):
-    """``head``, then the rest of ``stream``: a stream from which a few bytes were read."""
+class JoinedStream(io.RawIOBase):
+    """``head``, then the rest of ``stream``: a stream from which a few bytes were read (to
+    sniff its format, or to see whether it is empty), whole again."""
 
     def __init__(self, head: bytes, stream: IO[bytes]) -> None:
         self._head = head

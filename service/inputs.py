@@ -13,7 +13,7 @@ from typing import IO
 
 from flask import Request
 
-from arbiter.notation.sources import Format
+from arbiter.notation.sources import Format, JoinedStream
 from arbiter.service.errors import ApiError
 
 BODY_FORMATS: dict[str, Format | None] = {
@@ -79,29 +79,12 @@ def request_sources(request: Request) -> list[Source]:
     head = stream.read(HEAD)
     if not head:
         raise ApiError(400, "empty-body", "the request has no body: send one or more records")
-    body = io.BufferedReader(_Prefixed(head, stream), HEAD)
+    body = io.BufferedReader(JoinedStream(head, stream), HEAD)
     return [Source(None, body, BODY_FORMATS[request.mimetype])]
 
 
 HEAD = 64 * 1024
 """Bytes read from a body at a time."""
-
-
-class _Prefixed(io.RawIOBase):
-    """``head``, then the rest of ``stream``: a stream whose first bytes were read."""
-
-    def __init__(self, head: bytes, stream: IO[bytes]) -> None:
-        self._head = head
-        self._stream = stream
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        data = self._head[: len(buffer)] or self._stream.read(len(buffer))
-        self._head = self._head[len(data) :]
-        buffer[: len(data)] = data
-        return len(data)
 
 
 def _uploaded_files(request: Request) -> list[Source]:

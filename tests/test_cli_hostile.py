@@ -116,7 +116,9 @@ def test_convert_streams_in_bounded_memory(tmp_path: Path) -> None:
             tracemalloc.stop()
 
     small, large = peak(200), peak(4_000)
-    assert large < 2 * small, (small, large)
+    # Holding every record would take about 30 times the small peak; garbage the collector
+    # has not reached yet makes the peaks move from run to run (about 2 times here).
+    assert large < 4 * small, (small, large)
 
 
 # --- empty and unreadable input --------------------------------------------------------------
