@@ -227,9 +227,9 @@ JUNK_VALUES: list[object] = [
 """JSON values that fit no field, or touch a limit."""
 
 
-def mutate_json(rng: random.Random, obj: Any) -> Any:
-    """A record object with one value replaced by junk, a key removed or added, or an
-    array stretched: JSON that parses and fits the schema in all but one place."""
+def value_holders(obj: Any) -> list[tuple[Any, Any]]:
+    """Every place of a parsed JSON value, as (the object or array, its key or index), so
+    that one value can be replaced or removed."""
     holders: list[tuple[Any, Any]] = []
     stack = [obj]
     while stack:
@@ -239,6 +239,13 @@ def mutate_json(rng: random.Random, obj: Any) -> Any:
             holders.append((node, key))
             if isinstance(node[key], dict | list):
                 stack.append(node[key])
+    return holders
+
+
+def mutate_json(rng: random.Random, obj: Any) -> Any:
+    """A record object with one value replaced by junk, a key removed or added, or an
+    array stretched: JSON that parses and fits the schema in all but one place."""
+    holders = value_holders(obj)
     if not holders:
         return _junk(rng)
     node, key = rng.choice(holders)

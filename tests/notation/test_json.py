@@ -35,6 +35,7 @@ from arbiter.notation.grn_writer import write_grn
 from arbiter.notation.json_reader import read_json, record_from_json
 from arbiter.notation.json_schema import record_schema, schema_text
 from arbiter.notation.json_writer import record_to_json, write_json
+from fuzz.inputs import value_holders
 from tests.strategies import records
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -535,15 +536,7 @@ def test_any_bytes_give_records_or_errors(data: bytes) -> None:
 def damaged_records(draw: st.DrawFn) -> object:
     """A valid record object with one value replaced by an arbitrary JSON value, or removed."""
     obj: Any = record_to_json(draw(any_record))
-    holders: list[tuple[Any, Any]] = []
-    stack = [obj]
-    while stack:
-        node = stack.pop()
-        keys = list(node) if isinstance(node, dict) else range(len(node))
-        for key in keys:
-            holders.append((node, key))
-            if isinstance(node[key], dict | list):
-                stack.append(node[key])
+    holders = value_holders(obj)
     node, key = draw(st.sampled_from(holders))
     if isinstance(node, dict) and draw(st.booleans()):
         del node[key]
