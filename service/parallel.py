@@ -13,9 +13,9 @@ import multiprocessing
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from multiprocessing.pool import AsyncResult
 from typing import BinaryIO, TypeVar
 
 from arbiter.adjudicator.replay import Report, error_report
@@ -52,8 +52,8 @@ class Task:
 
 
 AHEAD = 4
-"""Tasks in flight per worker. ``Pool.imap`` would read the whole input ahead of the
-workers; a bounded window keeps memory flat on files of any size."""
+"""Tasks in flight per worker. Submitting every task at once would read the whole input
+ahead of the workers; a bounded window keeps memory flat on files of any size."""
 
 Paths = Sequence[str | Unreadable]
 """The files to read, in order; a path that could not be listed stands as :class:`Unreadable`."""
@@ -80,16 +80,21 @@ def parallel_rendered(
 
 def _run(paths: Paths, jobs: int, fmt: Format | None, work: Callable[[Task], list[T]],
          tally: Tally | None) -> Iterator[T]:  # fmt: skip
-    with multiprocessing.get_context().Pool(jobs) as pool:
-        pending: deque[AsyncResult[list[T]]] = deque()
+    # A worker process that dies (killed by the system, say) fails the run with
+    # BrokenProcessPool, which the command reports, instead of leaving it waiting forever.
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context())
+    try:
+        pending: deque[Future[list[T]]] = deque()
         for task in tasks(paths, fmt):
             if tally is not None:
                 tally.read_bytes += task.size
-            pending.append(pool.apply_async(work, (task,)))
+            pending.append(pool.submit(work, task))
             if len(pending) >= jobs * AHEAD:
-                yield from pending.popleft().get()
+                yield from pending.popleft().result()
         while pending:
-            yield from pending.popleft().get()
+            yield from pending.popleft().result()
+    finally:  # also when the reader stopped early (| head): drop the work not started
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def tasks(paths: Paths, fmt: Format | None, batch: int = BATCH) -> Iterator[Task]:
