@@ -150,11 +150,6 @@ def _abstractplay_parts(texts: Iterator[str]) -> Iterator[str]:
     yield "]\n"
 
 
-def render(records: Iterable[Record], to: Format) -> str:
-    """Canonical text of ``records`` in notation ``to``."""
-    return "".join(output_parts((record_text(record, to) for record in records), to))
-
-
 def game_rows() -> list[dict[str, object]]:
     """What ``arbiter games --json`` and ``GET /api/v1/games`` list: one row per registered
     game, from its description.

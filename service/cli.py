@@ -15,19 +15,18 @@ from collections.abc import Callable, Iterator, Sequence
 import click
 
 from arbiter import __version__
-from arbiter.adjudicator.replay import Report, error_report
+from arbiter.adjudicator.replay import Report
 from arbiter.notation.games import all_games
 from arbiter.notation.sources import FORMATS, Format
-from arbiter.service.batch import adjudicate_source, game_rows
+from arbiter.service.batch import game_rows
 from arbiter.service.cli_io import (
     GuardedGroup,
     Unreadable,
+    adjudicated_paths,
     convert_paths,
     expand_paths,
-    io_error,
-    open_input,
 )
-from arbiter.service.progress import CountingReader, Tally, file_sizes, watched
+from arbiter.service.progress import Tally, file_sizes, watched
 
 from_option = click.option(
     "--from",
@@ -96,30 +95,8 @@ def rendered(
 
         yield from parallel_rendered(names, jobs, fmt, render, tally)
         return
-    for name in names:
-        if isinstance(name, Unreadable):
-            report = error_report(name.error(), file=name.path)
-            yield report.valid, render(report)
-            continue
-        for report in reports_for_file(name, fmt, tally):
-            yield report.valid, render(report)
-
-
-def reports_for_file(
-    name: str, fmt: Format | None = None, tally: Tally | None = None
-) -> Iterator[Report]:
-    """Reports of one file (or ``-`` for standard input); ``tally`` counts its bytes. A file
-    that cannot be read, or stops being readable, gives an ``io-error`` report in place of
-    the records not read."""
-    count = 0
-    try:
-        with open_input(name) as stream:
-            source = stream if tally is None else CountingReader(stream, tally)
-            for report in adjudicate_source(source, file=name, fmt=fmt):  # type: ignore[arg-type]
-                count += 1
-                yield report
-    except OSError as err:
-        yield error_report(io_error(name, err, count), file=name)
+    for _record, report in adjudicated_paths(names, fmt, tally):
+        yield report.valid, render(report)
 
 
 quiet_option = click.option(

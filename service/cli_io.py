@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 import click
 
+from arbiter.adjudicator.replay import Report, error_report
+from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import Format
-from arbiter.service.batch import Converted, convert_source, output_parts
+from arbiter.service.batch import Converted, adjudicated_source, convert_source, output_parts
+from arbiter.service.progress import CountingReader, Tally
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -126,6 +129,28 @@ def io_error(name: str, err: OSError, index: int = 0) -> RecordError:
     return RecordError(
         f"cannot read {name}: {err.strerror or err}", code="io-error", index=index, file=name
     )
+
+
+def adjudicated_paths(
+    names: Iterable[str | Unreadable], fmt: Format | None = None, tally: Tally | None = None
+) -> Iterator[tuple[Record | None, Report]]:
+    """Each record of the files ``names`` (``-``: standard input) with its report, in order,
+    the record None when it could not be read; ``tally`` counts the bytes read. A path that
+    could not be listed, or a file that cannot be read or stops being readable, gives an
+    ``io-error`` report in place of the records not read."""
+    for name in names:
+        if isinstance(name, Unreadable):
+            yield None, error_report(name.error(), file=name.path)
+            continue
+        count = 0
+        try:
+            with open_input(name) as stream:
+                source = stream if tally is None else CountingReader(stream, tally)
+                for pair in adjudicated_source(source, file=name, fmt=fmt):  # type: ignore[arg-type]
+                    count += 1
+                    yield pair
+        except OSError as err:
+            yield None, error_report(io_error(name, err, count), file=name)
 
 
 def convert_paths(

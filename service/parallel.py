@@ -59,13 +59,6 @@ Paths = Sequence[str | Unreadable]
 """The files to read, in order; a path that could not be listed stands as :class:`Unreadable`."""
 
 
-def parallel_reports(paths: Paths, jobs: int, fmt: Format | None = None) -> Iterator[Report]:
-    """Reports of every record in ``paths``, computed by ``jobs`` processes, in order (a
-    path that could not be listed gives its ``io-error`` in its place); ``fmt`` names the
-    notation of every file (else each file's name or content tells)."""
-    yield from _run(paths, jobs, fmt, _work, None)
-
-
 def parallel_rendered(
     paths: Paths,
     jobs: int,

@@ -12,11 +12,10 @@ from collections.abc import Iterator
 
 import click
 
-from arbiter.adjudicator.replay import Report, error_report
+from arbiter.adjudicator.replay import Report
 from arbiter.adjudicator.standings import Adjudicated, EventStandings
 from arbiter.adjudicator.standings import standings as compute_standings
 from arbiter.adjudicator.tiebreaks import DEFAULT_ORDER, parse_order
-from arbiter.service.batch import adjudicated_source
 from arbiter.service.standings_formats import FORMATS, Format, FormatError, render
 
 
@@ -82,25 +81,11 @@ def _adjudicated(paths: tuple[str, ...], seen: list[Report]) -> Iterator[Adjudic
     """Every record under ``paths`` with its report, keeping the reports in ``seen``; a
     file or directory that cannot be read gives one ``io-error`` report without a record,
     in its place."""
-    from arbiter.service.cli_io import Unreadable, expand_paths, io_error, open_input
+    from arbiter.service.cli_io import adjudicated_paths, expand_paths
 
-    for name in expand_paths(paths):
-        if isinstance(name, Unreadable):
-            report = error_report(name.error(), file=name.path)
-            seen.append(report)
-            yield None, report
-            continue
-        count = 0
-        try:
-            with open_input(name) as stream:
-                for record, report in adjudicated_source(stream, file=name):
-                    count += 1
-                    seen.append(report)
-                    yield record, report
-        except OSError as err:
-            report = error_report(io_error(name, err, count), file=name)
-            seen.append(report)
-            yield None, report
+    for record, report in adjudicated_paths(expand_paths(paths)):
+        seen.append(report)
+        yield record, report
 
 
 def _summary(tables: list[EventStandings], seen: list[Report], *, listed: bool) -> None:
