@@ -20,10 +20,7 @@ from arbiter.notation.ast import Move, Record
 from arbiter.notation.chunk import Chunk
 from arbiter.notation.errors import LimitError, NotationSyntaxError, RecordError
 from arbiter.notation.grn_scan import build, move_of_word, scan, word_pattern
-from arbiter.notation.limits import BLANK, MAX_RECORD_BYTES
-
-BOM = b"\xef\xbb\xbf"
-
+from arbiter.notation.limits import BLANK, BOM, MAX_RECORD_BYTES
 
 _GAME_TAG = re.compile(r"\[[ \t]*Game[ \t]*\"")
 """The start of a line (after its white space) that holds a Game tag."""

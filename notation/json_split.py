@@ -21,10 +21,9 @@ from typing import IO
 
 from arbiter.notation import limits
 from arbiter.notation.errors import LimitError, NotationSyntaxError, RecordError
+from arbiter.notation.limits import BLANK_BYTES, BOM
 
 CHUNK = 64 * 1024
-BOM = b"\xef\xbb\xbf"
-_BLANK = b" \t\r\n"
 _NOT_BLANK = re.compile(rb"[^ \t\r\n]")
 _CONTINUATION = bytes(range(0x80, 0xC0))
 """The bytes that continue a UTF-8 character; the others each start one."""
@@ -172,7 +171,7 @@ def _element(scan: _Scanner, index: int) -> JsonItem:
         return _refused(scan, index, line, column, "too-large")
     if deepest > limits.MAX_JSON_DEPTH:
         return _refused(scan, index, line, column, "too-deep")
-    data = scan.take(start, scan.pos).rstrip(_BLANK)
+    data = scan.take(start, scan.pos).rstrip(BLANK_BYTES)
     if not data:
         return scan.error(index, "a value is missing here", line, column)
     return JsonItem(data, index, line, column)

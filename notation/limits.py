@@ -73,6 +73,10 @@ CODES: Mapping[str, str] = {
 BLANK = " \t\r\n"
 """The white space of the notation: space, tab and the line breaks. Nothing else (no
 no-break space, no other Unicode space) separates tokens or surrounds a value."""
+BLANK_BYTES = BLANK.encode("ascii")
+"""The same white space, in the bytes of a file."""
+BOM = b"\xef\xbb\xbf"
+"""UTF-8's byte-order mark, which a file may start with and the readers skip."""
 
 
 def ascii_number(text: str) -> bool:

@@ -25,7 +25,7 @@ from arbiter.notation.ast import Record
 from arbiter.notation.chunk import Chunk
 from arbiter.notation.errors import RecordError, internal_error
 from arbiter.notation.grn_reader import iter_lines, read_chunk, split_records
-from arbiter.notation.limits import MAX_RECORD_BYTES
+from arbiter.notation.limits import BLANK_BYTES, BOM, MAX_RECORD_BYTES
 
 if TYPE_CHECKING:
     from arbiter.notation.json_split import JsonItem
@@ -39,8 +39,6 @@ Source = str | bytes | bytearray | os.PathLike[str] | IO[bytes] | IO[str]
 Unit = Union[Chunk, "JsonItem"]
 """The text of one record as cut from its source, ready for :func:`read_unit`."""
 
-BOM = b"\xef\xbb\xbf"
-_BLANK = b" \t\r\n"
 _CHUNK = 64 * 1024
 
 
@@ -176,7 +174,7 @@ def _skip_blank(stream: IO[bytes]) -> tuple[bytes, bytes]:
     if chunk.startswith(BOM):
         chunk = chunk[len(BOM) :]
     while chunk:
-        rest = chunk.lstrip(_BLANK)
+        rest = chunk.lstrip(BLANK_BYTES)
         blank = chunk[: len(chunk) - len(rest)]
         if b"\n" in blank:
             breaks += blank.count(b"\n")
@@ -191,11 +189,11 @@ def _skip_blank(stream: IO[bytes]) -> tuple[bytes, bytes]:
 
 def sniff_format(head: bytes) -> Format:
     """Guess the notation from the first bytes that are not white space."""
-    text = head.lstrip(_BLANK)
+    text = head.lstrip(BLANK_BYTES)
     if text.startswith(b"{"):
         return "json"
     if text.startswith(b"["):
-        rest = text[1:].lstrip(_BLANK)
+        rest = text[1:].lstrip(BLANK_BYTES)
         if not rest or rest[:1] in (b"{", b"]"):
             return "json"
     return "grn"
