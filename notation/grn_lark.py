@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -37,23 +36,15 @@ class _Collect(Transformer[Token, object]):
         return children[:-1], children[-1]
 
 
-@dataclass(frozen=True, slots=True)
-class Grammar:
-    """The GRN parser for the games registered now."""
-
-    parser: Lark
-
-
-def grammar() -> Grammar:
-    """The grammar of ``grammar/grn.lark`` with ``COLOUR`` made from the registered games
+def record_parser() -> Lark:
+    """The parser of ``grammar/grn.lark`` with ``COLOUR`` made from the registered games
     (built again only when the registry changes)."""
-    return _grammar(generation())
+    return _record_parser(generation())
 
 
 @cache
-def _grammar(_generation: int) -> Grammar:
-    parser = lark_parser(start="record", transformer=_Collect(), maybe_placeholders=False)
-    return Grammar(parser)
+def _record_parser(_generation: int) -> Lark:
+    return lark_parser(start="record", transformer=_Collect(), maybe_placeholders=False)
 
 
 def lark_parser(**options: Any) -> Lark:
@@ -97,7 +88,7 @@ def parse_with_lark(
     does not stop the record: it is returned, third. The tokens come lazily: a word no
     terminal matches is an error only when it is reached, after the tags were read."""
     try:
-        parsed: Any = grammar().parser.parse(text, start="record")
+        parsed: Any = record_parser().parse(text, start="record")
     except UnexpectedInput as err:
         raise _syntax_error(err, text, first_line) from None
     tags, tokens = parsed
