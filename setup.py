@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent
 STAGE = ROOT / "build" / "mypyc-src"
 LAYERS = {"notation": "notation", "adjudicator": "adjudicator"}
 COMPILED = [
+    "notation/plain.py",
     "notation/ast.py",
     "notation/games.py",
     "notation/position.py",

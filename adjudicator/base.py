@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -31,6 +30,7 @@ from arbiter.notation.ast import (
 )
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, find_game, register_game, unregister_game
+from arbiter.notation.plain import Plain
 from arbiter.notation.position import parse_position
 
 S = TypeVar("S")
@@ -38,8 +38,7 @@ S = TypeVar("S")
 R = TypeVar("R", bound="type[Rules[Any]]")
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(Plain):
     """How a finished game ended, by colour (colours as they stand at the end).
 
     ``scores`` is None for games without points; a score is a whole number or a whole
@@ -48,10 +47,20 @@ class Outcome:
     Implo's marker groups, ...), all JSON-ready.
     """
 
-    winner: str
-    scores: Mapping[str, float] | None = None
-    tiebreak: str | None = None
-    details: Mapping[str, Any] = field(default_factory=dict)
+    __slots__ = ("winner", "scores", "tiebreak", "details")
+    _fields = ("winner", "scores", "tiebreak", "details")
+
+    def __init__(
+        self,
+        winner: str,
+        scores: Mapping[str, float] | None = None,
+        tiebreak: str | None = None,
+        details: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.winner: Final = winner
+        self.scores: Final = scores
+        self.tiebreak: Final = tiebreak
+        self.details: Final[Mapping[str, Any]] = {} if details is None else details
 
     def result(self, colours: tuple[str, str]) -> str:
         """The canonical result string: ``Orange+6`` or ``White+3.5`` for scored games,

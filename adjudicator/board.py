@@ -8,14 +8,17 @@ and cached, so engines look squares up instead of computing them in their hot pa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import cache
+from typing import Final
 
 from arbiter.notation.ast import Grid, Point
 from arbiter.notation.errors import IllegalMoveError
 
 Direction = tuple[int, int]
 """A step on the board: (files to the right, ranks upwards)."""
+
+RayTables = dict[tuple[Direction, ...], tuple[tuple[tuple[int, ...], ...], ...]]
+"""For some tuples of directions, every index's ray in each of them."""
 
 EAST: Direction = (1, 0)
 NORTH: Direction = (0, 1)
@@ -27,25 +30,34 @@ OFF = -1
 """The index of the square beyond the edge in :meth:`Geometry.steps` tables."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class Geometry:
-    """The fixed tables of one board size; get one with :func:`geometry`."""
+    """The fixed tables of one board size; get one with :func:`geometry` (one per size, so
+    two are equal only when they are the same object)."""
 
-    size: int
-    points: tuple[Point, ...]
-    """The point of every index."""
-    names: tuple[str, ...]
-    """The notation of every index ("d4")."""
-    neighbours: tuple[tuple[int, ...], ...]
-    """The orthogonal neighbours of every index that lie on the board."""
-    rows: tuple[tuple[int, ...], ...]
-    """Rank by rank, the indices of each rank from file a rightwards."""
-    columns: tuple[tuple[int, ...], ...]
-    """File by file, the indices of each file from rank 1 upwards."""
-    ray_tables: dict[tuple[Direction, ...], tuple[tuple[tuple[int, ...], ...], ...]] = field(
-        default_factory=dict
-    )
-    """:meth:`rays` already built, by directions (engines ask for them at every move)."""
+    __slots__ = ("size", "points", "names", "neighbours", "rows", "columns", "ray_tables")
+
+    def __init__(
+        self,
+        size: int,
+        points: tuple[Point, ...],
+        names: tuple[str, ...],
+        neighbours: tuple[tuple[int, ...], ...],
+        rows: tuple[tuple[int, ...], ...],
+        columns: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.size: Final = size
+        self.points: Final = points
+        """The point of every index."""
+        self.names: Final = names
+        """The notation of every index ("d4")."""
+        self.neighbours: Final = neighbours
+        """The orthogonal neighbours of every index that lie on the board."""
+        self.rows: Final = rows
+        """Rank by rank, the indices of each rank from file a rightwards."""
+        self.columns: Final = columns
+        """File by file, the indices of each file from rank 1 upwards."""
+        self.ray_tables: Final[RayTables] = {}
+        """:meth:`rays` already built, by directions (engines ask for them at every move)."""
 
     def index(self, point: Point) -> int:
         """The flat index of ``point``. Raises ``IllegalMoveError`` if it is off the board."""

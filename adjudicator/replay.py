@@ -6,8 +6,7 @@ and the HTTP API both call :func:`adjudicate`, so they cannot disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Final
 
 from arbiter.adjudicator.base import Outcome, Rules, get_rules
 from arbiter.notation.ast import Record, Swap, Turn
@@ -18,55 +17,100 @@ from arbiter.notation.errors import (
     ResultMismatchError,
 )
 from arbiter.notation.games import find_game
+from arbiter.notation.plain import Plain
 from arbiter.notation.position import format_position, parse_position
 
 TERMINATIONS = {"R": "resignation", "T": "time", "F": "forfeit"}
 
 
-@dataclass(slots=True)
-class Report:
-    """What the adjudicator says of one record (``spec/report.md``)."""
+class Report(Plain):
+    """What the adjudicator says of one record (``spec/report.md``); filled in as the
+    replay goes, so not immutable."""
 
-    file: str | None
-    index: int
-    game: str | None = None
-    size: int | None = None
-    valid: bool = False
-    finished: bool = False
-    result: str = "*"
-    termination: str | None = None
-    winner: str | None = None
-    winner_player: str | None = None
-    scores: dict[str, float] | None = None
-    tiebreak: str | None = None
-    plies: int = 0
-    swapped: bool = False
-    players: dict[str, str] = field(default_factory=dict)
-    claimed_result: str | None = None
-    claim_ok: bool | None = None
-    details: dict[str, Any] = field(default_factory=dict)
-    final_position: str | None = None
-    errors: list[dict[str, object]] = field(default_factory=list)
+    __slots__ = (
+        "file", "index", "game", "size", "valid", "finished", "result", "termination",
+        "winner", "winner_player", "scores", "tiebreak", "plies", "swapped", "players",
+        "claimed_result", "claim_ok", "details", "final_position", "errors",
+    )  # fmt: skip
+    _fields = (
+        "file", "index", "game", "size", "valid", "finished", "result", "termination",
+        "winner", "winner_player", "scores", "tiebreak", "plies", "swapped", "players",
+        "claimed_result", "claim_ok", "details", "final_position", "errors",
+    )  # fmt: skip
+
+    def __init__(  # one parameter per field of the report, in its order
+        self,
+        file: str | None,
+        index: int,
+        game: str | None = None,
+        size: int | None = None,
+        valid: bool = False,
+        finished: bool = False,
+        result: str = "*",
+        termination: str | None = None,
+        winner: str | None = None,
+        winner_player: str | None = None,
+        scores: dict[str, float] | None = None,
+        tiebreak: str | None = None,
+        plies: int = 0,
+        swapped: bool = False,
+        players: dict[str, str] | None = None,
+        claimed_result: str | None = None,
+        claim_ok: bool | None = None,
+        details: dict[str, Any] | None = None,
+        final_position: str | None = None,
+        errors: list[dict[str, object]] | None = None,
+    ) -> None:
+        self.file = file
+        self.index = index
+        self.game = game
+        self.size = size
+        self.valid = valid
+        self.finished = finished
+        self.result = result
+        self.termination = termination
+        self.winner = winner
+        self.winner_player = winner_player
+        self.scores = scores
+        self.tiebreak = tiebreak
+        self.plies = plies
+        self.swapped = swapped
+        self.players: dict[str, str] = {} if players is None else players
+        self.claimed_result = claimed_result
+        self.claim_ok = claim_ok
+        self.details: dict[str, Any] = {} if details is None else details
+        self.final_position = final_position
+        self.errors: list[dict[str, object]] = [] if errors is None else errors
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready report, keys in a fixed order."""
         return {name: getattr(self, name) for name in REPORT_FIELDS}
 
 
-REPORT_FIELDS = tuple(item.name for item in fields(Report))
+REPORT_FIELDS = Report._fields
 """The report's fields in their order, which is the order of the JSON report."""
 
 
-@dataclass(frozen=True, slots=True)
 class Replay:
     """The states a record went through, and the first illegal move if there was one."""
 
-    rules: Rules[Any]
-    state: Any
-    plies: int
-    swapped: bool
-    canonical: tuple[Turn, ...]
-    error: RecordError | None
+    __slots__ = ("rules", "state", "plies", "swapped", "canonical", "error")
+
+    def __init__(
+        self,
+        rules: Rules[Any],
+        state: Any,
+        plies: int,
+        swapped: bool,
+        canonical: tuple[Turn, ...],
+        error: RecordError | None,
+    ) -> None:
+        self.rules: Final = rules
+        self.state: Final = state
+        self.plies: Final = plies
+        self.swapped: Final = swapped
+        self.canonical: Final = canonical
+        self.error: Final = error
 
 
 def replay(record: Record, *, canonical: bool = False) -> Replay:
@@ -126,7 +170,7 @@ def canonical_record(record: Record) -> Record:
     played = replay(record, canonical=True)
     if played.error is not None:
         raise played.error
-    return replace(record, turns=played.canonical)
+    return record.replace(turns=played.canonical)
 
 
 def adjudicate(record: Record, *, file: str | None = None) -> Report:
@@ -219,7 +263,7 @@ def error_report(err: RecordError, *, file: str | None = None) -> Report:
     problems = (err, *err.more)
     unclaimed = any(p.code in CLAIM_PROBLEMS or p.ply is not None for p in problems)
     record = err.record
-    report = adjudicate(replace(record, result="*") if unclaimed else record, file=file)
+    report = adjudicate(record.replace(result="*") if unclaimed else record, file=file)
     report.index = err.index if err.index is not None else record.index
     if unclaimed:
         report.claim_ok = None

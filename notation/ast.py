@@ -1,4 +1,4 @@
-"""Plain, frozen data classes for records: the one model that GRN and JSON both map to.
+"""Plain, immutable data classes for records: the one model that GRN and JSON both map to.
 
 See ``spec/grn.md`` (movetext, move forms) and ``spec/record.schema.json``. Nothing here knows
 the rules of any game; the adjudicator replays these objects.
@@ -6,18 +6,49 @@ the rules of any game; the adjudicator replays these objects.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypeAlias, TypeVar
+from typing import Any, Final, NamedTuple, TypeAlias, TypeVar
+
+from arbiter.notation.plain import Plain
 
 FILES = "abcdefghijklmnopqrs"  # 19 files at most; no letter is skipped
 
 
-@dataclass(frozen=True, slots=True, order=True)
 class Point:
-    """A square or point: ``file`` and ``rank`` count from 0 at the bottom-left (a1)."""
+    """A square or point: ``file`` and ``rank`` count from 0 at the bottom-left (a1).
+    Points are ordered by file, then rank.
 
-    file: int
-    rank: int
+    Written out rather than based on :class:`Plain`: one is compared or hashed at nearly
+    every step of a replay."""
+
+    __slots__ = ("file", "rank")
+
+    def __init__(self, file: int, rank: int) -> None:
+        self.file: Final = file
+        self.rank: Final = rank
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Point:
+            return NotImplemented
+        assert isinstance(other, Point)
+        return self.file == other.file and self.rank == other.rank
+
+    def __hash__(self) -> int:
+        return hash((self.file, self.rank))
+
+    def __lt__(self, other: Point) -> bool:
+        return (self.file, self.rank) < (other.file, other.rank)
+
+    def __le__(self, other: Point) -> bool:
+        return (self.file, self.rank) <= (other.file, other.rank)
+
+    def __gt__(self, other: Point) -> bool:
+        return (self.file, self.rank) > (other.file, other.rank)
+
+    def __ge__(self, other: Point) -> bool:
+        return (self.file, self.rank) >= (other.file, other.rank)
+
+    def __reduce__(self) -> tuple[type[Point], tuple[int, int]]:
+        return Point, (self.file, self.rank)
 
     def __str__(self) -> str:
         return f"{FILES[self.file]}{self.rank + 1}"
@@ -58,11 +89,14 @@ _PARSED: dict[str, Point] = {}
 """Coordinates already read, by their text: reading records looks up the same few hundred."""
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+class Place(Plain):
     """Place a disk or stone on an empty square (all games but Pilare)."""
 
-    at: Point
+    __slots__ = ("at",)
+    _fields = ("at",)
+
+    def __init__(self, at: Point) -> None:
+        self.at: Final = at
 
     @property
     def type(self) -> str:
@@ -73,23 +107,29 @@ class Place:
         return str(self.at)
 
 
-@dataclass(frozen=True, slots=True)
-class Resolve:
+class Resolve(Plain):
     """One Implo resolution step: the patch containing ``patch``; ``remove`` names a group."""
 
-    patch: Point
-    remove: Point | None = None
+    __slots__ = ("patch", "remove")
+    _fields = ("patch", "remove")
+
+    def __init__(self, patch: Point, remove: Point | None = None) -> None:
+        self.patch: Final = patch
+        self.remove: Final = remove
 
     def __str__(self) -> str:
         return f"{self.patch}:{self.remove}" if self.remove else str(self.patch)
 
 
-@dataclass(frozen=True, slots=True)
-class ImploPlace:
+class ImploPlace(Plain):
     """An Implo turn: a placement and the resolution steps written after it, in order."""
 
-    at: Point
-    resolve: tuple[Resolve, ...] = ()
+    __slots__ = ("at", "resolve")
+    _fields = ("at", "resolve")
+
+    def __init__(self, at: Point, resolve: tuple[Resolve, ...] = ()) -> None:
+        self.at: Final = at
+        self.resolve: Final = resolve
 
     @property
     def type(self) -> str:
@@ -100,12 +140,15 @@ class ImploPlace:
         return "/".join([str(self.at), *map(str, self.resolve)])
 
 
-@dataclass(frozen=True, slots=True)
-class Capture:
+class Capture(Plain):
     """Pilo/Petrify: move the piece on ``origin`` to ``target``, capturing there."""
 
-    origin: Point
-    target: Point
+    __slots__ = ("origin", "target")
+    _fields = ("origin", "target")
+
+    def __init__(self, origin: Point, target: Point) -> None:
+        self.origin: Final = origin
+        self.target: Final = target
 
     @property
     def type(self) -> str:
@@ -116,11 +159,14 @@ class Capture:
         return f"{self.origin}x{self.target}"
 
 
-@dataclass(frozen=True, slots=True)
-class Flip:
+class Flip(Plain):
     """Pletore: flip the enemy stone on ``at``."""
 
-    at: Point
+    __slots__ = ("at",)
+    _fields = ("at",)
+
+    def __init__(self, at: Point) -> None:
+        self.at: Final = at
 
     @property
     def type(self) -> str:
@@ -131,12 +177,15 @@ class Flip:
         return f"{self.at}x"
 
 
-@dataclass(frozen=True, slots=True)
-class Sow:
+class Sow(Plain):
     """Pilare: lift the stack on ``origin`` and sow it along ``path`` (letters of n, s, e, w)."""
 
-    origin: Point
-    path: str
+    __slots__ = ("origin", "path")
+    _fields = ("origin", "path")
+
+    def __init__(self, origin: Point, path: str) -> None:
+        self.origin: Final = origin
+        self.path: Final = path
 
     @property
     def type(self) -> str:
@@ -147,8 +196,11 @@ class Sow:
         return f"{self.origin}:{self.path}"
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(Plain):
+    """Pass the turn."""
+
+    __slots__ = ()
+
     @property
     def type(self) -> str:
         """The move's form, as JSON records name it."""
@@ -158,10 +210,11 @@ class Pass:
         return "pass"
 
 
-@dataclass(frozen=True, slots=True)
-class Swap:
+class Swap(Plain):
     """The pie rule: the second player takes the first player's colour."""
 
+    __slots__ = ()
+
     @property
     def type(self) -> str:
         """The move's form, as JSON records name it."""
@@ -171,9 +224,10 @@ class Swap:
         return "swap"
 
 
-@dataclass(frozen=True, slots=True)
-class Button:
+class Button(Plain):
     """Pletore: take the button."""
+
+    __slots__ = ()
 
     @property
     def type(self) -> str:
@@ -234,39 +288,71 @@ class Turn(NamedTuple):
         return hash((self[0], self[1]))
 
 
-@dataclass(frozen=True, slots=True)
-class Tag:
-    """A tag other than the ones the model gives fields to; kept in order, value unchanged."""
+class Tag(Plain):
+    """A tag other than the ones the model gives fields to; kept in order, value unchanged.
+    Where it stood is not part of the record (two tags differing only there are equal)."""
 
-    name: str
-    value: str
-    where: Location = field(default=NOWHERE, compare=False)
+    __slots__ = ("name", "value", "where")
+    _fields = ("name", "value", "where")
+    _compared = ("name", "value")
+
+    def __init__(self, name: str, value: str, where: Location = NOWHERE) -> None:
+        self.name: Final = name
+        self.value: Final = value
+        self.where: Final = where
 
 
 Grid: TypeAlias = tuple[tuple[str, ...], ...]
 """A position: ``grid[rank][file]`` is the square's content, pieces bottom to top ("" empty)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
+class Record(Plain):
     """One game record. ``players`` and ``tags`` keep their order; ``result`` is "*" if unknown.
 
     ``setup`` is the position notation of ``spec/grn.md`` (canonical form) or None for the
     standard start. ``comment`` is a comment that stands before the first move.
     ``where`` maps field names ("Game", "Size", "Result", ...) to their source locations.
+    ``where`` and ``index`` (the record's place in its file) are not part of the record:
+    two records differing only there are equal.
     """
 
-    game: str
-    size: int
-    komi: int | None = None
-    setup: str | None = None
-    players: tuple[tuple[str, str], ...] = ()
-    tags: tuple[Tag, ...] = ()
-    turns: tuple[Turn, ...] = ()
-    result: str = "*"
-    comment: str | None = None
-    where: dict[str, Location] = field(default_factory=dict, compare=False, hash=False)
-    index: int = field(default=0, compare=False)
+    __slots__ = (
+        "game", "size", "komi", "setup", "players", "tags", "turns", "result", "comment",
+        "where", "index",
+    )  # fmt: skip
+    _fields = (
+        "game", "size", "komi", "setup", "players", "tags", "turns", "result", "comment",
+        "where", "index",
+    )  # fmt: skip
+    _compared = (
+        "game", "size", "komi", "setup", "players", "tags", "turns", "result", "comment",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        game: str,
+        size: int,
+        komi: int | None = None,
+        setup: str | None = None,
+        players: tuple[tuple[str, str], ...] = (),
+        tags: tuple[Tag, ...] = (),
+        turns: tuple[Turn, ...] = (),
+        result: str = "*",
+        comment: str | None = None,
+        where: dict[str, Location] | None = None,
+        index: int = 0,
+    ) -> None:
+        self.game: Final = game
+        self.size: Final = size
+        self.komi: Final = komi
+        self.setup: Final = setup
+        self.players: Final = players
+        self.tags: Final = tags
+        self.turns: Final = turns
+        self.result: Final = result
+        self.comment: Final = comment
+        self.where: Final[dict[str, Location]] = {} if where is None else where
+        self.index: Final = index
 
     @property
     def moves(self) -> tuple[Move, ...]:

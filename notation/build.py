@@ -8,7 +8,7 @@ are not checked here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import Final
 
 from arbiter.notation import limits
 from arbiter.notation.ast import (
@@ -29,17 +29,21 @@ from arbiter.notation.ast import (
 from arbiter.notation.errors import InvalidRecordError, LimitError, RecordError
 from arbiter.notation.games import FORM_NAMES, GameDescription, find_game
 from arbiter.notation.limits import BLANK, ascii_number
+from arbiter.notation.plain import Plain
 from arbiter.notation.position import TooManyDigits, format_position, parse_position
 
 TERMINATIONS = ("R", "T", "F")
 
 
-@dataclass(frozen=True, slots=True)
-class Value:
+class Value(Plain):
     """A raw value as a reader found it, with its location."""
 
-    text: str
-    where: Location = NOWHERE
+    __slots__ = ("text", "where")
+    _fields = ("text", "where")
+
+    def __init__(self, text: str, where: Location = NOWHERE) -> None:
+        self.text: Final = text
+        self.where: Final = where
 
 
 def build_record(

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import Final, Literal
+
+from arbiter.notation.plain import Plain
 
 MOVE_FORMS = ("place", "move", "pass", "swap", "flip", "button", "sow")
 """Every move form of the notation, by its JSON ``type`` (``spec/grn.md`` section 5)."""
@@ -35,16 +36,18 @@ _COLOUR = re.compile(r"[A-Z][a-z]+")
 _KEYWORDS = ("pass", "swap", "button")
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(Plain):
     """One letter of the position notation and what it stands for ("Blue disk")."""
 
-    letter: str
-    name: str
+    __slots__ = ("letter", "name")
+    _fields = ("letter", "name")
+
+    def __init__(self, letter: str, name: str) -> None:
+        self.letter: Final = letter
+        self.name: Final = name
 
 
-@dataclass(frozen=True, slots=True)
-class GameDescription:
+class GameDescription(Plain):
     """The facts about one game that records, readers and writers depend on.
 
     ``colours`` puts the first player's colour first. ``moves`` lists the game's move forms
@@ -57,24 +60,47 @@ class GameDescription:
     board. Raises ``ValueError`` from the constructor when the description cannot be used.
     """
 
-    name: str
-    colours: tuple[str, str]
-    sizes: tuple[int, ...]
-    moves: tuple[str, ...]
-    pieces: tuple[Piece, ...]
-    stacks: bool = False
-    scored: bool = False
-    half_points: bool = False
-    komi: bool = False
-    resolve: bool = False
-    board: BoardKind = "squares"
-    start: Mapping[int, str] = field(default_factory=dict)
-    aliases: tuple[str, ...] = ()
+    __slots__ = (
+        "name", "colours", "sizes", "moves", "pieces", "stacks", "scored", "half_points",
+        "komi", "resolve", "board", "start", "aliases",
+    )  # fmt: skip
+    _fields = (
+        "name", "colours", "sizes", "moves", "pieces", "stacks", "scored", "half_points",
+        "komi", "resolve", "board", "start", "aliases",
+    )  # fmt: skip
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        name: str,
+        colours: tuple[str, str],
+        sizes: tuple[int, ...],
+        moves: tuple[str, ...],
+        pieces: tuple[Piece, ...],
+        stacks: bool = False,
+        scored: bool = False,
+        half_points: bool = False,
+        komi: bool = False,
+        resolve: bool = False,
+        board: BoardKind = "squares",
+        start: Mapping[int, str] | None = None,
+        aliases: tuple[str, ...] = (),
+    ) -> None:
+        self.name: Final = name
+        self.colours: Final = colours
+        self.sizes: Final = sizes
+        self.moves: Final = moves
+        self.pieces: Final = pieces
+        self.stacks: Final = stacks
+        self.scored: Final = scored
+        self.half_points: Final = half_points
+        self.komi: Final = komi
+        self.resolve: Final = resolve
+        self.board: Final = board
+        self.start: Final[Mapping[int, str]] = {} if start is None else start
+        self.aliases: Final = aliases
         problem = _problem(self)
         if problem:
-            raise ValueError(f"game description {self.name!r}: {problem}")
+            raise ValueError(f"game description {name!r}: {problem}")
 
     @property
     def pie(self) -> bool:

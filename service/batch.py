@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import IO
+from typing import IO, Final
 
 from arbiter.adjudicator.replay import Report, adjudicate, canonical_record, error_report
 from arbiter.notation.ast import Record
@@ -18,6 +17,7 @@ from arbiter.notation.games import GameDescription, all_games
 from arbiter.notation.grn_writer import write_record
 from arbiter.notation.json_writer import array_element, json_array
 from arbiter.notation.limits import unreadable_written
+from arbiter.notation.plain import Plain
 from arbiter.notation.sources import Format, read_records
 
 Source = bytes | str | IO[bytes]
@@ -51,17 +51,27 @@ def report_for(item: Record | RecordError, *, file: str | None = None) -> Report
         return error_report(internal_error(err, index=item.index, file=file), file=file)
 
 
-@dataclass(frozen=True, slots=True)
-class Converted:
+class Converted(Plain):
     """One record converted, with its ``text`` in the target notation (for JSON, as an
     element of the array), or the error that stopped it; ``note`` when it was written as
     found because it could not be made canonical."""
 
-    index: int
-    record: Record | None
-    error: RecordError | None = None
-    note: RecordError | None = None
-    text: str | None = None
+    __slots__ = ("index", "record", "error", "note", "text")
+    _fields = ("index", "record", "error", "note", "text")
+
+    def __init__(
+        self,
+        index: int,
+        record: Record | None,
+        error: RecordError | None = None,
+        note: RecordError | None = None,
+        text: str | None = None,
+    ) -> None:
+        self.index: Final = index
+        self.record: Final = record
+        self.error: Final = error
+        self.note: Final = note
+        self.text: Final = text
 
 
 def convert_source(

@@ -11,14 +11,14 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, BinaryIO
+from typing import IO, TYPE_CHECKING, Any, BinaryIO, Final
 
 import click
 
 from arbiter.adjudicator.replay import Report, error_report
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
+from arbiter.notation.plain import Plain
 from arbiter.notation.sources import Format
 from arbiter.service.batch import Converted, adjudicated_source, convert_source, output_parts
 from arbiter.service.progress import CountingReader, Tally
@@ -61,12 +61,15 @@ def _quiet_stdout() -> None:
         pass
 
 
-@dataclass(frozen=True, slots=True)
-class Unreadable:
+class Unreadable(Plain):
     """A path that could not be read (a directory that cannot be listed), and why."""
 
-    path: str
-    reason: str
+    __slots__ = ("path", "reason")
+    _fields = ("path", "reason")
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path: Final = path
+        self.reason: Final = reason
 
     def error(self, index: int = 0) -> RecordError:
         return RecordError(
@@ -190,10 +193,14 @@ def convert_paths(
     return 1 if tally.failed else 0
 
 
-@dataclass(slots=True)
 class _Tally:
-    records: int = 0
-    failed: bool = False
+    """What a conversion has written so far, and whether anything failed."""
+
+    __slots__ = ("records", "failed")
+
+    def __init__(self) -> None:
+        self.records = 0
+        self.failed = False
 
 
 def _converted_texts(

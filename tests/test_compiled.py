@@ -113,3 +113,41 @@ def test_the_compiled_build_gives_the_same_reports_with_jobs(
                          text=True, timeout=300, check=False)  # fmt: skip
     assert (two.returncode, two.stderr) == (one.returncode, ""), two.stderr[-2000:]
     assert two.stdout == one.stdout and one.stdout.count("\n") > 100
+
+
+VALUES = """
+import pickle, arbiter
+from arbiter.notation.ast import Flip, Place, Point
+record = next(iter(arbiter.read_records(b'[Game "Pilo"]\\n[Size "6"]\\n\\n1. c3 d4 *\\n')))
+report = arbiter.adjudicate(record)
+print(pickle.loads(pickle.dumps(record)) == record, record.replace() == record)
+print(pickle.loads(pickle.dumps(report)) == report, Place(Point(2, 2)) == Flip(Point(2, 2)))
+print(repr(record.turns[0].move), repr(report).split(", size")[0])
+for value, name in ((record, "game"), (record.turns[0].move, "at"), (Point(1, 1), "file")):
+    try:
+        setattr(value, name, None)
+        print("changed", type(value).__name__)
+    except AttributeError:
+        print("refused", type(value).__name__)
+"""
+
+
+def test_the_compiled_value_classes_compare_pickle_and_refuse_changes(
+    wheel: Path, installed: Path, tmp_path: Path
+) -> None:
+    # The value classes (notation/plain.py) are immutable by their Final fields: mypy
+    # refuses an assignment in the code, and the compiled build refuses one at run time.
+    if compiler() is None:
+        pytest.skip("no C compiler: the wheel holds the pure-Python modules alone")
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    done = subprocess.run([sys.executable, "-c", VALUES], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "True True",
+        "True False",
+        "Place(at=Point.parse('c3')) Report(file=None, index=0, game='Pilo'",
+        "refused Record",
+        "refused Place",
+        "refused Point",
+    ]

@@ -3,8 +3,6 @@ and properties over random legal games of every game."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -154,7 +152,7 @@ def test_a_corrupted_move_is_reported_at_exactly_its_ply(game: str, data) -> Non
     bad = data.draw(_illegal_move(rules, state, record.size))
     turns = list(record.turns)
     turns[ply - 1] = Turn(bad)
-    report = adjudicate(replace(record, turns=tuple(turns), result="*"))
+    report = adjudicate(record.replace(turns=tuple(turns), result="*"))
     assert not report.valid
     assert report.errors[0]["ply"] == ply
     assert report.errors[0]["code"] in ("illegal-move", "ambiguous-move")

@@ -4,8 +4,6 @@ generated tournaments."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -389,7 +387,7 @@ def test_an_excluded_record_counts_for_nothing(games: list, data: st.DataObject)
     items = entries(games)
     dropped = data.draw(st.integers(0, len(items) - 1))
     record, report = items[dropped]
-    broken = replace(report, valid=False, errors=[{"code": "illegal-move", "message": "x"}])
+    broken = report.replace(valid=False, errors=[{"code": "illegal-move", "message": "x"}])
     (with_broken,) = standings(items[:dropped] + [(record, broken)] + items[dropped + 1 :])
     without = standings(items[:dropped] + items[dropped + 1 :])
     assert [(e.index, e.reason) for e in with_broken.excluded] == [(dropped, "invalid")]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -240,7 +239,7 @@ def test_other_games_colours_are_ordinary_tags_and_comments_are_kept_as_grn_keep
     assert read_json(write_json([record])) == [record]
     # White space at either end of a comment is not kept, in JSON as in GRN: otherwise a
     # record converted to GRN would not read back as itself.
-    spaced = replace(record, turns=turns(Pass(), comments={0: " \n in  side\t"}))
+    spaced = record.replace(turns=turns(Pass(), comments={0: " \n in  side\t"}))
     assert read_json(write_json([spaced])) == [record]
     assert list(read_grn(write_grn(record))) == [record]
 
