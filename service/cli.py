@@ -10,23 +10,20 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from typing import Any
 
 import click
 
 from arbiter import __version__
-from arbiter.adjudicator.replay import Report
 from arbiter.notation.games import all_games
 from arbiter.notation.sources import FORMATS, Format
 from arbiter.service.batch import game_rows
-from arbiter.service.cli_io import (
-    GuardedGroup,
-    Unreadable,
-    adjudicated_paths,
-    convert_paths,
-    expand_paths,
-)
-from arbiter.service.progress import Tally, file_sizes, watched
+from arbiter.service.cli_io import convert_paths, guarded
+from arbiter.service.runs import finish as finish  # also importable from here, as before
+from arbiter.service.runs import json_line as json_line
+from arbiter.service.runs import rendered as rendered
+from arbiter.service.runs import run_adjudicate, run_validate
 
 from_option = click.option(
     "--from",
@@ -36,6 +33,16 @@ from_option = click.option(
     help="Read every file as this notation (default: its name or first characters tell; "
     "in JSON, each record's shape tells Abstract Play records from the project's).",
 )
+
+
+class GuardedGroup(click.Group):
+    """A command group that answers any failure of the program with one line on standard
+    error instead of a traceback (:func:`arbiter.service.cli_io.guarded`), and lets click's
+    own usage errors and exits through."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        passing = (click.ClickException, click.exceptions.Exit, click.Abort)
+        return guarded(partial(super().invoke, ctx), passing)
 
 
 class Commands(GuardedGroup):
@@ -67,36 +74,6 @@ class Commands(GuardedGroup):
 @click.version_option(version=__version__, prog_name="arbiter")
 def main() -> None:
     """Read, check and adjudicate records of Pilo, Petrify, Implo, Pletore and Pilare."""
-
-
-def rendered(
-    names: Sequence[str | Unreadable],
-    render: Callable[[Report], str],
-    *,
-    jobs: int = 1,
-    fmt: Format | None = None,
-    tally: Tally | None = None,
-    scheduler: str | None = None,
-) -> Iterator[tuple[bool, str]]:
-    """Whether each record of the files ``names`` is valid, and its report as ``render``
-    writes it, in input order (a path that could not be listed gives its ``io-error`` in
-    its place). With ``jobs`` above 1 the records are adjudicated and rendered by worker
-    processes, with ``scheduler`` by the workers of that Dask cluster; either sends back
-    only the text. ``tally`` counts the bytes read, for the progress bar.
-
-    Raises ``ClusterError`` if the cluster cannot be used."""
-    if scheduler:
-        from arbiter.service.cluster import cluster_rendered
-
-        yield from cluster_rendered(names, scheduler, fmt, render, tally)
-        return
-    if jobs > 1:
-        from arbiter.service.parallel import parallel_rendered
-
-        yield from parallel_rendered(names, jobs, fmt, render, tally)
-        return
-    for _record, report in adjudicated_paths(names, fmt, tally):
-        yield report.valid, render(report)
 
 
 quiet_option = click.option(
@@ -135,75 +112,7 @@ def adjudicate(
     """Replay every record under PATHS and give its official result."""
     if scheduler and jobs > 1:
         raise click.UsageError("--jobs and --scheduler cannot be used together")
-    names = list(expand_paths(paths))
-    tally = Tally(file_sizes(names))
-    write = sys.stdout.write
-    if not as_json:
-        write(_TABLE_HEADER + "\n")
-    render = json_line if as_json else _table_row
-    items = rendered(names, render, jobs=jobs, fmt=fmt, tally=tally, scheduler=scheduler)
-    try:
-        for _valid, text in watched(items, tally, quiet=quiet, valid=_first):
-            write(text + "\n")
-    except _cluster_errors(scheduler) as err:
-        click.echo(f"arbiter: {err}", err=True)
-        sys.exit(2)
-    finish(tally, quiet)
-
-
-def _cluster_errors(scheduler: str | None) -> tuple[type[Exception], ...]:
-    """What a run on a cluster may fail with (nothing without one: the cluster's module is
-    then not even loaded)."""
-    if not scheduler:
-        return ()
-    from arbiter.service.cluster import ClusterError
-
-    return (ClusterError,)
-
-
-def json_line(report: Report) -> str:
-    """A report as one line of JSON Lines (what ``adjudicate --json`` prints)."""
-    return json.dumps(report.to_dict(), ensure_ascii=False)
-
-
-def _first(item: tuple[bool, str]) -> bool:
-    return item[0]
-
-
-def finish(tally: Tally, quiet: bool) -> None:
-    """End a run: the summary line on standard error, and the exit status (0 when there
-    were records and all were valid; 1 when any was invalid, or when there was none, so
-    that an empty upload is not taken for a clean one)."""
-    sys.stdout.flush()
-    if not quiet or not tally.records:
-        click.echo(f"arbiter: {tally.summary()}", err=True)
-    sys.exit(0 if tally.records and not tally.invalid else 1)
-
-
-_TABLE_HEADER = (
-    f"{'file':<48} {'#':>3} {'game':<8} {'size':>4} {'plies':>5} "
-    f"{'result':<10} {'winner':<22} status"
-)
-
-
-def _table_row(report: Report) -> str:
-    name = report.file or "-"
-    if len(name) > 48:
-        name = "…" + name[-47:]
-    winner = report.winner or ""
-    if report.winner_player:
-        winner = f"{winner} ({report.winner_player})"
-    status = "ok" if report.valid else _first_error(report)
-    return (
-        f"{name:<48} {report.index:>3} {report.game or '?':<8} {report.size or '':>4} "
-        f"{report.plies:>5} {report.result:<10} {winner[:22]:<22} {status}"
-    )
-
-
-def _first_error(report: Report) -> str:
-    error = report.errors[0]
-    where = f"ply {error['ply']}: " if "ply" in error else ""
-    return f"{error['code']}: {where}{error['message']}"
+    run_adjudicate(paths, as_json, jobs, fmt, quiet, scheduler)
 
 
 @main.command()
@@ -214,29 +123,7 @@ def validate(paths: tuple[str, ...], fmt: Format | None, quiet: bool) -> None:
     """Check every record under PATHS: syntax, schema, legality and the claimed result.
 
     Prints only the problems, as file:line:column: code: message."""
-    names = list(expand_paths(paths))
-    tally = Tally(file_sizes(names))
-    write = sys.stdout.write
-    for valid, text in watched(rendered(names, _problems, fmt=fmt, tally=tally), tally,
-                               quiet=quiet, valid=_first):  # fmt: skip
-        if not valid:
-            write(text + "\n")
-    finish(tally, quiet)
-
-
-def _problems(report: Report) -> str:
-    return "\n".join(_problem_line(report, error) for error in report.errors)
-
-
-def _problem_line(report: Report, error: dict[str, object]) -> str:
-    if "line" in error:
-        where = f"{error['line']}:{error['column']}"
-    elif "pointer" in error:
-        where = f"record {report.index}{error['pointer'] or ''}"
-    else:
-        where = f"record {report.index}"
-    ply = f" (ply {error['ply']}, {error['move']!s})" if "ply" in error else ""
-    return f"{report.file or '-'}:{where}: {error['code']}: {error['message']}{ply}"
+    run_validate(paths, fmt, quiet)
 
 
 @main.command()

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator
-from typing import IO, TYPE_CHECKING, Any, BinaryIO, Final
-
-import click
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, TYPE_CHECKING, BinaryIO, Final, TypeVar
 
 from arbiter.adjudicator.replay import Report, error_report
 from arbiter.notation.ast import Record
@@ -29,26 +27,45 @@ if TYPE_CHECKING:
 RECORD_SUFFIXES = (".grn", ".json")
 NO_RECORDS = "arbiter: no records found"
 
+T = TypeVar("T")
 
-class GuardedGroup(click.Group):
-    """The command group, answering any failure of the program with one line on standard
-    error and exit status 1 instead of a traceback (records are guarded one by one in
-    :mod:`arbiter.service.batch`; this is the last guard, for everything else)."""
 
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except (click.ClickException, click.exceptions.Exit, click.Abort):
-            raise
-        except KeyboardInterrupt:
-            click.echo("arbiter: interrupted", err=True)
-            sys.exit(130)
-        except BrokenPipeError:
-            _quiet_stdout()
-            sys.exit(1)
-        except Exception as err:  # a bug: say so in one line, never with a traceback
-            click.echo(f"arbiter: internal error: {type(err).__name__}: {err}", err=True)
-            sys.exit(1)
+def guarded(run: Callable[[], T], passing: tuple[type[BaseException], ...] = ()) -> T:
+    """What ``run`` returns, with any failure of the program answered in one line on
+    standard error instead of a traceback (records are guarded one by one in
+    :mod:`arbiter.service.batch`; this is the last guard, for everything else): an
+    interruption exits with status 130, a closed standard output (``| head``) quietly with 1,
+    any other exception with ``arbiter: internal error: ...`` and 1. The exceptions of
+    ``passing`` (click's usage errors, for the command group) go through untouched, and so
+    does ``SystemExit``.
+
+    Used by the click group and by the start-up path that runs without click
+    (:mod:`arbiter.service.entry`), so that neither ever shows a traceback."""
+    try:
+        return run()
+    except passing:
+        raise
+    except KeyboardInterrupt:
+        say("arbiter: interrupted")
+        sys.exit(130)
+    except BrokenPipeError:
+        _quiet_stdout()
+        sys.exit(1)
+    except Exception as err:  # a bug: say so in one line, never with a traceback
+        say(f"arbiter: internal error: {type(err).__name__}: {err}")
+        sys.exit(1)
+
+
+def say(text: str) -> None:
+    """Write ``text`` as one line on standard error, flushed at once (it may be the last
+    thing a run says before it exits). Python's standard error escapes what its encoding
+    cannot hold (``errors="backslashreplace"``, whatever the locale), so a file name with
+    bytes that are not UTF-8 is shown as ``\\udcff``, never a failure."""
+    stream = sys.stderr
+    if stream is None:  # no standard error at all (pythonw)
+        return
+    stream.write(text + "\n")
+    stream.flush()
 
 
 def _quiet_stdout() -> None:
@@ -172,7 +189,7 @@ def convert_paths(
             else sys.stdout
         )
     except OSError as err:
-        click.echo(f"arbiter: io-error: cannot write {output}: {err.strerror or err}", err=True)
+        say(f"arbiter: io-error: cannot write {output}: {err.strerror or err}")
         return 1
     try:
         for part in output_parts(_converted_texts(paths, to, tally, fmt), to):
@@ -181,14 +198,14 @@ def convert_paths(
     except OSError as err:
         if output is None:
             raise
-        click.echo(f"arbiter: io-error: cannot write {output}: {err.strerror or err}", err=True)
+        say(f"arbiter: io-error: cannot write {output}: {err.strerror or err}")
         return 1
     finally:
         if output:
             out.close()
     if tally.records == 0:
         if not tally.failed:
-            click.echo(NO_RECORDS, err=True)
+            say(NO_RECORDS)
         return 1
     return 1 if tally.failed else 0
 
@@ -232,10 +249,7 @@ def _report(name: str, item: Converted, tally: _Tally, to: Format) -> str | None
         _say(name, item.error, item.index)
         return None
     if item.note is not None:
-        click.echo(
-            f"arbiter: {name}: record {item.index}: written as found, not canonical: {item.note}",
-            err=True,
-        )
+        say(f"arbiter: {name}: record {item.index}: written as found, not canonical: {item.note}")
     if to == "abstractplay" and item.record is not None:
         _warn_losses(name, item)
     return item.text
@@ -247,13 +261,12 @@ def _warn_losses(name: str, item: Converted) -> None:
 
     lost = abstractplay_losses(item.record) if item.record is not None else []
     if lost:
-        click.echo(
+        say(
             f"arbiter: {name}: record {item.index}: Abstract Play records cannot hold "
-            f"{', '.join(lost)}; left out",
-            err=True,
+            f"{', '.join(lost)}; left out"
         )
 
 
 def _say(name: str, error: RecordError, index: int | None = None) -> None:
     where = f"record {index}: " if index is not None else ""
-    click.echo(f"arbiter: {name}: {where}{error}", err=True)
+    say(f"arbiter: {name}: {where}{error}")

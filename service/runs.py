@@ -1,0 +1,160 @@
+"""What ``arbiter adjudicate`` and ``arbiter validate`` do (``spec/cli.md``), without click:
+the click commands of :mod:`arbiter.service.cli` call these functions once they have read
+their options, and so does the start-up path of :mod:`arbiter.service.entry`, which runs a
+plain command line without loading click at all.
+
+Reports go to standard output; the summary line and the failures of a run to standard error.
+Each run ends the process with its exit status (``finish``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+
+from arbiter.adjudicator.replay import Report
+from arbiter.notation.sources import Format
+from arbiter.service.cli_io import Unreadable, adjudicated_paths, expand_paths, say
+from arbiter.service.progress import Tally, file_sizes, watched
+
+
+def run_adjudicate(
+    paths: tuple[str, ...],
+    as_json: bool,
+    jobs: int,
+    fmt: Format | None,
+    quiet: bool,
+    scheduler: str | None,
+) -> None:
+    """``arbiter adjudicate``: the table (or with ``as_json`` one JSON line) of every record
+    under ``paths``, in input order, then the summary; exits with the run's status, or 2
+    when the cluster of ``scheduler`` cannot be used. The options are those of the command,
+    already checked (``jobs`` and ``scheduler`` are not both given)."""
+    names = list(expand_paths(paths))
+    tally = Tally(file_sizes(names))
+    write = sys.stdout.write
+    if not as_json:
+        write(_TABLE_HEADER + "\n")
+    render = json_line if as_json else _table_row
+    items = rendered(names, render, jobs=jobs, fmt=fmt, tally=tally, scheduler=scheduler)
+    try:
+        for _valid, text in watched(items, tally, quiet=quiet, valid=_first):
+            write(text + "\n")
+    except _cluster_errors(scheduler) as err:
+        say(f"arbiter: {err}")
+        sys.exit(2)
+    finish(tally, quiet)
+
+
+def run_validate(paths: tuple[str, ...], fmt: Format | None, quiet: bool) -> None:
+    """``arbiter validate``: the problems of every invalid record under ``paths``, one line
+    each, then the summary; exits with the run's status."""
+    names = list(expand_paths(paths))
+    tally = Tally(file_sizes(names))
+    write = sys.stdout.write
+    for valid, text in watched(rendered(names, _problems, fmt=fmt, tally=tally), tally,
+                               quiet=quiet, valid=_first):  # fmt: skip
+        if not valid:
+            write(text + "\n")
+    finish(tally, quiet)
+
+
+def rendered(
+    names: Sequence[str | Unreadable],
+    render: Callable[[Report], str],
+    *,
+    jobs: int = 1,
+    fmt: Format | None = None,
+    tally: Tally | None = None,
+    scheduler: str | None = None,
+) -> Iterator[tuple[bool, str]]:
+    """Whether each record of the files ``names`` is valid, and its report as ``render``
+    writes it, in input order (a path that could not be listed gives its ``io-error`` in
+    its place). With ``jobs`` above 1 the records are adjudicated and rendered by worker
+    processes, with ``scheduler`` by the workers of that Dask cluster; either sends back
+    only the text. ``tally`` counts the bytes read, for the progress bar.
+
+    Raises ``ClusterError`` if the cluster cannot be used."""
+    if scheduler:
+        from arbiter.service.cluster import cluster_rendered
+
+        yield from cluster_rendered(names, scheduler, fmt, render, tally)
+        return
+    if jobs > 1:
+        from arbiter.service.parallel import parallel_rendered
+
+        yield from parallel_rendered(names, jobs, fmt, render, tally)
+        return
+    for _record, report in adjudicated_paths(names, fmt, tally):
+        yield report.valid, render(report)
+
+
+def _cluster_errors(scheduler: str | None) -> tuple[type[Exception], ...]:
+    """What a run on a cluster may fail with (nothing without one: the cluster's module is
+    then not even loaded)."""
+    if not scheduler:
+        return ()
+    from arbiter.service.cluster import ClusterError
+
+    return (ClusterError,)
+
+
+def json_line(report: Report) -> str:
+    """A report as one line of JSON Lines (what ``adjudicate --json`` prints)."""
+    return json.dumps(report.to_dict(), ensure_ascii=False)
+
+
+def _first(item: tuple[bool, str]) -> bool:
+    return item[0]
+
+
+def finish(tally: Tally, quiet: bool) -> None:
+    """End a run: the summary line on standard error, and the exit status (0 when there
+    were records and all were valid; 1 when any was invalid, or when there was none, so
+    that an empty upload is not taken for a clean one)."""
+    sys.stdout.flush()
+    if not quiet or not tally.records:
+        say(f"arbiter: {tally.summary()}")
+    sys.exit(0 if tally.records and not tally.invalid else 1)
+
+
+_TABLE_HEADER = (
+    f"{'file':<48} {'#':>3} {'game':<8} {'size':>4} {'plies':>5} "
+    f"{'result':<10} {'winner':<22} status"
+)
+
+
+def _table_row(report: Report) -> str:
+    name = report.file or "-"
+    if len(name) > 48:
+        name = "…" + name[-47:]
+    winner = report.winner or ""
+    if report.winner_player:
+        winner = f"{winner} ({report.winner_player})"
+    status = "ok" if report.valid else _first_error(report)
+    return (
+        f"{name:<48} {report.index:>3} {report.game or '?':<8} {report.size or '':>4} "
+        f"{report.plies:>5} {report.result:<10} {winner[:22]:<22} {status}"
+    )
+
+
+def _first_error(report: Report) -> str:
+    error = report.errors[0]
+    where = f"ply {error['ply']}: " if "ply" in error else ""
+    return f"{error['code']}: {where}{error['message']}"
+
+
+def _problems(report: Report) -> str:
+    return "\n".join(_problem_line(report, error) for error in report.errors)
+
+
+def _problem_line(report: Report, error: dict[str, object]) -> str:
+    if "line" in error:
+        where = f"{error['line']}:{error['column']}"
+    elif "pointer" in error:
+        where = f"record {report.index}{error['pointer'] or ''}"
+    else:
+        where = f"record {report.index}"
+    ply = f" (ply {error['ply']}, {error['move']!s})" if "ply" in error else ""
+    return f"{report.file or '-'}:{where}: {error['code']}: {error['message']}{ply}"

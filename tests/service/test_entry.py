@@ -1,0 +1,326 @@
+"""The start-up path of ``arbiter adjudicate`` and ``arbiter validate`` that runs without
+click (``arbiter.service.entry``): it accepts only command lines that click reads the same
+way, it prints byte for byte what the click commands print, it never loads click, and its
+failures end in one line as the click group's do."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+from unittest import mock
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arbiter.service import cli, entry, progress, runs
+from arbiter.service.entry import plain_command
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "samples"
+PLETORE = SAMPLES / "pletore" / "valid" / "02-open-8x8-komi0.grn"
+ONE = '[Game "Pletore"]\n[Size "5"]\n[Komi "0"]\n\n1. c3 b4 2. d2 *\n'
+
+# --- which command lines the fast path takes -------------------------------------------------
+
+COMMANDS = ["adjudicate", "validate", "convert", "games", "standings", "show", "Adjudicate",
+            "adjudicat", "--help", "-h", "--version", "--", "-"]  # fmt: skip
+WORDS = [
+    "--json", "--quiet", "-q", "--from", "--from=grn", "--from=json", "--from=abstractplay",
+    "--from=", "--from=GRN", "--from=grn=json", "grn", "json", "abstractplay", "pgn",
+    "--jobs", "-j", "--jobs=2", "--jobs=0", "--jobs=65", "--jobs=", "-j2", "-j=2", "-j 2",
+    "1", "2", "64", "0", "65", "07", "+7", " 7", "7 ", "٧", "4_0",
+    "--", "-", "--help", "-h", "--version", "--scheduler", "--scheduler=tcp://127.0.0.1:1",
+    "tcp://127.0.0.1:1", "--json=1", "--quiet=", "--quiet=yes", "-qj", "-jq", "-qq", "-qj2",
+    "--unknown", "-x", "--to", "-o", "--tiebreak", "--jso", "--JSON", "—json",
+    "a.grn", "dir/b.json", "-a.grn", "--a.grn", "", " ", "adjudicate", "validate",
+]  # fmt: skip
+GOOD = [["--json"], ["--quiet"], ["-q"], ["--from", "json"], ["--from=grn"],
+        ["--from", "abstractplay"], ["--jobs", "3"], ["-j", "64"], ["--jobs=1"], ["a.grn"], ["-"],
+        [""], ["dir/b.json"]]  # fmt: skip
+"""Pieces of plain command lines (of adjudicate's: some are usage errors for validate)."""
+words = st.sampled_from(WORDS) | st.text(alphabet="-=jqfo12 a.", max_size=6)
+plain_words = st.lists(st.sampled_from(GOOD), max_size=4).map(lambda pieces: sum(pieces, []))
+command_lines = st.builds(
+    lambda command, before, odd, after: [command, *before, *odd, *after],
+    st.sampled_from(["adjudicate", "validate"]) | st.sampled_from(COMMANDS),
+    plain_words,
+    st.lists(words, max_size=2),
+    plain_words,
+)
+"""A command, and words of plain command lines around up to two words of any kind."""
+
+
+def clicks_reading(argv: list[str]) -> tuple[str, dict[str, Any]]:
+    """The command and the parameters the click group would call it with (the command is
+    not run: its function is replaced by one that records what it is given)."""
+    seen: dict[str, Any] = {}
+
+    def record(name: str) -> Callable[..., None]:
+        return lambda **params: seen.update(command=name, params=params)
+
+    with (
+        mock.patch.object(cli.adjudicate, "callback", record("adjudicate")),
+        mock.patch.object(cli.validate, "callback", record("validate")),
+    ):
+        cli.main.main(argv, prog_name="arbiter", standalone_mode=False)
+    return seen["command"], seen["params"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(command_lines)
+def test_whatever_the_fast_path_accepts_click_reads_the_same_way(argv: list[str]) -> None:
+    with mock.patch.dict(os.environ):
+        os.environ.pop("ARBITER_SCHEDULER", None)
+        plain = plain_command(argv)
+        if plain is not None:
+            assert clicks_reading(argv) == plain
+
+
+@pytest.mark.parametrize("command", ["adjudicate", "validate"])
+def test_every_pair_of_words_the_fast_path_accepts_click_reads_the_same_way(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ARBITER_SCHEDULER", raising=False)
+    accepted = 0
+    for first, second in itertools.product(WORDS, repeat=2):
+        for argv in ([command, first, second, "a.grn"], [command, "a.grn", first, second]):
+            plain = plain_command(argv)
+            if plain is not None:
+                accepted += 1
+                assert clicks_reading(argv) == plain, argv
+    assert accepted > 100
+
+
+@pytest.mark.parametrize(
+    ("argv", "params"),
+    [
+        (["adjudicate", "a.grn"], {}),
+        (["adjudicate", "--json", "-q", "a.grn", "-", "b"], {"as_json": True, "quiet": True}),
+        (["adjudicate", "a.grn", "--from", "json", "--from=grn"], {"fmt": "grn"}),
+        (["adjudicate", "-j", "2", "a.grn", "--jobs=64"], {"jobs": 64}),
+        (["adjudicate", "--jobs", "7", "--json", "--json", "", "x y"],
+         {"jobs": 7, "as_json": True}),
+        (["validate", "--quiet", "--from=abstractplay", "a.json"],
+         {"quiet": True, "fmt": "abstractplay"}),
+    ],
+)  # fmt: skip
+def test_plain_runs_take_the_fast_path_with_clicks_parameters(
+    argv: list[str], params: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ARBITER_SCHEDULER", raising=False)
+    plain = plain_command(argv)
+    assert plain is not None
+    assert plain[1] == {**entry.DEFAULTS[argv[0]], **params, "paths": plain[1]["paths"]}
+    assert plain == clicks_reading(argv)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [], ["adjudicate"], ["adjudicate", "--json"], ["adjudicate", "--help", "a"],
+        ["adjudicate", "-h", "a"], ["--version"], ["games"], ["convert", "a", "--to", "json"],
+        ["validate", "--json", "a"], ["validate", "-j", "2", "a"], ["adjudicate", "--", "a"],
+        ["adjudicate", "-a.grn"], ["adjudicate", "a", "--from"], ["adjudicate", "a", "-j"],
+        ["adjudicate", "a", "--from", "GRN"], ["adjudicate", "a", "--jobs", "07"],
+        ["adjudicate", "a", "--jobs", "0"], ["adjudicate", "a", "-j2"],
+        ["adjudicate", "a", "-qj", "2"],
+        ["adjudicate", "a", "--json=yes"], ["adjudicate", "a", "--scheduler", "tcp://h:1"],
+        ["adjudicate", "a", "--unknown"], ["--help", "adjudicate", "a"],
+    ],
+)  # fmt: skip
+def test_anything_else_is_left_to_click(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ARBITER_SCHEDULER", raising=False)
+    assert plain_command(argv) is None
+
+
+@pytest.mark.parametrize("variable", ["ARBITER_SCHEDULER", "_ARBITER_COMPLETE"])
+def test_a_scheduler_or_shell_completion_in_the_environment_is_left_to_click(
+    variable: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(variable, "tcp://127.0.0.1:1" if "SCHED" in variable else "bash_complete")
+    assert plain_command(["adjudicate", "a.grn"]) is None
+
+
+# --- the same output, byte for byte ----------------------------------------------------------
+
+
+def outcome(call: Callable[[], object], stdin: bytes) -> tuple[bytes, bytes, int]:
+    """Standard output, standard error and exit status of ``call``, with standard input
+    ``stdin`` (both paths are run in the same harness)."""
+    with CliRunner().isolation(input=stdin) as (out, err, _mixed):
+        try:
+            call()
+            code: Any = 0
+        except SystemExit as done:
+            code = done.code
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+    return out.getvalue(), err.getvalue(), 0 if code is None else int(code)
+
+
+@pytest.fixture
+def inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder with an empty file, and the clock stopped (the summary line gives the time
+    a run took)."""
+    monkeypatch.delenv("ARBITER_SCHEDULER", raising=False)
+    monkeypatch.setattr(progress, "time", SimpleNamespace(perf_counter=lambda: 100.0))
+    (tmp_path / "empty.grn").write_bytes(b"")
+    return tmp_path
+
+
+def sample_files() -> list[str]:
+    return sorted(str(p) for p in SAMPLES.glob("*/*/*") if p.name.endswith((".grn", ".json"))
+                  and not p.name.endswith(".expected.json"))  # fmt: skip
+
+
+CASES = [
+    ("adjudicate", "{samples}"),
+    ("adjudicate", "--json", "{samples}"),
+    ("validate", "{samples}"),
+    ("adjudicate", "--quiet", str(SAMPLES / "tournament")),
+    ("validate", "-q", str(SAMPLES)),
+    ("adjudicate", "--json", "-"),
+    ("validate", "-", "{dir}/missing.grn"),
+    ("adjudicate", "{dir}/missing.grn"),
+    ("adjudicate", "--json", "{dir}/empty.grn"),
+    ("validate", "{dir}/empty.grn", "--quiet"),
+    ("adjudicate", "--from", "json", str(PLETORE)),
+    ("validate", "--from=abstractplay", str(PLETORE), "-"),
+    ("adjudicate", "-q", "--json", "--from=grn", "-", str(SAMPLES / "pilo" / "invalid")),
+    ("adjudicate", "--json", "-j", "2", str(SAMPLES / "implo")),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=" ".join)
+def test_the_fast_path_prints_what_the_click_command_prints(
+    case: tuple[str, ...], inputs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = [word.replace("{dir}", str(inputs)) for word in case]
+    if "{samples}" in argv:
+        at = argv.index("{samples}")
+        argv[at : at + 1] = sample_files()
+    assert plain_command(argv) is not None
+    stdin = ONE.encode()
+    clicked = outcome(lambda: cli.main.main(argv, prog_name="arbiter"), stdin)
+    with monkeypatch.context() as patch:  # the fast path must not reach the click group
+        patch.setattr(cli, "main", None)
+        fast = outcome(lambda: entry.main(argv), stdin)
+    assert fast == clicked
+    assert fast[2] in (0, 1) and (fast[0] or fast[1])
+
+
+@pytest.mark.parametrize(
+    "argv", [["adjudicate", "--jobs", "0", "x"], ["validate", "--json", "x"], ["adjudicate", "-h"]]
+)
+def test_what_the_fast_path_does_not_take_gets_clicks_answer(argv: list[str]) -> None:
+    answer = outcome(lambda: entry.main(argv, prog_name="arbiter"), b"")
+    assert answer == outcome(lambda: cli.main.main(argv, prog_name="arbiter"), b"")
+    assert b"Usage: arbiter " in answer[0] + answer[1]
+
+
+# --- one line for any failure, as in the click group ------------------------------------------
+
+
+def failing(error: BaseException) -> Callable[..., Iterator[str]]:
+    def fail(paths: object) -> Iterator[str]:
+        raise error
+
+    return fail
+
+
+@pytest.mark.parametrize(
+    ("error", "said", "status"),
+    [
+        (RuntimeError("\udcff.grn"), b"arbiter: internal error: RuntimeError: \\udcff.grn\n", 1),
+        (KeyboardInterrupt(), b"arbiter: interrupted\n", 130),
+        (BrokenPipeError(32, "Broken pipe"), b"", 1),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("command", ["adjudicate", "validate"])
+def test_a_failure_of_a_fast_run_is_one_line_as_in_the_click_group(
+    error: BaseException, said: bytes, status: int, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(runs, "expand_paths", failing(error))
+    argv = [command, "--quiet", "a.grn"]
+    fast = outcome(lambda: entry.main(argv), b"")
+    assert fast == (b"", said, status)
+    assert fast == outcome(lambda: cli.main.main(argv, prog_name="arbiter"), b"")
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "ascii"])
+def test_standard_error_takes_any_file_name_as_python_writes_it(encoding: str) -> None:
+    # A name with bytes that are not UTF-8 (a lone surrogate once decoded), and an escape.
+    code = "from arbiter.service.cli_io import say; say('bad \\udcff name \\x1b[31m')"
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60,
+                          check=False, env=env)  # fmt: skip
+    assert done.returncode == 0
+    assert done.stderr == b"bad \\udcff name \x1b[31m\n"
+
+
+# --- click is not loaded ---------------------------------------------------------------------
+
+RUN_AND_TELL = """
+import sys
+try:
+    {start}
+finally:
+    sys.stderr.write(f"click loaded: {{'click' in sys.modules}}\\n")
+"""
+STARTS = {
+    "entry": "from arbiter.service.entry import main; main(sys.argv[1:])",
+    "python -m arbiter": "import runpy; runpy.run_module('arbiter', run_name='__main__')",
+}
+
+
+@pytest.mark.parametrize("start", STARTS)
+def test_a_plain_run_does_not_load_click(start: str, tmp_path: Path) -> None:
+    record = tmp_path / "one.grn"
+    record.write_text(ONE, encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if key != "ARBITER_SCHEDULER"}
+    code = RUN_AND_TELL.format(start=STARTS[start])
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True,
+                              text=True, env=env, cwd=ROOT, timeout=60, check=False)  # fmt: skip
+
+    plain = run("adjudicate", "--json", "--quiet", str(record))
+    assert plain.returncode == 0, plain.stderr
+    assert '"valid": true' in plain.stdout
+    assert plain.stderr == "click loaded: False\n"
+    helped = run("adjudicate", "--help")  # the check itself can fail
+    assert helped.returncode == 0 and "adjudicate [OPTIONS] PATHS..." in helped.stdout
+    assert helped.stderr == "click loaded: True\n"
+
+
+def test_the_installed_console_script_starts_without_click(installed: Path, tmp_path: Path) -> None:
+    """The wheel as a user installs it (compiled where a C compiler is present): its
+    ``arbiter`` script, timed import by import, never imports click on a plain run."""
+    record = tmp_path / "one.grn"
+    record.write_text(ONE, encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if key != "ARBITER_SCHEDULER"}
+    env["PYTHONPATH"] = str(installed)
+    script = installed / "bin" / "arbiter"
+
+    def imports(*argv: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+        done = subprocess.run([sys.executable, "-X", "importtime", str(script), *argv],
+                              capture_output=True, text=True, env=env, cwd=tmp_path,
+                              timeout=60, check=False)  # fmt: skip
+        return done, set(re.findall(r"^import time:.*\|\s*([\w.]+)$", done.stderr, re.M))
+
+    plain, loaded = imports("adjudicate", "--json", "--quiet", str(record))
+    assert plain.returncode == 0 and '"valid": true' in plain.stdout
+    assert "arbiter.service.entry" in loaded and "arbiter.service.runs" in loaded
+    assert not {name for name in loaded if name.split(".")[0] == "click"}
+    helped, loaded = imports("adjudicate", "--help")
+    assert helped.returncode == 0 and "click" in loaded
