@@ -70,6 +70,7 @@ class Row:
 def main(argv: Sequence[str] | None = None) -> None:
     args = _arguments(argv)
     OUT.mkdir(parents=True, exist_ok=True)
+    startup = start_up(args.repeat)  # first, while this process is small: it forks each run
     chess_path, chess_plies = chess_corpus(args.chess_games)
     corpora = {game: corpus(game, size, komi, chess_plies) for game, size, komi in CORPORA
                if game.lower() in args.games}  # fmt: skip
@@ -83,7 +84,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         size = next(size for name, size, _ in CORPORA if name == game)
         rows.append(Row(game, size, records, plies, plies / whole[game],
                         plies / in_process_arbiter(path, args.repeat)))  # fmt: skip
-    startup = start_up(args.repeat)
     table = render(rows, chess_whole, chess_in, startup, chess_plies, args)
     jobs = jobs_speedup(args.jobs_mb, args.jobs) if args.jobs_mb else None
     if jobs is not None:
@@ -254,14 +254,17 @@ def _median(work: Callable[[], None], repeat: int) -> float:
     return statistics.median(times)
 
 
-def start_up(repeat: int) -> float:
-    """Median wall time of ``arbiter adjudicate --json`` on one small record."""
+def start_up(repeat: int) -> tuple[float, float]:
+    """Median wall times of ``arbiter adjudicate --json`` on one small record and of
+    ``python -c pass`` (Python's own start, for scale), run in turn, at least 20 each."""
     small = OUT / "one-record.grn"
     small.write_text('[Game "Pletore"]\n[Size "5"]\n[Komi "0"]\n\n1. c3 b4 2. d2 *\n',
                      encoding="utf-8")  # fmt: skip
     command = [arbiter_command(), "adjudicate", "--json", "--quiet", str(small)]
+    bare = [sys.executable, "-c", "pass"]
     _run(command)  # the first run may compile bytecode
-    return statistics.median(_run(command) for _ in range(max(repeat, 10)))
+    runs = [(_run(command), _run(bare)) for _ in range(max(repeat, 20))]
+    return statistics.median(a for a, _ in runs), statistics.median(b for _, b in runs)
 
 
 def jobs_speedup(megabytes: int, jobs: int) -> float:
@@ -296,14 +299,15 @@ def build() -> str:
     return "compiled with mypyc" if replay.__file__.endswith((".so", ".pyd")) else "pure Python"
 
 
-def render(rows: list[Row], chess_whole: float, chess_in: float, startup: float,
+def render(rows: list[Row], chess_whole: float, chess_in: float, startup: tuple[float, float],
            chess_plies: int, args: argparse.Namespace) -> str:  # fmt: skip
     lines = [
         f"Measured by `make bench` on {machine()}; arbiter {arbiter.__version__} "
         f"({build()}); median of {args.repeat} runs, one core, interleaved. python-chess: "
         f"{chess_whole:,.0f} plies/s as a whole process, {chess_in:,.0f} plies/s in process, "
         f"on {args.chess_games} random legal games ({chess_plies:,} plies). Start-up of "
-        f"`arbiter adjudicate --json` on one record: {startup * 1000:.0f} ms.",
+        f"`arbiter adjudicate --json` on one record: {startup[0] * 1000:.0f} ms (`python -c "
+        f"pass`: {startup[1] * 1000:.0f} ms).",
         "",
         "| game (size) | records | plies | whole process plies/s | vs python-chess | "
         "in process plies/s | vs python-chess |",
