@@ -20,9 +20,6 @@ from arbiter.notation.games import all_games
 from arbiter.notation.sources import FORMATS, Format
 from arbiter.service.batch import game_rows
 from arbiter.service.cli_io import convert_paths, guarded
-from arbiter.service.runs import finish as finish  # also importable from here, as before
-from arbiter.service.runs import json_line as json_line
-from arbiter.service.runs import rendered as rendered
 from arbiter.service.runs import run_adjudicate, run_validate
 
 from_option = click.option(
