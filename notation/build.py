@@ -229,12 +229,16 @@ def _komi(
 def _setup(setup: Value | None, spec: GameDescription, size: int) -> str | None:
     if setup is None:
         return None
+    # One ``except`` clause and one variable: mypyc gives an ``except`` variable the type of
+    # its first clause, so a second clause of another type binding the same name fails in
+    # the compiled build (spec/build.md, "Code that mypyc compiles").
     try:
         return format_position(parse_position(setup.text, spec, size))
-    except TooManyDigits as err:
-        raise LimitError(f"bad Setup: {err}", code="too-many-digits", where=setup.where) from None
     except ValueError as err:
-        raise InvalidRecordError(f"bad Setup: {err}", code="bad-setup", where=setup.where) from None
+        where, message = setup.where, f"bad Setup: {err}"
+        if isinstance(err, TooManyDigits):
+            raise LimitError(message, code="too-many-digits", where=where) from None
+        raise InvalidRecordError(message, code="bad-setup", where=where) from None
 
 
 def _result(result: Value | None, spec: GameDescription) -> tuple[str, RecordError | None]:
@@ -349,8 +353,10 @@ def check_move(
             move=str(move),
             where=where,
         )
-    for point in _points(move) if size is not None else ():
-        if point.file >= size or point.rank >= size:  # type: ignore[operator]
+    if size is None:
+        return move
+    for point in _points(move):
+        if point.file >= size or point.rank >= size:
             raise InvalidRecordError(
                 f"{point} is off the {size}×{size} board",
                 code="off-board",

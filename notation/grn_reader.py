@@ -82,25 +82,29 @@ def parse_record(text: str, *, first_line: int = 1, index: int = 0) -> Record:
     return build(tags, words, first_line - 1, index, problems)
 
 
-_COMMENT = re.compile(r"\{[^}]*\}")
-
-
 def _check_comments(text: str, first_line: int) -> None:
     """Refuse a record of more than MAX_COMMENTS comments before parsing it (each costs the
-    parser a token). Counting ``{`` is enough unless comments themselves hold ``{``."""
+    parser a token). Counting ``{`` is enough unless comments themselves hold ``{``.
+
+    The comments are found with ``str.find``, once over the text: a comment is a ``{`` and
+    the first ``}`` after it, and once no ``}`` follows, no comment does. (A regular
+    expression searched from every ``{`` rescans to the end of the text from each one.)"""
     most = limits.MAX_COMMENTS
     if text.count("{") <= most:
         return
-    for number, found in enumerate(_COMMENT.finditer(text), 1):
+    number, start = 0, text.find("{")
+    while start >= 0 and (end := text.find("}", start + 1)) >= 0:
+        number += 1
         if number > most:
-            line = text.count("\n", 0, found.start()) + first_line
-            column = found.start() - text.rfind("\n", 0, found.start())
+            line = text.count("\n", 0, start) + first_line
+            column = start - text.rfind("\n", 0, start)
             raise LimitError(
                 f"the record has more than {most} comments",
                 code="too-many-comments",
                 line=line,
                 column=column,
             )
+        start = text.find("{", end + 1)
 
 
 def iter_lines(source: str | bytes | BinaryIO) -> Iterator[bytes]:

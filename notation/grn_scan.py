@@ -233,11 +233,13 @@ def _tokens(text: str, line: int, patterns: _Patterns) -> list[Word] | None:
     classify = patterns.word.fullmatch
     line_start = 0  # where the current line starts in ``text``
     position = 0  # where the previous token ended: tokens must follow each other
-    for match in patterns.token.finditer(text):
-        start, position_after = match.span()
-        if start != position:
+    token = patterns.token.match  # at one position only: a search would try every later
+    end = len(text)  # position too, each rescanning an unclosed comment to the end
+    while position < end:
+        match = token(text, position)
+        if match is None:
             return None  # a character no token begins with, such as a lone '}'
-        position = position_after
+        start, position = match.span()
         kind = match.lastgroup
         if kind == "word":
             word = match.group()
@@ -255,7 +257,7 @@ def _tokens(text: str, line: int, patterns: _Patterns) -> list[Word] | None:
         if breaks:
             line += breaks
             line_start = text.rfind("\n", start, position) + 1
-    return words if position == len(text) else None
+    return words
 
 
 # --- from tokens to a record (both paths) --------------------------------------------
