@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from jsonschema import Draft202012Validator, ValidationError, validators
 from referencing import Registry, Resource
@@ -272,19 +272,25 @@ _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _KINDS = {"#/$defs/point": "point"}
 
 
-def fast_checks(game: GameDescription) -> tuple[Callable[[object], bool], Callable[[object], bool]]:
-    """Two predicates for records of ``game``: one for a move object, one for a tag object.
+class FastChecks(NamedTuple):
+    """Predicates for records of one game: a move object, a tag object, and a record's
+    header (the record with ``moves`` and ``tags`` emptied and ``result`` left out)."""
 
-    Each says True only of a value the schema accepts in that place (a test holds them to
-    the schema both ways), and costs about a microsecond where the schema's check costs a
-    millisecond: the reader asks the schema only about values they refuse."""
+    move: Callable[[object], bool]
+    tag: Callable[[object], bool]
+    header: Callable[[object], bool]
+
+
+def fast_checks(game: GameDescription) -> FastChecks:
+    """Predicates for records of ``game``, each saying True only of a value the schema
+    accepts in that place (``tests/notation/test_json.py`` holds them to the schema), at
+    about a microsecond where the schema's check costs a millisecond: the reader asks the
+    schema only about values they refuse."""
     return _fast_checks(game.name, generation())
 
 
 @cache
-def _fast_checks(
-    name: str, _generation: int
-) -> tuple[Callable[[object], bool], Callable[[object], bool]]:
+def _fast_checks(name: str, _generation: int) -> FastChecks:
     game = next(game for game in all_games() if game.name == name)
     fields: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {}
     for form in game.moves:
@@ -326,7 +332,42 @@ def _fast_checks(
             and len(value) <= limits.MAX_TEXT
         )
 
-    return move_ok, tag_ok
+    header_fields: dict[str, Callable[[object], bool]] = {
+        "game": lambda value: value == game.name,
+        "size": lambda value: type(value) is int and value in game.sizes,
+        "setup": _line_ok,
+        "players": lambda value: (
+            type(value) is dict
+            and all(key in game.colours and _line_ok(text) for key, text in value.items())
+        ),
+        "comment": lambda value: _field_ok("comment", value),
+        "moves": lambda value: value == [],
+        "tags": lambda value: value == [],
+    }
+    if game.komi:
+        header_fields["komi"] = lambda value: (
+            type(value) is int and (-limits.MAX_KOMI <= value <= limits.MAX_KOMI)
+        )
+
+    def header_ok(header: object) -> bool:
+        if type(header) is not dict or "size" not in header:
+            return False
+        if game.komi and "komi" not in header:
+            return False
+        return all(
+            key in header_fields and header_fields[key](value) for key, value in header.items()
+        )
+
+    return FastChecks(move_ok, tag_ok, header_ok)
+
+
+def _line_ok(value: object) -> bool:
+    return (
+        type(value) is str
+        and "\n" not in value
+        and "\r" not in value
+        and len(value) <= limits.MAX_TEXT
+    )
 
 
 def _field_ok(kind: str, value: object) -> bool:

@@ -144,10 +144,16 @@ def read_unit(
             from arbiter.notation.json_reader import read_item
 
             read = record_from_abstractplay if fmt == "abstractplay" else record_from_any_json
-            return read_item(unit, file=file, read=read)
-        return read_chunk(unit, file=file)
+            item = read_item(unit, file=file, read=read)
+        else:
+            item = read_chunk(unit, file=file)
     except Exception as err:  # a bug: this record is reported, the others are still read
         return internal_error(err, index=unit.index, file=file)
+    if isinstance(item, RecordError):
+        # The error is a value from here on: its traceback would keep the reader's frames,
+        # and the record's text in them, alive as long as the error is kept.
+        item.__traceback__ = None
+    return item
 
 
 def record_from_any_json(obj: object, index: int = 0) -> Record:
@@ -217,6 +223,10 @@ def _binary(source: str | bytes | bytearray | IO[bytes] | IO[str]) -> IO[bytes]:
         return io.BytesIO(source.encode("utf-8", "surrogatepass"))
     if isinstance(source, bytes | bytearray):
         return io.BytesIO(bytes(source))
+    if not callable(getattr(source, "read", None)):
+        raise TypeError(
+            f"records are read from a path, text, bytes or a stream, not {type(source).__name__}"
+        )
     if isinstance(source, io.TextIOBase) or isinstance(source.read(0), str):
         return io.BufferedReader(_EncodedText(source))  # type: ignore[arg-type]
     return source  # type: ignore[return-value]
