@@ -8,13 +8,13 @@ Everything it decides, it asks the game's :class:`~arbiter.adjudicator.base.Rule
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from arbiter.adjudicator.base import Outcome, Rules, get_rules
 from arbiter.adjudicator.board import geometry
-from arbiter.notation.ast import Grid, Move, Point, Record, Tag, Turn
+from arbiter.notation.ast import MOVE_CLASSES, Grid, Move, Point, Record, Tag, Turn
 from arbiter.notation.build import check_move
 from arbiter.notation.errors import IllegalMoveError, RecordError
 from arbiter.notation.games import GameDescription
@@ -67,9 +67,12 @@ class Game:
     ) -> None:
         self.rules: Rules[Any] = get_rules(name)
         self.description: GameDescription = self.rules.description
+        _check_whole(size, f"{name} is played on sizes {self.description.sizes_text}")
+        _check_whole(komi, "komi must be a whole number")
         self.size = size
         self.komi = komi
         grid = parse_position(setup, self.description, size) if isinstance(setup, str) else setup
+        grid = None if grid is None else _grid(grid)
         self.setup: str | None = format_position(grid) if grid is not None else None
         self._states: list[Any] = [self.rules.initial_state(size, komi=komi, setup=grid)]
         self._moves: list[Move] = []
@@ -119,8 +122,11 @@ class Game:
     def parse(self, move: str | Move) -> Move:
         """``move`` as a move object of this game, checked for its form and board, not for
         legality. Raises what :meth:`play` raises for the text itself."""
-        parsed = parse_word(move.strip()) if isinstance(move, str) else move
-        return check_move(parsed, self.description, self.size)
+        if isinstance(move, str):
+            return check_move(parse_word(move.strip()), self.description, self.size)
+        if not isinstance(move, MOVE_CLASSES):
+            raise TypeError(f"a move is its text or a move object, not {type(move).__name__}")
+        return check_move(move, self.description, self.size)
 
     def legal_moves(self) -> Iterator[Move]:
         """The legal moves, lazily, in the order the game's rules page documents (none once
@@ -213,3 +219,29 @@ class Game:
         setup = f", setup={self.setup!r}" if self.setup is not None else ""
         moves = f", moves={[str(move) for move in self._moves]}" if self._moves else ""
         return f"Game({self.description.name!r}, size={self.size}{komi}{setup}{moves})"
+
+
+# The front door checks what it is given, so that both builds answer alike: the engines it
+# calls are compiled in the wheel, where an argument of another type than the one declared
+# is refused with a TypeError at the call, not where the pure code would fail.
+
+
+def _check_whole(value: object, refusal: str) -> None:
+    """Raise ``ValueError`` (``refusal``, then the value) unless ``value`` is None or an int
+    (a bool is not)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ValueError(f"{refusal}, not {value!r}")
+
+
+def _grid(setup: object) -> Grid:
+    """A setup given as ranks of squares (lists or tuples of strings), as a grid."""
+    if isinstance(setup, str | bytes) or not isinstance(setup, Sequence):
+        raise TypeError(f"a setup is a position's text or its ranks, not {type(setup).__name__}")
+    ranks = []
+    for rank in setup:
+        if isinstance(rank, str | bytes) or not isinstance(rank, Sequence):
+            raise TypeError(f"a rank of a setup is a sequence of squares, not {rank!r}")
+        if not all(isinstance(square, str) for square in rank):
+            raise TypeError(f"a square of a setup is a string of pieces, in {rank!r}")
+        ranks.append(tuple(rank))
+    return tuple(ranks)

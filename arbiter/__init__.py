@@ -48,7 +48,7 @@ from arbiter.notation.games import GameDescription, all_games, find_game
 if TYPE_CHECKING:
     from arbiter.adjudicator.abstractplay import write_abstractplay
     from arbiter.adjudicator.game import Game, Position
-    from arbiter.adjudicator.replay import Report, adjudicate
+    from arbiter.adjudicator.replay import Report
     from arbiter.adjudicator.standings import EventStandings, Exclusion, Standing
     from arbiter.diagram import Frame, Frames, frames, svg, text
     from arbiter.notation.ast import Move, Point, Record, Tag, Turn
@@ -61,7 +61,6 @@ _LAZY = {
     "Game": "arbiter.adjudicator.game",
     "Position": "arbiter.adjudicator.game",
     "Report": "arbiter.adjudicator.replay",
-    "adjudicate": "arbiter.adjudicator.replay",
     "EventStandings": "arbiter.adjudicator.standings",
     "Exclusion": "arbiter.adjudicator.standings",
     "Standing": "arbiter.adjudicator.standings",
@@ -148,7 +147,21 @@ def parse_move(game: str, text: str) -> Move:
     from arbiter.notation.build import check_move
     from arbiter.notation.grn_reader import parse_move as parse_word
 
+    if not isinstance(game, str) or not isinstance(text, str):
+        raise TypeError("parse_move takes a game's name and a move's text, both str")
     return check_move(parse_word(text.strip()), find_game(game))
+
+
+def adjudicate(record: Record, *, file: str | None = None) -> Report:
+    """Replay ``record`` under its game's rules and check its claimed result: the
+    :class:`Report` of ``spec/report.md``. Never raises ``RecordError``; a ``record`` that is
+    not a :class:`Record` is a ``TypeError``."""
+    from arbiter.adjudicator.replay import adjudicate as replay_record
+    from arbiter.notation.ast import Record
+
+    if not isinstance(record, Record):
+        raise TypeError(f"adjudicate takes a Record, not {type(record).__name__}")
+    return replay_record(record, file=file)
 
 
 def games() -> list[GameDescription]:

@@ -239,6 +239,8 @@ class Button(Plain):
 
 
 Move: TypeAlias = Place | ImploPlace | Capture | Flip | Sow | Pass | Swap | Button
+MOVE_CLASSES = (Place, ImploPlace, Capture, Flip, Sow, Pass, Swap, Button)
+"""The classes of :data:`Move`, for ``isinstance``."""
 
 
 class Location(NamedTuple):

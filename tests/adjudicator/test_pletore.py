@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arbiter.adjudicator.game import Game
 from arbiter.adjudicator.pletore import BLACK, EMPTY, WHITE, PletoreRules, State
 from arbiter.notation.ast import Button, Flip, Move, Pass, Place, Point, Swap
 from arbiter.notation.errors import IllegalMoveError
@@ -56,7 +57,6 @@ def test_sizes_odd_and_even_are_accepted(size: int) -> None:
         (2, 0, None, "3 to 19"),
         (20, 0, None, "3 to 19"),
         (9, None, None, "needs a komi"),
-        (9, 6.5, None, "whole number"),
         (
             3,
             0,
@@ -69,6 +69,13 @@ def test_sizes_odd_and_even_are_accepted(size: int) -> None:
 def test_initial_state_rejects(size: int, komi: object, setup_grid: object, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         RULES.initial_state(size, komi=komi, setup=setup_grid)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("komi", [6.5, "6", True])
+def test_a_game_refuses_a_komi_that_is_not_a_whole_number(komi: object) -> None:
+    # The front door checks the type (the compiled engine would refuse it at the call).
+    with pytest.raises(ValueError, match="komi must be a whole number, not "):
+        Game("Pletore", 9, komi=komi)  # type: ignore[arg-type]
 
 
 def test_position_round_trips_setup() -> None:

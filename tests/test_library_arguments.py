@@ -1,0 +1,53 @@
+"""The front door checks its arguments, so that the pure and the compiled build answer a
+wrong argument alike (spec/build.md §3): this file runs on both (``make test``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+import arbiter
+
+CASES: list[tuple[str, Callable[[], object], type[Exception], str]] = [
+    ("komi 6.5", lambda: arbiter.Game("Pletore", 9, komi=6.5), ValueError,  # type: ignore[arg-type]
+     "komi must be a whole number, not 6.5"),
+    ("komi '6'", lambda: arbiter.Game("Pletore", 9, komi="6"), ValueError,  # type: ignore[arg-type]
+     "komi must be a whole number, not '6'"),
+    ("size 6.0", lambda: arbiter.Game("Pilo", 6.0), ValueError,  # type: ignore[arg-type]
+     "Pilo is played on sizes 3 to 19, not 6.0"),
+    ("size '6'", lambda: arbiter.Game("Pilo", "6"), ValueError,  # type: ignore[arg-type]
+     "Pilo is played on sizes 3 to 19, not '6'"),
+    ("size True", lambda: arbiter.Game("Pilo", True), ValueError,
+     "Pilo is played on sizes 3 to 19, not True"),
+    ("setup 5", lambda: arbiter.Game("Pilo", 4, setup=5), TypeError,  # type: ignore[arg-type]
+     "a setup is a position's text or its ranks, not int"),
+    ("setup of ints", lambda: arbiter.Game("Pilo", 3, setup=[[1, 2, 3]] * 3), TypeError,  # type: ignore[list-item]
+     "a square of a setup is a string of pieces, in [1, 2, 3]"),
+    ("play 5", lambda: arbiter.Game("Pilo", 4).play(5), TypeError,  # type: ignore[arg-type]
+     "a move is its text or a move object, not int"),
+    ("play None", lambda: arbiter.Game("Pilo", 4).play(None), TypeError,  # type: ignore[arg-type]
+     "a move is its text or a move object, not NoneType"),
+    ("parse_move", lambda: arbiter.parse_move("Implo", 5), TypeError,  # type: ignore[arg-type]
+     "parse_move takes a game's name and a move's text, both str"),
+    ("read_records", lambda: list(arbiter.read_records(5)), TypeError,  # type: ignore[arg-type]
+     "records are read from a path, text, bytes or a stream, not int"),
+    ("adjudicate", lambda: arbiter.adjudicate("x"), TypeError,  # type: ignore[arg-type]
+     "adjudicate takes a Record, not str"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), [c[1:] for c in CASES],
+                         ids=[c[0] for c in CASES])  # fmt: skip
+def test_a_wrong_argument_gets_the_same_error_in_both_builds(
+    call: Callable[[], object], kind: type[Exception], message: str
+) -> None:
+    with pytest.raises(kind) as caught:
+        call()
+    assert str(caught.value) == message
+
+
+def test_a_setup_given_as_lists_of_ranks_is_read_as_a_grid() -> None:
+    game = arbiter.Game("Pilo", 3, setup=[["b", "", ""], ["", "", ""], ["", "", "o"]])
+    assert str(game.position) == "2,o/3/b,2"
+    assert game.play("b2") == arbiter.parse_move("Pilo", "b2")
