@@ -21,6 +21,7 @@ import json
 import logging
 import resource
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -40,6 +41,13 @@ CONNECTION_LIMIT = 1000
 let 99 half-sent requests lock every other client out)."""
 CHANNEL_TIMEOUT = 30
 """Seconds a connection may stay silent before it is closed (waitress's default is 120)."""
+LINGER_SECONDS = 10.0
+"""After a refusal, how long the connection may keep reading (and dropping) what the client
+still sends, so that the client reads the answer rather than a reset (:class:`JsonChannel`)."""
+LINGER_IDLE = 2.0
+"""After a refusal, how long the client may stay silent before the connection is closed."""
+LINGER_BYTES = 256 * 1024 * 1024
+"""After a refusal, how many bytes are read and dropped at most."""
 DRAIN_SECONDS = 30.0
 """On SIGTERM or SIGINT, how long the requests under way may take to finish."""
 
@@ -134,22 +142,74 @@ class JsonErrorTask(ErrorTask):  # type: ignore[misc]
         self.status = f"{status} {error.reason}"
         self.response_headers.append(("Content-Type", "application/json"))
         self.set_close_on_finish()
+        self.channel.linger_after_flush = True  # the body may still be on its way
         self.content_length = len(body)
         self.write(body)
 
 
 class JsonChannel(HTTPChannel):  # type: ignore[misc]
-    """A waitress connection whose refusals are JSON, and which never invites the body of
-    a request it is going to refuse (``Expect: 100-continue`` with a body over the
-    limit gets the 413 at once, and the connection is closed unread)."""
+    """A waitress connection whose refusals are JSON, which never invites the body of a
+    request it is going to refuse (``Expect: 100-continue`` with a body over the limit gets
+    the 413 at once), and which closes after a refusal the way every client can read it.
+
+    A server that closes a socket with unread bytes in it makes the kernel reset the
+    connection, and a client still sending its body (Python's ``urllib``, ``requests``)
+    then sees "connection reset" instead of the answer already on its way. So after a
+    refusal the channel lingers (as Apache and nginx do): it stops writing (the answer is
+    out, then a FIN), reads and drops what the client still sends, and closes when the
+    client closes, when it has been silent :data:`LINGER_IDLE` seconds, or after
+    :data:`LINGER_SECONDS` or :data:`LINGER_BYTES`, whichever comes first."""
 
     error_task_class = JsonErrorTask
+    linger_after_flush = False  # set by a refusal: linger instead of closing at once
+    linger_until = 0.0  # the deadline of the lingering close; 0 while not lingering
+    linger_left = 0
 
     def send_continue(self) -> None:
         if self.request is not None and self.request.error is not None:
             self.request.expect_continue = False
             return
         super().send_continue()
+
+    def handle_write(self) -> None:
+        if self.linger_after_flush and self.close_when_flushed and not self.total_outbufs_len:
+            self._start_lingering()
+            return
+        super().handle_write()
+
+    def _start_lingering(self) -> None:
+        self.linger_after_flush = self.close_when_flushed = False
+        self.requests: list[object] = []
+        self.linger_until = time.monotonic() + LINGER_SECONDS
+        self.linger_left = LINGER_BYTES
+        self.last_activity = time.time()
+        try:
+            self.socket.shutdown(socket.SHUT_WR)
+        except OSError:
+            self.will_close = True
+
+    def readable(self) -> bool:
+        if not self.linger_until:
+            return bool(super().readable())
+        now = time.monotonic()
+        if now > self.linger_until or time.time() - self.last_activity > LINGER_IDLE:
+            self.will_close = True  # writable() now says so, and handle_write closes
+            return False
+        return not self.will_close
+
+    def handle_read(self) -> None:
+        if not self.linger_until:
+            super().handle_read()
+            return
+        try:
+            data = self.socket.recv(65536)
+        except OSError:
+            data = b""
+        self.linger_left -= len(data)
+        if not data or self.linger_left <= 0:
+            self.handle_close()
+        else:
+            self.last_activity = time.time()
 
 
 def raise_open_files(wanted: int) -> None:

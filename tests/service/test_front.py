@@ -19,6 +19,7 @@ import pytest
 from flask import Flask
 
 from arbiter.service import create_app
+from arbiter.service.front import LINGER_IDLE
 from tests.service.records import FINISHED_GRN
 from tests.service.test_serve import copy_lines, post, serve_command, wait_until_healthy
 
@@ -164,6 +165,44 @@ def test_an_oversized_body_announced_with_expect_100_continue_is_refused_unread(
     assert not answer.startswith(b"HTTP/1.1 100")
     line, _, body = split(answer)
     assert line.startswith("HTTP/1.1 413") and body["error"]["limit"] == 1024 * 1024
+
+
+def test_a_python_client_sending_20_mb_reads_the_413(server: Server) -> None:
+    # urllib sends the whole body before it reads: a server that closes at once resets the
+    # connection under it ("connection reset by peer"); a lingering close lets it read.
+    began = time.monotonic()
+    for _ in range(2):  # and the server still serves the next client
+        status, kind, body = post(
+            f"{server.url}/api/v1/adjudicate", b" " * 20_000_000, "text/plain"
+        )
+        assert (status, kind) == (413, "application/json")
+        assert json.loads(body)["error"] == {
+            "status": 413,
+            "code": "body-too-large",
+            "message": "the request body is larger than the limit of 1048576 bytes",
+            "limit": 1048576,
+        }
+    assert time.monotonic() - began < 10
+
+
+def test_the_lingering_close_after_a_refusal_is_bounded(server: Server) -> None:
+    # After the 413 the server stops writing at once (the answer, then end of stream), and
+    # closes the connection once the client has been silent for LINGER_IDLE seconds.
+    head = (
+        b"POST /api/v1/adjudicate HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+        b"Content-Length: 50000000\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", server.port), timeout=15) as sock:
+        sock.sendall(head + b"x" * 100_000)
+        answer = b""
+        while chunk := sock.recv(65536):  # ends at the server's end of stream
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.1 413")
+        time.sleep(LINGER_IDLE + 1.5)  # silent past the bound: the server has closed
+        with pytest.raises((BrokenPipeError, ConnectionResetError)):
+            for _ in range(40):
+                sock.sendall(b"x" * 65536)
+                time.sleep(0.05)
 
 
 def test_a_body_under_the_limit_is_invited_with_100_continue(server: Server) -> None:
