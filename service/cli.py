@@ -78,10 +78,7 @@ quiet_option = click.option(
 )
 
 
-@main.command()
-@click.argument("paths", nargs=-1, required=True)
-@click.option("--json", "as_json", is_flag=True, help="JSON Lines: one report per record.")
-@click.option(
+jobs_option = click.option(
     "--jobs",
     "-j",
     type=click.IntRange(1, 64),
@@ -89,6 +86,12 @@ quiet_option = click.option(
     show_default=True,
     help="Worker processes; output keeps the input order.",
 )
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="JSON Lines: one report per record.")
+@jobs_option
 @from_option
 @quiet_option
 @click.option(
@@ -114,13 +117,14 @@ def adjudicate(
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
+@jobs_option
 @from_option
 @quiet_option
-def validate(paths: tuple[str, ...], fmt: Format | None, quiet: bool) -> None:
+def validate(paths: tuple[str, ...], jobs: int, fmt: Format | None, quiet: bool) -> None:
     """Check every record under PATHS: syntax, schema, legality and the claimed result.
 
     Prints only the problems, as file:line:column: code: message."""
-    run_validate(paths, fmt, quiet)
+    run_validate(paths, fmt, quiet, jobs)
 
 
 @main.command()
@@ -133,10 +137,11 @@ def validate(paths: tuple[str, ...], fmt: Format | None, quiet: bool) -> None:
     help="Write here instead of standard output.",
 )
 @from_option
-def convert(path: str, to: Format, output: str | None, fmt: Format | None) -> None:
+@jobs_option
+def convert(path: str, to: Format, output: str | None, fmt: Format | None, jobs: int) -> None:
     """Convert the records of PATH (a file, a directory, or - for standard input) to
     canonical GRN or JSON (losslessly), or to Abstract Play records (Pletore)."""
-    sys.exit(convert_paths((path,), to, output, fmt))
+    sys.exit(convert_paths((path,), to, output, fmt, jobs))
 
 
 @main.command()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, TYPE_CHECKING, BinaryIO, Final, TypeVar
+from typing import IO, TYPE_CHECKING, BinaryIO, Final, NamedTuple, TypeVar
 
 from arbiter.adjudicator.replay import Report, error_report
 from arbiter.notation.ast import Record
@@ -174,11 +174,16 @@ def adjudicated_paths(
 
 
 def convert_paths(
-    paths: tuple[str, ...], to: Format, output: str | None, fmt: Format | None = None
+    paths: tuple[str, ...],
+    to: Format,
+    output: str | None,
+    fmt: Format | None = None,
+    jobs: int = 1,
 ) -> int:
     """``arbiter convert``: write every record under ``paths`` in canonical ``to``, to
     ``output`` or standard output, one record at a time (memory stays bounded whatever the
-    input's length), reading every file as ``fmt`` if given; report what cannot be converted
+    input's length), reading every file as ``fmt`` if given, converting in ``jobs`` worker
+    processes when above 1 (the output is the same); report what cannot be converted
     (and, for Abstract Play, what its records cannot hold) on standard error. Returns the exit
     status: 0 when every record was converted, 1 otherwise (or when there was none)."""
     tally = _Tally()
@@ -192,7 +197,7 @@ def convert_paths(
         say(f"arbiter: io-error: cannot write {output}: {err.strerror or err}")
         return 1
     try:
-        for part in output_parts(_converted_texts(paths, to, tally, fmt), to):
+        for part in output_parts(_converted_texts(paths, to, tally, fmt, jobs), to):
             out.write(part)
         out.flush()
     except OSError as err:
@@ -220,53 +225,80 @@ class _Tally:
         self.failed = False
 
 
+class ConvertedLines(NamedTuple):
+    """What ``convert`` writes of one record, or of a file that cannot be read: the text
+    (None when there is none), the lines for standard error, and whether it is a record."""
+
+    text: str | None
+    messages: tuple[str, ...]
+    record: bool = True
+
+
 def _converted_texts(
-    paths: tuple[str, ...], to: Format, tally: _Tally, fmt: Format | None
+    paths: tuple[str, ...], to: Format, tally: _Tally, fmt: Format | None, jobs: int = 1
 ) -> Iterator[str]:
     """The text of every record converted, in order; each problem goes to standard error
     as it is met."""
+    if jobs > 1:
+        from arbiter.service.parallel import parallel_converted
+
+        outputs = parallel_converted(list(expand_paths(paths)), jobs, fmt, to)
+    else:
+        outputs = _converted_lines(paths, to, fmt)
+    for text, messages, record in outputs:
+        tally.records += record
+        tally.failed = tally.failed or text is None
+        for message in messages:
+            say(message)
+        if text is not None:
+            yield text
+
+
+def _converted_lines(
+    paths: tuple[str, ...], to: Format, fmt: Format | None
+) -> Iterator[ConvertedLines]:
     for name in expand_paths(paths):
         if isinstance(name, Unreadable):
-            tally.failed = True
-            _say(name.path, name.error())
+            yield unreadable_lines(name.path, name.error())
             continue
         seen = 0
         try:
             with open_input(name) as stream:
                 for item in convert_source(stream, to=to, file=name, fmt=fmt):
                     seen += 1
-                    if (text := _report(name, item, tally, to)) is not None:
-                        yield text
+                    yield converted_lines(name, item, to)
         except OSError as err:
-            tally.failed = True
-            _say(name, io_error(name, err, seen))
-        tally.records += seen
+            yield unreadable_lines(name, io_error(name, err, seen))
 
 
-def _report(name: str, item: Converted, tally: _Tally, to: Format) -> str | None:
+def unreadable_lines(name: str, error: RecordError) -> ConvertedLines:
+    """What ``convert`` says of a file that cannot be read (from where it stopped)."""
+    return ConvertedLines(None, (_said(name, error),), record=False)
+
+
+def converted_lines(name: str, item: Converted, to: Format) -> ConvertedLines:
+    """What ``convert`` writes of one record of file ``name``: its text, or the error on
+    standard error; a note when it is written as found, and for Abstract Play what that
+    format cannot hold of it."""
     if item.error is not None:
-        tally.failed = True
-        _say(name, item.error, item.index)
-        return None
+        return ConvertedLines(None, (_said(name, item.error, item.index),))
+    messages = []
     if item.note is not None:
-        say(f"arbiter: {name}: record {item.index}: written as found, not canonical: {item.note}")
-    if to == "abstractplay" and item.record is not None:
-        _warn_losses(name, item)
-    return item.text
-
-
-def _warn_losses(name: str, item: Converted) -> None:
-    """Say on standard error what an Abstract Play record cannot hold of the record."""
-    from arbiter.notation.abstractplay import abstractplay_losses  # only when converting
-
-    lost = abstractplay_losses(item.record) if item.record is not None else []
-    if lost:
-        say(
-            f"arbiter: {name}: record {item.index}: Abstract Play records cannot hold "
-            f"{', '.join(lost)}; left out"
+        messages.append(
+            f"arbiter: {name}: record {item.index}: written as found, not canonical: {item.note}"
         )
+    if to == "abstractplay" and item.record is not None:
+        from arbiter.notation.abstractplay import abstractplay_losses  # only when converting
+
+        lost = abstractplay_losses(item.record)
+        if lost:
+            messages.append(
+                f"arbiter: {name}: record {item.index}: Abstract Play records cannot hold "
+                f"{', '.join(lost)}; left out"
+            )
+    return ConvertedLines(item.text, tuple(messages))
 
 
-def _say(name: str, error: RecordError, index: int | None = None) -> None:
+def _said(name: str, error: RecordError, index: int | None = None) -> str:
     where = f"record {index}: " if index is not None else ""
-    say(f"arbiter: {name}: {where}{error}")
+    return f"arbiter: {name}: {where}{error}"

@@ -10,8 +10,8 @@ gives all help texts and usage errors.
 
 A plain run is the command's name followed, in any order, by paths and the simple forms of
 the command's options: ``--json`` (``adjudicate``), ``--quiet`` or ``-q``, ``--from F`` or
-``--from=F`` with F one of the notations, and for ``adjudicate`` ``--jobs N``, ``--jobs=N``
-or ``-j N`` with N written as a number from 1 to 64. A repeated option counts once, its
+``--from=F`` with F one of the notations, and ``--jobs N``, ``--jobs=N`` or ``-j N`` with N
+written as a number from 1 to 64. A repeated option counts once, its
 last value winning, as in click. Anything else (no path, help, ``--``, a word that starts
 with ``-`` and is none of these, ``-qj 2``, ``--scheduler``, ``ARBITER_SCHEDULER`` or
 click's shell completion in the environment) is left to click. The rule: accept only what
@@ -34,13 +34,14 @@ from arbiter.service.runs import run_adjudicate, run_validate
 OPTIONS: dict[str, dict[str, str]] = {
     "adjudicate": {"--json": "as_json", "--quiet": "quiet", "-q": "quiet", "--from": "fmt",
                    "--jobs": "jobs", "-j": "jobs"},
-    "validate": {"--quiet": "quiet", "-q": "quiet", "--from": "fmt"},
+    "validate": {"--quiet": "quiet", "-q": "quiet", "--from": "fmt", "--jobs": "jobs",
+                 "-j": "jobs"},
 }  # fmt: skip
 """The options each command takes here, as written, and the parameter each one sets."""
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     "adjudicate": {"as_json": False, "jobs": 1, "fmt": None, "quiet": False, "scheduler": None},
-    "validate": {"fmt": None, "quiet": False},
+    "validate": {"jobs": 1, "fmt": None, "quiet": False},
 }
 """The parameters as click gives them to the command when no option is given."""
 

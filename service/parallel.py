@@ -1,8 +1,9 @@
-"""``arbiter adjudicate --jobs N``: adjudicate in worker processes, keeping input order.
+"""``--jobs N`` of ``adjudicate``, ``validate`` and ``convert``: the work in worker processes,
+keeping input order.
 
 The main process reads files and cuts them into records (cheap, GRN or JSON, in bounded
-memory); workers parse, replay and render batches of records (the expensive part), and send
-back only the text each record prints, so that the main process has little more to do than
+memory); workers parse, replay and render (or convert) batches of records (the expensive part), and
+send back only the text each record prints, so that the main process has little more to do than
 write it. Results are taken in task order, so output order equals input order whatever the
 workers' speed.
 """
@@ -22,8 +23,8 @@ from arbiter.adjudicator.replay import Report, error_report
 from arbiter.notation.chunk import Chunk
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import Format, Unit, read_unit, split_source
-from arbiter.service.batch import report_for
-from arbiter.service.cli_io import Unreadable
+from arbiter.service.batch import convert_item, report_for
+from arbiter.service.cli_io import ConvertedLines, Unreadable, converted_lines, unreadable_lines
 from arbiter.service.progress import Tally
 
 T = TypeVar("T")
@@ -69,6 +70,14 @@ def parallel_rendered(
     """Whether each record is valid and its report as ``render`` (a module-level function,
     sent to the workers by name) writes it, computed by ``jobs`` processes, in order."""
     yield from _run(paths, jobs, fmt, partial(render_task, render), tally)
+
+
+def parallel_converted(
+    paths: Paths, jobs: int, fmt: Format | None, to: Format
+) -> Iterator[ConvertedLines]:
+    """What ``arbiter convert --to TO`` writes of each record (and of each file that cannot
+    be read), computed by ``jobs`` processes, in order."""
+    yield from _run(paths, jobs, fmt, partial(convert_task, to), None)
 
 
 def _run(paths: Paths, jobs: int, fmt: Format | None, work: Callable[[Task], list[T]],
@@ -129,6 +138,18 @@ def render_task(render: Callable[[Report], str], task: Task) -> list[tuple[bool,
     """Whether each record of ``task`` is valid, and its report as ``render`` writes it
     (what a worker process, or a worker of a cluster, sends back)."""
     return [(report.valid, render(report)) for report in _work(task)]
+
+
+def convert_task(to: Format, task: Task) -> list[ConvertedLines]:
+    """What ``convert`` writes of each record of ``task`` (what a worker sends back)."""
+    if task.unreadable is not None:
+        return [unreadable_lines(task.file, task.unreadable)]
+    file, fmt = task.file, task.fmt
+    return [
+        converted_lines(file, convert_item(read_unit(unit, file=file, fmt=fmt), to=to,
+                                           file=file, position=unit.index), to)
+        for unit in task.units
+    ]  # fmt: skip
 
 
 def _work(task: Task) -> list[Report]:

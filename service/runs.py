@@ -47,14 +47,14 @@ def run_adjudicate(
     finish(tally, quiet)
 
 
-def run_validate(paths: tuple[str, ...], fmt: Format | None, quiet: bool) -> None:
+def run_validate(paths: tuple[str, ...], fmt: Format | None, quiet: bool, jobs: int = 1) -> None:
     """``arbiter validate``: the problems of every invalid record under ``paths``, one line
-    each, then the summary; exits with the run's status."""
+    each, then the summary; exits with the run's status. ``jobs`` as for adjudicate."""
     names = list(expand_paths(paths))
     tally = Tally(file_sizes(names))
     write = sys.stdout.write
-    for valid, text in watched(rendered(names, _problems, fmt=fmt, tally=tally), tally,
-                               quiet=quiet, valid=_first):  # fmt: skip
+    found = rendered(names, _problems, jobs=jobs, fmt=fmt, tally=tally)
+    for valid, text in watched(found, tally, quiet=quiet, valid=_first):
         if not valid:
             write(text + "\n")
     finish(tally, quiet)

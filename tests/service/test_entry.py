@@ -111,6 +111,7 @@ def test_every_pair_of_words_the_fast_path_accepts_click_reads_the_same_way(
          {"jobs": 7, "as_json": True}),
         (["validate", "--quiet", "--from=abstractplay", "a.json"],
          {"quiet": True, "fmt": "abstractplay"}),
+        (["validate", "-j", "2", "a.grn"], {"jobs": 2}),
     ],
 )  # fmt: skip
 def test_plain_runs_take_the_fast_path_with_clicks_parameters(
@@ -128,7 +129,7 @@ def test_plain_runs_take_the_fast_path_with_clicks_parameters(
     [
         [], ["adjudicate"], ["adjudicate", "--json"], ["adjudicate", "--help", "a"],
         ["adjudicate", "-h", "a"], ["--version"], ["games"], ["convert", "a", "--to", "json"],
-        ["validate", "--json", "a"], ["validate", "-j", "2", "a"], ["adjudicate", "--", "a"],
+        ["validate", "--json", "a"], ["validate", "-j", "0", "a"], ["adjudicate", "--", "a"],
         ["adjudicate", "-a.grn"], ["adjudicate", "a", "--from"], ["adjudicate", "a", "-j"],
         ["adjudicate", "a", "--from", "GRN"], ["adjudicate", "a", "--jobs", "07"],
         ["adjudicate", "a", "--jobs", "0"], ["adjudicate", "a", "-j2"],
