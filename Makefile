@@ -32,19 +32,34 @@ browser: $(STAMP)
 		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >> $(VENV)/apt.log 2>&1) \
 		|| (cat $(VENV)/apt.log; exit 1)
 
-# Lint and format (ruff), types (mypy --strict), then the tests; CI runs exactly this.
+# Lint and format (ruff), types (mypy --strict), then the tests twice: on the checkout, and
+# on the wheel as pip installs it, whose hot modules are compiled by mypyc where a C compiler
+# is present (tools/shipped.py builds it once per change). CI runs exactly this.
 test: $(STAMP) browser
 	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/ruff format --check $(SOURCES)
 	$(BIN)/python tools/typecheck.py
+	$(BIN)/python tools/shipped.py
 	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --shipped
+
+# The fuzz harness, the cost check and the live server's on the wire run against both
+# builds, then the differential check feeds the same inputs to both (README, "Robustness").
+SHIPPED_ENV := PYTHONPATH=$(CURDIR)/build/shipped/site:$(CURDIR) PYTHONSAFEPATH=1
 
 # The fuzz harness (README, "Robustness"): 100,000 inputs through the library, a share of
-# them through the CLI and the API, then hostile HTTP and schemathesis (every phase, both
-# modes) against a real server. Takes a while; `make test` runs a short budget of it.
+# them through the CLI and the API; the cost check to a million units; hostile HTTP and
+# schemathesis (every phase, both modes) against a real server; each on both builds, then
+# 30,000 inputs through both. Takes a while; `make test` runs a short budget of it.
 fuzz: $(STAMP)
+	$(BIN)/python tools/shipped.py
 	$(BIN)/python -m fuzz.harness --budget 100000
+	$(SHIPPED_ENV) $(BIN)/python -m fuzz.harness --budget 100000
+	$(BIN)/python -m fuzz.cost --largest 1000000
+	$(SHIPPED_ENV) $(BIN)/python -m fuzz.cost --largest 1000000
 	$(BIN)/python -m fuzz.live --requests 2000 --examples 200
+	$(SHIPPED_ENV) $(BIN)/python -m fuzz.live --requests 2000 --examples 200
+	$(BIN)/python -m fuzz.differential --inputs 30000
 
 # The benchmarks measure the package as a user installs it: a wheel (its hot modules
 # compiled with mypyc where a C compiler is present) in an environment of its own.

@@ -196,9 +196,9 @@ def adjudicate(record: Record, *, file: str | None = None) -> Report:
     report.details = dict(outcome.details if outcome else played.rules.details(played.state))
     try:
         _decide(report, record, played, outcome)
-    except ResultMismatchError as err:
+    except ResultMismatchError as mismatch:  # a name of its own: spec/build.md
         report.claim_ok = False
-        return _fail(report, err)
+        return _fail(report, mismatch)
     report.claim_ok = True
     report.valid = True
     return report

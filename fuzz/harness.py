@@ -38,6 +38,7 @@ from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import read_records
 from arbiter.service.batch import convert_item, output_parts, report_for
+from fuzz import build_under_test
 from fuzz.inputs import Input, Inputs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -186,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, help="write each finding's input under here")
     options = parser.parse_args(argv)
     tally = run(options.budget, options.seed)
-    print(tally.summary())
+    print(f"{build_under_test()}: {tally.summary()}")
     for number, (what, detail, data) in enumerate(tally.findings[:20]):
         print(f"  {what}: {detail}\n    input: {data[:200]!r}")
         if options.save:

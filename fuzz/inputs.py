@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -266,6 +267,69 @@ def _junk(rng: random.Random) -> object:
     return copy.deepcopy(rng.choice(JUNK_VALUES))
 
 
+# --- long runs and Setup shapes ------------------------------------------------------------
+
+DELIMITERS = [b"{", b"}", b"[", b"]", b'"', b"(", b")", b";", b"\\", b"/", b",", b":", b"\n", b" "]
+"""Every delimiter and bracket of GRN, JSON and the position notation, and white space: a
+long run of one is where a reader that rescans, backtracks or recurses goes quadratic."""
+RUN_LENGTHS = [100, 1_000, 10_000, 100_000]
+
+
+def long_run(rng: random.Random, base: bytes, length: int | None = None) -> tuple[bytes, str]:
+    """``base`` (a GRN record) with a long run of one delimiter placed where a reader meets
+    it: alone, before the record, in its movetext, inside one of its tag values, inside a
+    comment; and the place, for the report."""
+    run = rng.choice(DELIMITERS) * (length or rng.choice(RUN_LENGTHS))
+    values = [m.span(1) for m in re.finditer(rb'\[[A-Za-z]+ "([^"\n]*)"\]', base)]
+    place = rng.choice(["alone", "before", "movetext", "tag value", "comment"])
+    if place == "alone":
+        return run, place
+    if place == "before":
+        return run + base, place
+    if place == "tag value" and values:
+        start, end = rng.choice(values)
+        return base[:start] + run + base[end:], place
+    head, _, moves = base.partition(b"\n\n")
+    cut = rng.randrange(len(moves) + 1)
+    piece = b"{" + run.replace(b"}", b")") + b"}" if place == "comment" else run
+    return head + b"\n\n" + moves[:cut] + piece + moves[cut:], place
+
+
+def setup_shapes(game: str, size: int, letters: str) -> list[str]:
+    """Setup values of every shape for one game and size: good ones, and every way a
+    position can be wrong (ranks, squares, counts, letters, separators, white space)."""
+    empty_rank = str(size)
+    ranks = [empty_rank] * size
+    one = ",".join([letters[0]] + ([str(size - 1)] if size > 1 else []))
+    shapes = [
+        "/".join(ranks),  # good: empty
+        "/".join([one] + ranks[1:]),  # good: one piece
+        "/".join(ranks[:-1]),  # a rank too few
+        "/".join(ranks + [empty_rank]),  # a rank too many
+        "",  # nothing
+        "/" * size,  # separators only
+        "/".join(ranks) + "/",  # a trailing separator
+        "/".join([str(size + 1)] + ranks[1:]),  # too many squares
+        "/".join([str(size - 1)] + ranks[1:]),  # too few squares
+        "/".join([f"{one},1"] + ranks[1:]),  # a square past the end
+        "/".join(["x," + str(size - 1)] + ranks[1:]),  # a letter of no game
+        "/".join([letters[0] * 3 + "," + str(size - 1)] + ranks[1:]),  # a stack
+        "/".join(["0," + str(size)] + ranks[1:]),  # a zero count
+        "/".join(["0" + str(size)] + ranks[1:]),  # a leading zero
+        "/".join(["9" * 5000] + ranks[1:]),  # a count of too many digits
+        "/".join(["99999999999999"] + ranks[1:]),  # a huge count
+        "/".join(["," * size] + ranks[1:]),  # empty squares between commas
+        "/".join(["٣"] + ranks[1:]),  # a digit that is not ASCII
+        " / ".join(ranks),  # white space around separators
+        "/".join(ranks).replace("/", "\\"),  # the wrong separator
+        "/".join(ranks).lower().upper(),  # case (letters only)
+        "/".join([letters.upper()[0] + "," + str(size - 1)] + ranks[1:]),  # a capital letter
+        ";".join(ranks),
+        "/".join(["-1"] + ranks[1:]),
+    ]
+    return shapes
+
+
 # --- the inputs ------------------------------------------------------------------------------
 
 
@@ -294,11 +358,32 @@ class Inputs:
         if roll < 0.72:
             text = self.rng.choice(self.grammar)
             return Input(mutate(self.rng, text) if self.rng.random() < 0.5 else text, "grammar")
-        if roll < 0.80:
+        if roll < 0.76:
             return Input(self.rng.randbytes(self.rng.randrange(0, 2048)), "binary junk")
-        if roll < 0.92:
+        if roll < 0.80:
+            data, place = long_run(self.rng, self.rng.choice(self.grn))
+            return Input(data, f"long run ({place})", "grn" if place != "alone" else None)
+        if roll < 0.84:
+            return self._setup()
+        if roll < 0.94:
             return self._surrounded_grn()
         return self._surrounded_json()
+
+    def _setup(self) -> Input:
+        """A record whose Setup tag (or JSON ``setup``) has one of every shape, with a move."""
+        game = self.rng.choice(list(all_games()))
+        size = self.rng.choice(game.sizes[:4])
+        setup = self.rng.choice(setup_shapes(game.name, size, game.letters))
+        komi = 0 if game.komi else None
+        if self.rng.random() < 0.5:
+            tags = f'[Game "{game.name}"]\n[Size "{size}"]\n'
+            tags += f'[Komi "{komi}"]\n' if komi is not None else ""
+            text = f'{tags}[Setup "{setup}"]\n\n1. pass *\n'
+            return Input(text.encode("utf-8", "surrogatepass"), "Setup shape", "grn")
+        obj = {"game": game.name, "size": size, "setup": setup, "moves": [], "result": "*"}
+        if komi is not None:
+            obj["komi"] = komi
+        return Input(json.dumps(obj).encode(), "Setup shape (JSON)", "json")
 
     def _json_values(self) -> Input:
         obj = json.loads(json.dumps(self.rng.choice(self.objects)))

@@ -18,6 +18,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from fuzz import build_under_test
 from fuzz.surfaces import hostile_http
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         process.send_signal(signal.SIGTERM)
         code = process.wait(timeout=60)
     print(
-        f"{options.requests} hostile requests on the wire in {wire:.0f} s: "
+        f"{build_under_test()}: {options.requests} hostile requests on the wire in {wire:.0f} s: "
         f"{len(problems)} problem(s); schemathesis exit status {status}; the server's peak "
         f"memory {memory:.0f} MB; exit status after SIGTERM {code}"
     )

@@ -1,14 +1,17 @@
 """Shared pytest options and fixtures: ``--update-golden`` rewrites the samples' expected
 outputs; ``installed`` is the package built as a wheel and installed away from the repository,
-as a user gets it."""
+as a user gets it; ``--shipped`` runs the tests on that installed wheel instead of the
+checkout (``make test`` runs the suite both ways)."""
 
 from __future__ import annotations
 
-import subprocess
+import os
 import sys
 from pathlib import Path
 
 import pytest
+
+from tools import shipped
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,6 +23,49 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite samples/**/*.expected.json from the current adjudicator",
     )
+    parser.addoption(
+        "--shipped",
+        action="store_true",
+        default=False,
+        help="run on the wheel as pip installs it (compiled where a C compiler is present), "
+        "built by tools/shipped.py, instead of on the checkout",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under ``--shipped``, ``arbiter`` is imported from the installed wheel, here and in
+    every process a test starts: the site folder goes first on the path (before the checkout,
+    whose ``arbiter/`` would shadow it) and ``PYTHONSAFEPATH`` keeps a child's working folder
+    off its path."""
+    config.addinivalue_line("markers", "checkout_only: a test of the checkout itself, not "
+                            "of what it builds (skipped under --shipped)")  # fmt: skip
+    if not config.getoption("--shipped"):
+        return
+    assert "arbiter" not in sys.modules, "arbiter was imported before the shipped build"
+    site = str(shipped.build())
+    sys.path.insert(0, site)
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [site, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    )
+    os.environ["PYTHONSAFEPATH"] = "1"
+    import arbiter
+
+    assert arbiter.__file__ is not None and arbiter.__file__.startswith(site)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--shipped"):
+        return
+    skip = pytest.mark.skip(reason="a test of the checkout itself, not of the shipped build")
+    for item in items:
+        if item.get_closest_marker("checkout_only"):
+            item.add_marker(skip)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    import arbiter
+
+    return f"arbiter under test: {Path(arbiter.__file__ or '?').parent}"
 
 
 @pytest.fixture
@@ -28,28 +74,16 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 
 
 @pytest.fixture(scope="session")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def wheel() -> Path:
     """The wheel built from the checkout as ``pip install`` builds it, in an isolated build
     environment that holds only what ``pyproject.toml`` asks for: with the modules of
-    setup.py compiled by mypyc where a C compiler is present."""
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out),
-         str(ROOT)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    [built] = out.glob("*.whl")
-    return built
+    setup.py compiled by mypyc where a C compiler is present (``tools/shipped.py``)."""
+    shipped.build()
+    return shipped.wheel_file()
 
 
 @pytest.fixture(scope="session")
-def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def installed(wheel: Path) -> Path:
     """A folder holding the wheel installed (without its dependencies, which this
     environment has): put it first on ``PYTHONPATH`` to run the installed package."""
-    site = tmp_path_factory.mktemp("site")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site),
-         str(wheel)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return site
+    return shipped.SITE

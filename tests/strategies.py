@@ -92,7 +92,12 @@ def records(draw: st.DrawFn, game: str | None = None, max_moves: int = 30) -> Re
     size = draw(st.sampled_from(spec.sizes))
     names = draw(st.lists(tag_names, max_size=4, unique=True))
     turns = draw(
-        st.lists(st.builds(Turn, moves(spec, size), st.none() | comments), max_size=max_moves)
+        # Turn built by hand: st.builds would also fill the defaulted ``where`` of the
+        # compiled class (which shows no signature) with something of its own.
+        st.lists(
+            st.tuples(moves(spec, size), st.none() | comments).map(lambda t: Turn(*t)),
+            max_size=max_moves,
+        )
     )
     return Record(
         game=spec.name,

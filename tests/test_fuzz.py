@@ -4,6 +4,7 @@ server. Any finding fails, with the input that caused it."""
 
 from __future__ import annotations
 
+from fuzz.cost import check
 from fuzz.harness import run
 from fuzz.surfaces import hostile_http
 from tests.service.test_front import Server
@@ -28,3 +29,12 @@ def test_hostile_http_on_the_wire_gets_json_answers_and_the_server_stays_up() ->
         status = server.stop()
     assert not problems, "\n".join(problems)
     assert status == 0
+
+
+def test_ten_times_the_input_never_costs_much_more_than_ten_times_the_time() -> None:
+    # Long runs of every delimiter alone, in the movetext, in each tag value and in a
+    # comment; JSON nesting; many records, moves and tags: from 100 to 100,000 units, each
+    # decade at most RATIO times the one before (make fuzz goes to a million).
+    findings, measured = check([100, 1_000, 10_000, 100_000])
+    assert len(measured) > 900
+    assert not findings, "\n".join(map(str, findings))

@@ -537,7 +537,7 @@ def test_what_the_site_cannot_hold_is_named() -> None:
 
 
 def _fields(record: Record) -> dict[str, Any]:
-    return {name: getattr(record, name) for name in Record.__slots__}
+    return {name: getattr(record, name) for name in Record._fields}
 
 
 def test_an_unknown_result_takes_the_rules_winner() -> None:
