@@ -32,7 +32,7 @@ from arbiter.notation.games import all_games
 from arbiter.notation.grn_reader import read_grn
 from arbiter.notation.grn_writer import write_grn
 from arbiter.notation.json_reader import read_json, record_from_json
-from arbiter.notation.json_schema import record_schema, schema_text
+from arbiter.notation.json_schema import fast_checks, record_schema, record_validator, schema_text
 from arbiter.notation.json_writer import record_to_json, write_json
 from fuzz.inputs import value_holders
 from tests.strategies import records
@@ -551,3 +551,44 @@ def test_damaged_records_give_a_record_or_an_error(obj: object) -> None:
     assert isinstance(item, Record | RecordError)
     if isinstance(item, RecordError):
         assert item.pointer is not None and item.index == 0
+
+
+def _checked_as_the_reader_does(obj: Any) -> tuple[object, list[object], list[object]]:
+    """The header (moves and tags emptied, result left out), the moves and the tags."""
+    header = {
+        key: [] if key in ("moves", "tags") and isinstance(value, list) else value
+        for key, value in obj.items()
+        if key != "result"
+    }
+    return header, list(obj.get("moves") or []), list(obj.get("tags") or [])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(any_record.map(record_to_json), damaged_records()))
+def test_the_quick_checks_accept_only_what_the_schema_accepts(obj: Any) -> None:
+    # The reader asks the schema only about what a quick check refuses: a quick check that
+    # accepted something the schema refuses would let a bad record through.
+    game = next((g for g in all_games() if g.name == obj.get("game")), None)
+    if game is None or not isinstance(obj, dict):
+        return
+    quick = fast_checks(game)
+    header, moves, tags = _checked_as_the_reader_does(obj)
+    if quick.header(header):
+        assert record_validator().is_valid(header), header
+    for field, items, ok in (("moves", moves, quick.move), ("tags", tags, quick.tag)):
+        for item in items:
+            if ok(item):  # the schema finds nothing in the item (the rest is not asked)
+                alone = {"game": game.name, field: [item]}
+                errors = record_validator().iter_errors(alone)
+                assert not [e for e in errors if list(e.absolute_path)[:2] == [field, 0]], item
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(any_record)
+def test_the_quick_checks_accept_every_well_formed_record(record: Record) -> None:
+    # And they pass what is well formed, so that the schema is not asked about it.
+    obj = record_to_json(record)
+    quick = fast_checks(next(g for g in all_games() if g.name == record.game))
+    header, moves, tags = _checked_as_the_reader_does(obj)
+    assert quick.header(header), header
+    assert all(map(quick.move, moves)) and all(map(quick.tag, tags))
