@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SOURCES := arbiter notation adjudicator service diagram tests bench tools fuzz setup.py
 
-.PHONY: demo test bench bench-http bench-venv fuzz hostile-load clean venv browser
+.PHONY: demo test bench bench-http bench-venv bench-events fuzz hostile-load clean venv system
 
 venv: $(STAMP)
 
@@ -22,20 +22,26 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	@$(BIN)/arbiter adjudicate samples/ || true
 
-# The browser tests drive Debian's chromium (tests/browser/). Install it where this can be
-# done without asking: as root, with apt-get. Elsewhere the tests skip without it (and fail
-# in CI, where CI=true).
-browser: $(STAMP)
-	@test -x /usr/bin/chromium || [ "$$(id -u)" != 0 ] || ! command -v apt-get > /dev/null \
-		|| (echo "installing chromium for the browser tests (log: $(VENV)/apt.log)" \
+# The browser tests drive Debian's chromium (tests/browser/), and the events tests run on
+# a real PostgreSQL too, started from Debian's binaries (tests/events/). Install what is
+# missing where this can be done without asking: as root, with apt-get. Elsewhere those
+# tests skip without them (and fail in CI, where CI=true).
+SYSTEM_PACKAGES = $(if $(wildcard /usr/bin/chromium),,chromium) \
+	$(if $(wildcard /usr/lib/postgresql/*/bin/initdb),,postgresql)
+
+system: $(STAMP)
+	@test -z "$(strip $(SYSTEM_PACKAGES))" || [ "$$(id -u)" != 0 ] \
+		|| ! command -v apt-get > /dev/null \
+		|| (echo "installing $(strip $(SYSTEM_PACKAGES)) for the tests (log: $(VENV)/apt.log)" \
 		&& apt-get update -q > $(VENV)/apt.log 2>&1 \
-		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >> $(VENV)/apt.log 2>&1) \
+		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(SYSTEM_PACKAGES) \
+			>> $(VENV)/apt.log 2>&1) \
 		|| (cat $(VENV)/apt.log; exit 1)
 
 # Lint and format (ruff), types (mypy --strict), then the tests twice: on the checkout, and
 # on the wheel as pip installs it, whose hot modules are compiled by mypyc where a C compiler
 # is present (tools/shipped.py builds it once per change). CI runs exactly this.
-test: $(STAMP) browser
+test: $(STAMP) system
 	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/ruff format --check $(SOURCES)
 	$(BIN)/python tools/typecheck.py
@@ -70,7 +76,7 @@ bench-venv:
 	@$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
 	@echo "building and installing the wheel in $(BENCH_VENV) (about two minutes)"
 	@$(BENCH_VENV)/bin/python -m pip install --quiet --force-reinstall --no-deps .
-	@$(BENCH_VENV)/bin/python -m pip install --quiet '.[bench]'
+	@$(BENCH_VENV)/bin/python -m pip install --quiet '.[bench,postgresql]'
 
 # Whole-process and in-process figures against python-chess; writes the README's table.
 bench: bench-venv
@@ -79,6 +85,11 @@ bench: bench-venv
 # The HTTP service at load: requests/s and latencies at 8 and 32 clients.
 bench-http: bench-venv
 	$(BENCH_VENV)/bin/python bench/http_load.py
+
+# The events service at load (README, "Events"): 900 uploads from 8 clients and standings
+# reads, on SQLite and on PostgreSQL, then /adjudicate with --workers 1 and 2.
+bench-events: bench-venv
+	$(BENCH_VENV)/bin/python bench/events_load.py
 
 # Good requests timed while 10% of the requests are the worst inputs known (README).
 hostile-load: bench-venv

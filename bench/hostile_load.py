@@ -136,7 +136,10 @@ def start_server() -> tuple[subprocess.Popen[str], int]:
         text=True,
     )
     assert process.stderr is not None
-    found = re.search(r":(\d+)/", process.stderr.readline())
+    found = None
+    for line in process.stderr:  # the database's line first, then the address
+        if found := re.search(r"serving http://[^ ]*:(\d+)/", line):
+            break
     # Keep reading what the server logs (waitress warns when its queue grows): a full pipe
     # would stop the server.
     threading.Thread(target=lambda: process.stderr.read(), daemon=True).start()  # type: ignore[union-attr]

@@ -87,9 +87,11 @@ def _start(threads: int) -> tuple[subprocess.Popen[str], str]:
                "--threads", str(threads)]  # fmt: skip
     server = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
     assert server.stderr is not None
-    line = server.stderr.readline()
+    found = line = None
+    for line in server.stderr:  # the database's line first, then the address
+        if found := re.search(r"http://[^/ ]+/", line):
+            break
     _drain(server.stderr)
-    found = re.search(r"http://[^/ ]+/", line)
     if found is None:
         server.terminate()
         raise SystemExit(f"arbiter serve did not start: {line}")

@@ -35,8 +35,10 @@ def start_server(threads: int = 4) -> tuple[subprocess.Popen[str], int]:
         text=True,
     )
     assert process.stderr is not None
-    line = process.stderr.readline()
-    found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    found = line = None
+    for line in process.stderr:  # the database's line first, then the address
+        if found := re.search(r"serving http://127\.0\.0\.1:(\d+)/", line):
+            break
     if not found:
         process.kill()
         raise RuntimeError(f"the server did not start: {line!r}")

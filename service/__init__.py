@@ -16,7 +16,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the Flask application: the ``/api/v1`` blueprint, ``/health``, the page at
     ``/`` (and the scripts it loads, under ``/static/``), JSON error handlers, and in front
     of it all the middleware of :mod:`arbiter.service.front`. ``test_config`` overrides the
-    defaults.
+    defaults; ``DATABASE`` is the events' database URL (default: the SQLite file of the data
+    folder, ``spec/events.md``), ``EVENT_CREATION_KEY_SHA256`` the SHA-256 of the key that
+    creating an event needs (default: none is needed).
 
     Flask is imported here, not at module level, so that the command line, which imports
     this package, does not pay for it."""
@@ -24,6 +26,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from arbiter.service import api, viewer
     from arbiter.service.errors import register_error_handlers
+    from arbiter.service.events import api as events_api
+    from arbiter.service.events import pages as event_pages
     from arbiter.service.inputs import RecordRequest
 
     app = Flask(__name__, static_folder=None)  # the page and its files are served by api
@@ -37,6 +41,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.register_blueprint(api.bp)
+    app.register_blueprint(events_api.bp)  # the storage layer loads on an event request only
+    app.register_blueprint(event_pages.bp)
     app.register_blueprint(viewer.assets)  # the page's scripts, style sheet and icon
     app.add_url_rule("/health", "health", api.health)
     app.add_url_rule("/", "index", api.index)

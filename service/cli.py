@@ -53,6 +53,7 @@ class Commands(GuardedGroup):
         "standings": "arbiter.service.standings_cli:standings",
         "show": "arbiter.service.show:show_command",
         "diagram": "arbiter.service.show:diagram_command",
+        "db": "arbiter.service.events.cli:db",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -54,8 +54,12 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(Exception, _unexpected)
 
 
-def _api_error(error: ApiError) -> tuple[dict[str, Any], int]:
-    return error.to_dict(), error.status
+def _api_error(error: ApiError) -> Response:
+    response = jsonify(error.to_dict())
+    response.status_code = error.status
+    if error.status == 401:  # how to authenticate, as HTTP asks of a 401
+        response.headers["WWW-Authenticate"] = 'Bearer realm="arbiter"'
+    return response
 
 
 def _http_error(error: HTTPException) -> Response:

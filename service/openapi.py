@@ -39,6 +39,7 @@ def _document(_generation: int) -> dict[str, Any]:
     schemas["Game"]["properties"]["name"]["enum"] = names
     schemas["Game"]["properties"]["moves"]["items"]["enum"] = list(MOVE_FORMS)
     schemas["Report"]["properties"]["game"]["enum"] = [*names, None]
+    schemas["NewEvent"]["properties"]["game"]["enum"] = names
     source = _embedded(record_schema(), "#/components/schemas/RecordSource")
     source["description"] = schemas["RecordSource"]["description"]
     schemas["RecordSource"] = source

@@ -2,12 +2,15 @@
 
 Every option may also come from the environment (``ARBITER_HOST``, ``ARBITER_PORT``,
 ``ARBITER_THREADS``, ``ARBITER_MAX_BODY``, ``ARBITER_CONNECTION_LIMIT``,
-``ARBITER_CHANNEL_TIMEOUT``); a command-line option wins. Flask and waitress are imported only
+``ARBITER_CHANNEL_TIMEOUT``, ``ARBITER_DATABASE``, ``ARBITER_WORKERS``,
+``ARBITER_CREATION_KEY``); a command-line option wins. Flask and waitress are imported only
 when the command runs, so that the rest of the CLI starts fast. What stands in front of the
 application (JSON refusals, limits, shutdown) is :mod:`arbiter.service.front`.
 """
 
 from __future__ import annotations
+
+import sys
 
 import click
 
@@ -83,6 +86,31 @@ class ByteSize(click.ParamType):  # type: ignore[type-arg]  # generic only from 
     show_default=True,
     help="Seconds a silent connection is kept (env ARBITER_CHANNEL_TIMEOUT).",
 )
+@click.option(
+    "--database",
+    envvar="ARBITER_DATABASE",
+    metavar="URL",
+    default=None,
+    help="Where events are kept: sqlite:///PATH or postgresql://USER@HOST/DB "
+    "(?host=/socket/dir for a Unix socket); default: the SQLite file of the data folder "
+    "(env ARBITER_DATABASE, ARBITER_DATA).",
+)
+@click.option(
+    "--workers",
+    envvar="ARBITER_WORKERS",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Server processes sharing the port, each with --threads threads (env ARBITER_WORKERS).",
+)
+@click.option(
+    "--creation-key",
+    envvar="ARBITER_CREATION_KEY",
+    metavar="KEY",
+    default=None,
+    help="If set, creating an event needs this key as its bearer token (env "
+    "ARBITER_CREATION_KEY); by default anyone who reaches the server may create one.",
+)
 def serve(
     host: str,
     port: int,
@@ -90,35 +118,83 @@ def serve(
     max_body: int,
     connection_limit: int,
     channel_timeout: int,
+    database: str | None,
+    workers: int,
+    creation_key: str | None,
 ) -> None:
-    """Run the HTTP API (see spec/api.md) until SIGTERM or Ctrl-C, which let the requests
-    under way finish."""
+    """Run the HTTP API (see spec/api.md) and the events service (spec/events.md) until
+    SIGTERM or Ctrl-C, which let the requests under way finish."""
+    import hashlib
+
     from waitress import create_server
 
     from arbiter.service import create_app
+    from arbiter.service.events.store import default_url
     from arbiter.service.front import JsonChannel, raise_open_files, serve_until_stopped
+    from arbiter.service.workers import listening_socket, serve_forked
 
-    app = create_app({"MAX_CONTENT_LENGTH": max_body})
+    url = database or default_url()
+    _upgrade(url)
+    config: dict[str, object] = {"MAX_CONTENT_LENGTH": max_body, "DATABASE": url}
+    if creation_key:
+        config["EVENT_CREATION_KEY_SHA256"] = hashlib.sha256(creation_key.encode()).hexdigest()
+    app = create_app(config)
     raise_open_files(connection_limit + 64)
-    server = create_server(
-        app,
-        host=host,
-        port=port,
-        threads=threads,
-        ident="arbiter",
+    sock = listening_socket(host, port)
+    options = {
+        "threads": threads,
+        "ident": "arbiter",
         # waitress refuses a body of this size or more, before reading it: one byte over.
-        max_request_body_size=max_body + 1,
-        connection_limit=connection_limit,
-        channel_timeout=channel_timeout,
-        cleanup_interval=max(1, min(10, channel_timeout // 2)),
-        asyncore_use_poll=True,  # select() cannot watch more than 1024 connections
-    )
-    server.channel_class = JsonChannel
-    bound = getattr(server, "effective_port", port)
+        "max_request_body_size": max_body + 1,
+        "connection_limit": connection_limit,
+        "channel_timeout": channel_timeout,
+        "cleanup_interval": max(1, min(10, channel_timeout // 2)),
+        "asyncore_use_poll": True,  # select() cannot watch more than 1024 connections
+    }
+
+    def run() -> None:
+        server = create_server(app, sockets=[sock], **options)
+        server.channel_class = JsonChannel
+        serve_until_stopped(server)
+
+    bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
+    processes = f"{workers} processes of {threads} threads" if workers > 1 else f"{threads} threads"
     click.echo(
-        f"arbiter: serving http://{shown}:{bound}/ with {threads} threads "
+        f"arbiter: serving http://{shown}:{bound}/ with {processes} "
         f"(request bodies up to {max_body} bytes); Ctrl-C or SIGTERM stops",
         err=True,
     )
-    serve_until_stopped(server)
+    if not creation_key and host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(
+            f"arbiter: anyone who reaches {shown} may create events: set --creation-key",
+            err=True,
+        )
+    try:
+        if workers == 1:
+            run()
+        else:
+            serve_forked(run, workers)
+    finally:
+        sock.close()
+
+
+def _upgrade(url: str) -> None:
+    """Bring the events database's schema up to date, or stop with the reason."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from arbiter.service.events.migrate import head, upgrade
+    from arbiter.service.events.store import DatabaseError, shown_url
+
+    try:
+        before = upgrade(url)
+    except DatabaseError as err:
+        raise click.UsageError(str(err)) from None
+    except (SQLAlchemyError, OSError) as err:
+        reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0][:300]
+        click.echo(f"arbiter: cannot open the events database {shown_url(url)}: {reason}",
+                   err=True)  # fmt: skip
+        sys.exit(1)
+    now = head()
+    step = "" if before == now else f" (schema {before or 'created'} -> {now})"
+    click.echo(f"arbiter: events kept in {shown_url(url)}{step}", err=True)

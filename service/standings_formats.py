@@ -50,10 +50,15 @@ class FormatError(ValueError):
 
 
 def render(
-    tables: Sequence[EventStandings], fmt: Format, *, total_rounds: int | None = None
+    tables: Sequence[EventStandings],
+    fmt: Format,
+    *,
+    total_rounds: int | None = None,
+    comments: Sequence[str] = (),
 ) -> str:
     """The standings in ``fmt``. ``total_rounds`` is the planned number of rounds written
-    to TRF (default: one more than the rounds played, so that the next round can be paired).
+    to TRF (default: one more than the rounds played, so that the next round can be paired);
+    ``comments`` are TRF comment lines (``### ...``, the corrections of a kept event).
 
     Raises :class:`FormatError` for TRF unless exactly one table has players, or when a
     figure does not fit TRF's columns."""
@@ -64,7 +69,7 @@ def render(
     if fmt == "html":
         return html_page(tables)
     if fmt == "trf":
-        return trf_text(_one_table(tables), total_rounds=total_rounds)
+        return trf_text(_one_table(tables), total_rounds=total_rounds, comments=comments)
     return table_text(tables)
 
 
@@ -214,7 +219,7 @@ def _csv_row(table: EventStandings, line: Standing, tiebreaks: list[str], rounds
 
 # --- HTML ---------------------------------------------------------------------------------
 
-_STYLE = """
+HTML_STYLE = """
 body { font: 15px/1.4 system-ui, sans-serif; margin: 2rem auto; max-width: 72rem;
        padding: 0 1rem; color: #1d1d1f; }
 h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
@@ -235,15 +240,15 @@ def html_page(tables: Sequence[EventStandings]) -> str:
     crosstable, and the records that do not count."""
     events = sorted({table.event for table in tables if table.event})
     title = ", ".join(events) or "Standings"
-    body = "\n".join(_html_table(table) for table in tables)
+    body = "\n".join(html_table(table) for table in tables)
     return (
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{_e(title)} - standings</title>\n<style>\n{_STYLE}\n</style>\n</head>\n"
+        f"<title>{_e(title)} - standings</title>\n<style>\n{HTML_STYLE}\n</style>\n</head>\n"
         f"<body>\n<h1>{_e(title)}</h1>\n{body}\n</body>\n</html>\n"
     )
 
 
-def _html_table(table: EventStandings) -> str:
+def html_table(table: EventStandings) -> str:
     parts = [f"<section>\n<h2>{_e(_title(table))}</h2>"]
     if table.tiebreak_order and table.event is not None:
         parts.append(
@@ -302,10 +307,13 @@ def _e(text: str) -> str:
 # --- TRF ----------------------------------------------------------------------------------
 
 
-def trf_text(table: EventStandings, *, total_rounds: int | None = None) -> str:
+def trf_text(
+    table: EventStandings, *, total_rounds: int | None = None, comments: Sequence[str] = ()
+) -> str:
     """The table as a FIDE TRF-16 file with the ``XXR`` line of TRF(x): ``012`` the event
-    (and game), ``062`` the number of players, ``XXR`` the planned number of rounds, then
-    one ``001`` line per player, numbered in order of name.
+    (and game), ``062`` the number of players, ``XXR`` the planned number of rounds, the
+    ``comments`` (each a line that starts with ``###``, which TRF readers skip), then one
+    ``001`` line per player, numbered in order of name.
 
     Raises :class:`FormatError` when ``total_rounds`` is below the rounds played, or when a
     number does not fit its TRF columns (more than 9999 players, 100 points or more)."""
@@ -321,6 +329,10 @@ def trf_text(table: EventStandings, *, total_rounds: int | None = None) -> str:
         f"062 {len(table.standings)}",
         f"XXR {total}",
     ]
+    for comment in comments:
+        if not comment.startswith("###"):
+            raise ValueError(f"a TRF comment line starts with ###: {comment[:40]!r}")
+        lines.append(_printable(comment))
     number = {
         line.player: n
         for n, line in enumerate(sorted(table.standings, key=lambda s: name_key(s.player)), 1)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,9 @@ def pytest_configure(config: pytest.Config) -> None:
     off its path."""
     config.addinivalue_line("markers", "checkout_only: a test of the checkout itself, not "
                             "of what it builds (skipped under --shipped)")  # fmt: skip
+    # Events are kept in the data folder by default: never the user's own, in a test run.
+    os.environ["ARBITER_DATA"] = tempfile.mkdtemp(prefix="arbiter-data-")
+    os.environ.pop("ARBITER_DATABASE", None)
     if not config.getoption("--shipped"):
         return
     assert "arbiter" not in sys.modules, "arbiter was imported before the shipped build"

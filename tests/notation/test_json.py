@@ -560,7 +560,8 @@ def _checked_as_the_reader_does(obj: Any) -> tuple[object, list[object], list[ob
         for key, value in obj.items()
         if key != "result"
     }
-    return header, list(obj.get("moves") or []), list(obj.get("tags") or [])
+    moves, tags = obj.get("moves"), obj.get("tags")
+    return header, moves if isinstance(moves, list) else [], tags if isinstance(tags, list) else []
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

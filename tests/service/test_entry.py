@@ -323,5 +323,8 @@ def test_the_installed_console_script_starts_without_click(installed: Path, tmp_
     assert plain.returncode == 0 and '"valid": true' in plain.stdout
     assert "arbiter.service.entry" in loaded and "arbiter.service.runs" in loaded
     assert not {name for name in loaded if name.split(".")[0] == "click"}
+    # nor the events' storage layer, nor the web framework
+    assert not {name for name in loaded if name.split(".")[0] in ("sqlalchemy", "flask")}
+    assert not {name for name in loaded if name.startswith("arbiter.service.events")}
     helped, loaded = imports("adjudicate", "--help")
     assert helped.returncode == 0 and "click" in loaded

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import queue
 import re
@@ -33,14 +34,27 @@ LOCAL = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 # --- options, with the server replaced by a stand-in --------------------------------------
 
 
+class FakeSocket:
+    """Stands for the listening socket ``serve`` binds: remembers where it was asked to."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+
+    def getsockname(self) -> tuple[str, int]:
+        return self.host, self.port or 54321
+
+    def close(self) -> None:
+        return None
+
+
 class FakeServer:
     """Records how ``serve`` built its server, and returns from ``run`` at once."""
 
     calls: list[dict[str, Any]] = []
 
-    def __init__(self, app: Any, **options: Any) -> None:
-        self.effective_port = options["port"] or 54321
-        FakeServer.calls.append({"app": app, **options})
+    def __init__(self, app: Any, sockets: list[FakeSocket], **options: Any) -> None:
+        (sock,) = sockets
+        FakeServer.calls.append({"app": app, "host": sock.host, "port": sock.port, **options})
 
     def run(self) -> None:
         return None
@@ -54,9 +68,11 @@ def fake_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]
     import waitress  # type: ignore[import-untyped]
 
     import arbiter.service.front
+    import arbiter.service.workers
 
     FakeServer.calls = []
     monkeypatch.setattr(waitress, "create_server", FakeServer)
+    monkeypatch.setattr(arbiter.service.workers, "listening_socket", FakeSocket)
     monkeypatch.setattr(arbiter.service.front, "serve_until_stopped", lambda server: server.run())
     for name in (
         "ARBITER_HOST",
@@ -65,6 +81,8 @@ def fake_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]
         "ARBITER_MAX_BODY",
         "ARBITER_CONNECTION_LIMIT",
         "ARBITER_CHANNEL_TIMEOUT",
+        "ARBITER_WORKERS",
+        "ARBITER_CREATION_KEY",
     ):
         monkeypatch.delenv(name, raising=False)
     yield FakeServer.calls
@@ -271,3 +289,32 @@ def test_real_server_answers_requests_in_parallel(server: str) -> None:
     reports = [json.loads(data)["reports"] for _, _, data in answers]
     assert all(report == reports[0] for report in reports)
     assert [report["valid"] for report in reports[0]] == [True, True, True]
+
+
+def test_serve_keeps_events_where_told_and_hashes_the_creation_key(
+    runner: CliRunner, fake_server: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    result = runner.invoke(main, ["serve", "--database", url, "--creation-key", "s3cret"])
+    assert result.exit_code == 0, result.output
+    config = fake_server[-1]["app"].config
+    assert config["DATABASE"] == url and (tmp_path / "x.sqlite3").is_file()
+    assert config["EVENT_CREATION_KEY_SHA256"] == hashlib.sha256(b"s3cret").hexdigest()
+    assert "s3cret" not in result.stderr and "s3cret" not in repr(dict(config))
+    assert f"events kept in {url} (schema created -> 0001)" in result.stderr
+    again = runner.invoke(main, ["serve"], env={"ARBITER_DATABASE": url})
+    assert f"events kept in {url}\n" in again.stderr  # up to date: nothing to say
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("mysql://x@y/z", "is not a database URL arbiter can use"),
+        ("sqlite:///:memory:", "a SQLite database must be a file"),
+    ],
+)
+def test_serve_refuses_a_database_it_cannot_use(
+    runner: CliRunner, fake_server: list[dict[str, Any]], url: str, said: str
+) -> None:
+    result = runner.invoke(main, ["serve", "--database", url])
+    assert result.exit_code == 2 and said in result.stderr and not fake_server

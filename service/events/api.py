@@ -1,0 +1,381 @@
+"""``/api/v1/events``: events kept on the server (``spec/events.md``, ``spec/openapi.yaml``).
+
+Views are thin: they read the request, call :mod:`arbiter.service.events.operations`
+(the functions ``arbiter db`` calls too) and answer JSON. The database is opened on the
+first request that needs it, in the process that serves it (so that ``serve --workers``
+forks before any connection exists), and only the event routes import the storage layer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any, NoReturn
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+
+from arbiter.service.errors import ApiError
+from arbiter.service.inputs import request_sources
+
+bp = Blueprint("events", __name__, url_prefix="/api/v1/events")
+
+STORE = "arbiter.events.store"
+
+
+def store() -> Any:
+    """The app's store, opened (and its schema brought up to date) on first use."""
+    from arbiter.service.events.store import DatabaseError, default_url, open_store
+
+    found = current_app.extensions.get(STORE)
+    if found is None:
+        url = current_app.config.get("DATABASE") or default_url()
+        try:
+            found = open_store(url)
+        except DatabaseError as err:
+            raise ApiError(503, "database-unavailable", str(err)) from None
+        current_app.extensions[STORE] = found
+    return found
+
+
+def _refuse(err: Any) -> NoReturn:
+    raise ApiError(err.status, err.code, err.message, **err.extra) from None
+
+
+def call(function: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run an operation, its refusals as API errors, a database that cannot be reached
+    as 503."""
+    from sqlalchemy.exc import OperationalError
+
+    from arbiter.service.events.operations import EventError
+
+    try:
+        return function(store(), *args, **kwargs)
+    except EventError as err:
+        _refuse(err)
+    except OperationalError as err:
+        current_app.logger.error("database unavailable: %s", type(err).__name__)
+        raise ApiError(
+            503, "database-unavailable", "the database does not answer; try again shortly"
+        ) from None
+
+
+def bearer() -> str | None:
+    """The token of ``Authorization: Bearer TOKEN``, if the request has one."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def body() -> dict[str, Any]:
+    """The request's JSON object (an empty object for no body)."""
+    if not request.get_data(cache=True):
+        return {}
+    found = request.get_json(silent=True)
+    if not isinstance(found, dict):
+        raise ApiError(400, "bad-json", "the body must be a JSON object")
+    return found
+
+
+def page_url(event_id: str) -> str:
+    return url_for("event_pages.event_page", event_id=event_id, _external=True)
+
+
+def _with_urls(summary: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **summary,
+        "url": page_url(summary["id"]),
+        "api": url_for("events.event", event_id=summary["id"], _external=True),
+    }
+
+
+@bp.post("")
+def create() -> tuple[Response, int]:
+    """A new event; the answer holds the director's token, shown this once."""
+    _check_creation_key()
+    from arbiter.service.events.operations import create_event
+
+    created = call(create_event, body())
+    answer = jsonify({**_with_urls(created.event), "token": created.token})
+    answer.headers["Location"] = answer.json["api"] if answer.json else ""
+    answer.headers["Cache-Control"] = "no-store"
+    return answer, 201
+
+
+def _check_creation_key() -> None:
+    wanted = current_app.config.get("EVENT_CREATION_KEY_SHA256")
+    if not wanted:
+        return
+    given = bearer()
+    if given is None:
+        raise ApiError(
+            401,
+            "missing-token",
+            "this server creates events only for the holder "
+            "of its creation key (Authorization: Bearer KEY)",
+        )
+    digest = hashlib.sha256(given.encode("utf-8", "surrogatepass")).hexdigest()
+    if not hmac.compare_digest(digest, wanted):
+        raise ApiError(403, "bad-creation-key", "the key is not this server's creation key")
+
+
+@bp.get("")
+def list_events() -> Response:
+    """The events, newest first (at most 500)."""
+    from sqlalchemy import select
+
+    from arbiter.service.events.store import events
+
+    with store().read() as conn:
+        rows = conn.execute(select(events).order_by(events.c.created_at.desc()).limit(500))
+        found = [
+            {
+                "id": r.id,
+                "name": r.name,
+                "game": r.game,
+                "created_at": r.created_at,
+                "finalised_at": r.finalised_at,
+                "url": page_url(r.id),
+            }
+            for r in rows
+        ]
+    return jsonify(events=found)
+
+
+@bp.get("/<event_id>")
+def event(event_id: str) -> Response:
+    """The event: name, game, planned and played rounds, counts, last change."""
+    from arbiter.service.events.operations import event_summary
+
+    return _fresh(event_id, lambda: jsonify(_with_urls(call(event_summary, event_id))))
+
+
+def _fresh(event_id: str, answer: Any) -> Response:
+    """``answer()``, with the event's version as its ETag; 304 when the client has it."""
+    from arbiter.service.events.operations import version
+
+    current = f"{event_id}-{call(version, event_id)}"
+    tag = f'"{current}"'
+    if request.if_none_match.contains(current):
+        not_modified = Response(status=304)
+        not_modified.headers["ETag"] = tag
+        return not_modified
+    response: Response = answer()
+    response.headers["ETag"] = tag
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.patch("/<event_id>")
+def change(event_id: str) -> Response:
+    """Change the name, planned rounds, tie-breaks or confirmation of players' uploads."""
+    from arbiter.service.events.operations import change_event
+
+    return jsonify(_with_urls(call(change_event, event_id, bearer(), body())))
+
+
+@bp.post("/<event_id>/finalise")
+def finalise(event_id: str) -> Response:
+    """Finalise the event: read-only from now on."""
+    from arbiter.service.events.operations import finalise as finalise_event
+
+    return jsonify(_with_urls(call(finalise_event, event_id, bearer(), body().get("reason"))))
+
+
+@bp.post("/<event_id>/records")
+def upload(event_id: str) -> tuple[Response, int]:
+    """Records in: the bodies ``/adjudicate`` takes, each kept as sent with its reports."""
+    from arbiter.service.events.operations import Source
+    from arbiter.service.events.operations import upload as keep
+
+    if bearer() is None:  # before reading a body that would be refused anyway
+        call(keep, event_id, None, [])
+    sources = [
+        Source(s.name, s.data if isinstance(s.data, bytes) else s.data.read(), s.fmt)
+        for s in request_sources(request)
+    ]
+    answer = call(keep, event_id, bearer(), sources)
+    reports = [one["report"] for upload in answer["uploads"] for one in upload["records"]]
+    invalid = sum(not report["valid"] for report in reports)
+    created = any(not upload["duplicate"] for upload in answer["uploads"])
+    return jsonify(
+        count=len(reports), invalid=invalid, **answer, url=page_url(event_id)
+    ), 201 if created else 200
+
+
+@bp.get("/<event_id>/records")
+def records(event_id: str) -> Response:
+    """Every record kept, with its report, round, players, status and upload (``?round=N``:
+    one round's)."""
+    from arbiter.service.events.operations import list_records
+
+    round_text = request.args.get("round")
+    number = None
+    if round_text is not None:
+        if not (round_text.isascii() and round_text.isdigit() and len(round_text) <= 3):
+            raise ApiError(
+                400, "bad-parameter", "'round' must be a round number", parameter="round"
+            )
+        number = int(round_text)
+    return _fresh(event_id, lambda: jsonify(records=call(list_records, event_id, number)))
+
+
+@bp.get("/<event_id>/records/<int:number>")
+def one_record(event_id: str, number: int) -> Response:
+    from arbiter.service.events.operations import record
+
+    return jsonify(call(record, event_id, number))
+
+
+@bp.post("/<event_id>/records/<int:number>/confirm")
+def confirm(event_id: str, number: int) -> Response:
+    """Confirm a record a player uploaded: it counts from now on."""
+    from arbiter.service.events.operations import confirm as confirm_record
+
+    return jsonify(call(confirm_record, event_id, bearer(), number, _reason_given()))
+
+
+@bp.post("/<event_id>/records/<int:number>/exclude")
+def exclude(event_id: str, number: int) -> Response:
+    """Exclude a record from the event, with a reason."""
+    from arbiter.service.events.operations import exclude as exclude_record
+
+    return jsonify(call(exclude_record, event_id, bearer(), number, _reason_given()))
+
+
+@bp.post("/<event_id>/records/<int:number>/reinstate")
+def reinstate(event_id: str, number: int) -> Response:
+    """Count an excluded record again, with a reason."""
+    from arbiter.service.events.operations import reinstate as reinstate_record
+
+    return jsonify(call(reinstate_record, event_id, bearer(), number, _reason_given()))
+
+
+def _reason_given() -> Any:
+    given = body()
+    return given.get("reason", request.args.get("reason"))
+
+
+@bp.put("/<event_id>/records/<int:number>/result")
+def set_result(event_id: str, number: int) -> Response:
+    """Set the record's official result (``{"result": "Blue+F", "reason": "..."}``)."""
+    from arbiter.service.events.operations import set_result as set_official
+
+    given = body()
+    return jsonify(
+        call(set_official, event_id, bearer(), number, given.get("result"), given.get("reason"))
+    )
+
+
+@bp.delete("/<event_id>/records/<int:number>/result")
+def clear_result(event_id: str, number: int) -> Response:
+    """Take the official result back (a reason in the body or ``?reason=``)."""
+    from arbiter.service.events.operations import clear_result as clear_official
+
+    return jsonify(call(clear_official, event_id, bearer(), number, _reason_given()))
+
+
+@bp.get("/<event_id>/uploads")
+def uploads(event_id: str) -> Response:
+    from arbiter.service.events.operations import list_uploads
+
+    return jsonify(uploads=call(list_uploads, event_id))
+
+
+@bp.get("/<event_id>/uploads/<sha256>")
+def upload_bytes(event_id: str, sha256: str) -> Response:
+    """An upload's bytes, exactly as sent."""
+    from arbiter.service.events.operations import upload_bytes as kept
+
+    name, fmt, data = call(kept, event_id, sha256)
+    kind = "application/json" if fmt in ("json", "abstractplay") else "application/octet-stream"
+    if fmt == "grn":
+        kind = "text/plain; charset=utf-8"
+    response = Response(data, content_type=kind)
+    shown = (name or f"upload-{sha256[:12]}").replace('"', "").replace("\\", "")
+    response.headers["Content-Disposition"] = f'attachment; filename="{_ascii(shown)}"'
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _ascii(name: str) -> str:
+    return "".join(c if c.isascii() and c.isprintable() else "_" for c in name)[:200]
+
+
+@bp.get("/<event_id>/standings")
+def standings(event_id: str) -> Response:
+    """The standings of the records that count, as ``arbiter standings`` writes them
+    (``?format=json|table|csv|html|trf``; the TRF with the planned rounds and the
+    corrections)."""
+    from arbiter.adjudicator.standings import standings_document
+    from arbiter.service.events.operations import event_standings, trf_comments
+    from arbiter.service.standings_formats import FORMATS, MEDIA_TYPES, FormatError, render
+
+    fmt = request.args.get("format", "json")
+    if fmt not in FORMATS:
+        raise ApiError(
+            400,
+            "bad-parameter",
+            f"'format' must be one of {', '.join(FORMATS)}",
+            parameter="format",
+        )
+
+    def answer() -> Response:
+        summary, tables = call(event_standings, event_id)
+        if fmt == "json":
+            return jsonify(standings_document(tables))
+        comments = call(trf_comments, event_id) if fmt == "trf" else ()
+        planned = summary["rounds"]
+        if fmt == "trf" and planned is not None and planned < summary["rounds_played"]:
+            planned = None
+        try:
+            text = render(tables, fmt, total_rounds=planned, comments=comments)
+        except FormatError as err:
+            raise ApiError(422, "cannot-format", str(err), parameter="format") from None
+        return Response(text, content_type=MEDIA_TYPES[fmt])
+
+    return _fresh(event_id, answer)
+
+
+@bp.get("/<event_id>/log")
+def trail(event_id: str) -> Response:
+    """The audit trail: every change, who (which token), when, what, why, chained."""
+    from arbiter.service.events.operations import entries
+
+    return _fresh(
+        event_id, lambda: jsonify(log=[entry.to_dict() for entry in call(entries, event_id)])
+    )
+
+
+@bp.get("/<event_id>/verify")
+def verify(event_id: str) -> Response:
+    """Whether the event is what its audit trail says, and where not."""
+    from arbiter.service.events.verify import verify_event
+
+    return jsonify(call(verify_event, event_id).to_dict())
+
+
+@bp.get("/<event_id>/tokens")
+def token_list(event_id: str) -> Response:
+    """The event's tokens (never their secrets), for its director."""
+    from arbiter.service.events.operations import list_tokens
+
+    return jsonify(tokens=call(list_tokens, event_id, bearer()))
+
+
+@bp.post("/<event_id>/tokens")
+def issue(event_id: str) -> tuple[Response, int]:
+    """A new token (``{"role": "upload", "label": "player-07"}``), its secret shown once."""
+    from arbiter.service.events.operations import issue_token
+
+    given = body()
+    answer = jsonify(
+        call(issue_token, event_id, bearer(), given.get("role", "upload"), given.get("label"))
+    )
+    answer.headers["Cache-Control"] = "no-store"
+    return answer, 201
+
+
+@bp.delete("/<event_id>/tokens/<int:number>")
+def revoke(event_id: str, number: int) -> Response:
+    from arbiter.service.events.operations import revoke_token
+
+    return jsonify(call(revoke_token, event_id, bearer(), number, _reason_given()))

@@ -1,0 +1,174 @@
+"""One event as one file, and back (``arbiter db export`` and ``arbiter db import``;
+``spec/events.md`` §7).
+
+The archive is a ZIP file: ``event.json`` holds the event, its tokens (their hashes only),
+its uploads' descriptions, its records with their reports and its audit trail; each upload's
+bytes, exactly as sent, are the file ``uploads/NUMBER-SHA256``. Importing writes it all in
+one transaction and verifies the event before committing, so an archive changed since its
+export is refused, whatever database it goes to.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+from typing import Any
+
+from sqlalchemy import Connection, insert, select
+from sqlalchemy.exc import SQLAlchemyError
+
+from arbiter import __version__
+from arbiter.service.events.chain import Entry
+from arbiter.service.events.operations import MAX_BYTES, EventError, entries_on, event_row, now
+from arbiter.service.events.store import Store, events, log, records, tokens, uploads
+from arbiter.service.events.verify import verify_on
+
+FORMAT = "arbiter-event-archive"
+VERSION = 1
+MAX_DESCRIPTION = 512 * 1024 * 1024
+"""The largest ``event.json`` an import reads (the records' reports are most of it)."""
+
+
+def export_event(store: Store, event_id: str) -> bytes:
+    """The archive of ``event_id``."""
+    with store.read() as conn:
+        event = event_row(conn, event_id)._asdict()
+        description: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "exported_at": now(),
+            "arbiter": __version__,
+            "event": event,
+            "tokens": _rows(conn, tokens, event_id),
+            "uploads": [],
+            "records": _rows(conn, records, event_id),
+            "log": [entry.to_dict() for entry in entries_on(conn, event_id)],
+        }
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+            for upload in conn.execute(
+                select(uploads).where(uploads.c.event_id == event_id).order_by(uploads.c.number)
+            ):
+                row = upload._asdict()
+                data = bytes(row.pop("data"))
+                row["path"] = f"uploads/{row['number']}-{row['sha256']}"
+                archive.writestr(row["path"], data)
+                description["uploads"].append(row)
+            archive.writestr("event.json", json.dumps(description, ensure_ascii=False, indent=1))
+    return out.getvalue()
+
+
+def _rows(conn: Connection, table: Any, event_id: str) -> list[dict[str, Any]]:
+    query = select(table).where(table.c.event_id == event_id).order_by(table.c.number)
+    return [row._asdict() for row in conn.execute(query)]
+
+
+def import_event(store: Store, data: bytes) -> str:
+    """Restore the event of an archive; its id. Raises :class:`EventError` for a file that
+    is not such an archive, one changed since its export (the event does not verify), or an
+    event the database already holds."""
+    description, blobs = _unpack(data)
+    event = description["event"]
+    event_id = event["id"]
+    try:
+        with store.write() as conn:
+            if conn.execute(select(events.c.id).where(events.c.id == event_id)).first():
+                raise EventError(
+                    409, "event-exists", f"the database already holds event {event_id}"
+                )
+            conn.execute(insert(events).values(**event))
+            for table, rows in ((tokens, description["tokens"]),):
+                for row in rows:
+                    conn.execute(insert(table).values(**row))
+            for upload in description["uploads"]:
+                row = {k: v for k, v in upload.items() if k != "path"}
+                conn.execute(insert(uploads).values(**row, data=blobs[upload["path"]]))
+            for row in description["records"]:
+                conn.execute(insert(records).values(**row))
+            for item in description["log"]:
+                entry = Entry(**item)
+                conn.execute(
+                    insert(log).values(
+                        event_id=entry.event,
+                        number=entry.number,
+                        at=entry.at,
+                        token=entry.token,
+                        action=entry.action,
+                        details=json.dumps(entry.details, ensure_ascii=False, sort_keys=True),
+                        reason=entry.reason,
+                        prev=entry.prev,
+                        hash=entry.hash,
+                    )
+                )
+            verdict = verify_on(conn, event_id)
+            if not verdict.valid:
+                raise EventError(
+                    422,
+                    "archive-changed",
+                    "the archive does not verify: " + "; ".join(verdict.problems[:5]),
+                )
+    except (TypeError, KeyError, ValueError, SQLAlchemyError) as err:
+        raise EventError(
+            422,
+            "bad-archive",
+            f"the archive's description is not one arbiter "
+            f"wrote ({type(err).__name__}: {str(err)[:300]})",
+        ) from None
+    return str(event_id)
+
+
+def _unpack(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        infos = {info.filename: info for info in archive.infolist()}
+        description_info = infos.get("event.json")
+        if description_info is None:
+            raise EventError(
+                422,
+                "bad-archive",
+                "the file holds no event.json: it is not an event archive of arbiter db export",
+            )
+        if description_info.file_size > MAX_DESCRIPTION:
+            raise EventError(422, "bad-archive", "the archive's event.json is too large")
+        description = json.loads(archive.read(description_info))
+        if not isinstance(description, dict) or description.get("format") != FORMAT:
+            raise EventError(422, "bad-archive", "event.json is not an arbiter event archive")
+        if description.get("version") != VERSION:
+            raise EventError(
+                422,
+                "bad-archive",
+                f"archive version {description.get('version')!r}"
+                f" is not one this arbiter reads ({VERSION})",
+            )
+        blobs: dict[str, bytes] = {}
+        total = 0
+        for upload in description["uploads"]:
+            info = infos.get(upload["path"])
+            if info is None:
+                raise EventError(422, "bad-archive", f"the archive lacks {upload['path']}")
+            total += info.file_size
+            if total > MAX_BYTES:
+                raise EventError(
+                    422, "bad-archive", "the archive's uploads are larger than an event may hold"
+                )
+            blob = archive.read(info)
+            if hashlib.sha256(blob).hexdigest() != upload["sha256"]:
+                raise EventError(
+                    422, "archive-changed", f"{upload['path']} does not match its SHA-256"
+                )
+            blobs[upload["path"]] = blob
+        return description, blobs
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError) as err:
+        raise EventError(
+            422, "bad-archive", f"the file is not a readable ZIP archive: {err}"
+        ) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise EventError(422, "bad-archive", f"event.json is not JSON: {err}") from None
+    except (TypeError, KeyError, AttributeError) as err:
+        raise EventError(
+            422,
+            "bad-archive",
+            f"the archive's description is not one arbiter wrote ({type(err).__name__}: {err})",
+        ) from None

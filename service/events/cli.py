@@ -1,0 +1,164 @@
+"""``arbiter db``: the events database from the command line (``spec/cli.md``,
+``spec/events.md`` §7): bring its schema up to date, list its events, verify them against
+their audit trails, export one event to an archive and import it into any database.
+
+The same functions as the API's; the command line reaches the database directly, so it
+needs no token (whoever can open the database file or log in to the server is its owner).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+database_option = click.option(
+    "--database",
+    envvar="ARBITER_DATABASE",
+    metavar="URL",
+    default=None,
+    help="sqlite:///PATH or postgresql://USER@HOST/DB (?host=/socket/dir); default: the "
+    "SQLite file of the data folder (env ARBITER_DATABASE).",
+)
+
+
+def _url(database: str | None) -> str:
+    from arbiter.service.events.store import default_url
+
+    return database or default_url()
+
+
+def _fail(message: str) -> None:
+    click.echo(f"arbiter: {message}", err=True)
+    sys.exit(1)
+
+
+def _store(database: str | None) -> Any:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from arbiter.service.events.store import DatabaseError, open_store, shown_url
+
+    url = _url(database)
+    try:
+        return open_store(url)
+    except DatabaseError as err:
+        _fail(str(err))
+    except SQLAlchemyError as err:
+        _fail(f"cannot open the database {shown_url(url)}: {_first_line(err)}")
+
+
+def _first_line(err: Exception) -> str:
+    return str(getattr(err, "orig", None) or err).strip().splitlines()[0][:300]
+
+
+@click.group()
+def db() -> None:
+    """The events database: upgrade, list, verify, export, import."""
+
+
+@db.command()
+@database_option
+def upgrade(database: str | None) -> None:
+    """Bring the database's schema up to date (arbiter serve does this at every start)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from arbiter.service.events.migrate import head
+    from arbiter.service.events.migrate import upgrade as run_upgrade
+    from arbiter.service.events.store import DatabaseError, shown_url
+
+    url = _url(database)
+    try:
+        before = run_upgrade(url)
+    except DatabaseError as err:
+        _fail(str(err))
+    except SQLAlchemyError as err:
+        _fail(f"cannot upgrade {shown_url(url)}: {_first_line(err)}")
+    now = head()
+    said = "already at" if before == now else f"upgraded from {before or 'nothing'} to"
+    click.echo(f"arbiter: {shown_url(url)}: {said} schema {now}", err=True)
+
+
+@db.command(name="list")
+@database_option
+def list_events(database: str | None) -> None:
+    """The events of the database: id, game, created, state, name."""
+    from sqlalchemy import select
+
+    from arbiter.service.events.store import events
+
+    with _store(database).read() as conn:
+        for row in conn.execute(select(events).order_by(events.c.created_at)):
+            state = "finalised" if row.finalised_at else "open"
+            click.echo(f"{row.id}\t{row.game}\t{row.created_at}\t{state}\t{row.name}")
+
+
+@db.command()
+@database_option
+@click.argument("event_ids", nargs=-1)
+def verify(database: str | None, event_ids: tuple[str, ...]) -> None:
+    """Check events (all by default) against their audit trails; exit 1 at any problem."""
+    from arbiter.service.events.operations import EventError
+    from arbiter.service.events.verify import verify_all, verify_event
+
+    store = _store(database)
+    verdicts = []
+    for event_id in event_ids:
+        try:
+            verdicts.append(verify_event(store, event_id))
+        except EventError as err:
+            _fail(err.message)
+    if not event_ids:
+        verdicts = verify_all(store)
+    for verdict in verdicts:
+        if verdict.valid:
+            click.echo(f"{verdict.event}: ok ({verdict.entries} entries)")
+        for problem in verdict.problems:
+            click.echo(f"{verdict.event}: {problem}")
+    bad = sum(not verdict.valid for verdict in verdicts)
+    click.echo(f"arbiter: {len(verdicts)} event(s) verified, {bad} with problems", err=True)
+    sys.exit(1 if bad else 0)
+
+
+@db.command(name="export")
+@database_option
+@click.argument("event_id")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+              help="The archive to write (a ZIP file).")  # fmt: skip
+def export_command(database: str | None, event_id: str, output: str) -> None:
+    """Write one event to an archive: its uploads as sent, records, corrections and trail."""
+    from arbiter.service.events.archive import export_event
+    from arbiter.service.events.operations import EventError
+
+    try:
+        data = export_event(_store(database), event_id)
+    except EventError as err:
+        _fail(err.message)
+    try:
+        with open(output, "wb") as out:
+            out.write(data)
+    except OSError as err:
+        _fail(f"io-error: cannot write {output}: {err.strerror or err}")
+    click.echo(f"arbiter: event {event_id} written to {output} ({len(data)} bytes)", err=True)
+
+
+@db.command(name="import")
+@database_option
+@click.argument("archive", type=click.Path(dir_okay=False))
+def import_command(database: str | None, archive: str) -> None:
+    """Restore an event from an archive of arbiter db export (verified before it is kept)."""
+    from arbiter.service.events.archive import import_event
+    from arbiter.service.events.operations import MAX_BYTES, EventError
+
+    try:
+        with open(archive, "rb") as stream:
+            data = stream.read(MAX_BYTES * 2 + 1)
+    except OSError as err:
+        _fail(f"io-error: cannot read {archive}: {err.strerror or err}")
+    if len(data) > MAX_BYTES * 2:
+        _fail(f"{archive} is larger than an event archive can be")
+    try:
+        event_id = import_event(_store(database), data)
+    except EventError as err:
+        _fail(f"{archive}: {err.code}: {err.message}")
+    click.echo(f"arbiter: event {event_id} imported from {archive}; it verifies", err=True)

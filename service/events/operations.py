@@ -1,0 +1,1128 @@
+"""What a director (and a player with an upload token) does to an event, and what anyone
+may read of it (``spec/events.md``). The API's event routes and the ``arbiter db``
+commands call these functions; they take a :class:`~arbiter.service.events.store.Store`
+and plain values, and raise :class:`EventError` with an HTTP status for anything refused.
+
+Every change is one write transaction that locks the event, checks the token in it, makes
+the change and appends its entry to the audit trail (:mod:`arbiter.service.events.chain`):
+a change and its entry are kept together or not at all.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, Row, func, insert, select, update
+
+from arbiter.adjudicator.replay import TERMINATIONS, Report
+from arbiter.adjudicator.standings import EventStandings, standings
+from arbiter.adjudicator.tiebreaks import parse_order
+from arbiter.notation.ast import Record, Tag
+from arbiter.notation.build import normalise_result
+from arbiter.notation.errors import RecordError
+from arbiter.notation.games import GAMES, find_game
+from arbiter.notation.sources import Format, read_records
+from arbiter.service.batch import report_for
+from arbiter.service.events.chain import GENESIS, Entry, digest, make_entry
+from arbiter.service.events.store import Store, events, log, records, tokens, uploads
+
+DIRECTOR, UPLOAD = "director", "upload"
+ROLES = (DIRECTOR, UPLOAD)
+PENDING, ACCEPTED, EXCLUDED = "pending", "accepted", "excluded"
+
+MAX_RECORDS = 20_000
+"""Records one event may hold, all uploads together (spec/events.md §8)."""
+MAX_BYTES = 256 * 1024 * 1024
+"""Bytes of uploads one event may hold."""
+MAX_TOKENS = 1_000
+"""Tokens one event may have issued, revoked ones included."""
+MAX_NAME = 200
+MAX_LABEL = 100
+MAX_REASON = 2_000
+MAX_ROUNDS = 999
+
+CORRECTIONS = ("excluded", "reinstated", "result-set", "result-cleared")
+"""The actions that change what counts or its result: the TRF carries them as comments."""
+
+
+class EventError(Exception):
+    """A request about an event refused: its HTTP status, a stable code, a message for a
+    person, and extra fields for the JSON error body."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.extra = status, code, message, extra
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who makes a change: the event, the number of the token used, and its role."""
+
+    event: str
+    token: int
+    role: str
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One upload as sent: its bytes, its file name, and the notation the request named."""
+
+    name: str | None
+    data: bytes
+    fmt: Format | None = None
+
+
+# --- time, identifiers, secrets -------------------------------------------------------------
+
+
+def now() -> str:
+    """The time of a change: UTC, to the millisecond, ISO 8601 (``2026-11-25T17:02:03.456Z``)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def new_event_id() -> str:
+    """13 random characters of base 32 (65 bits): an event's address, not guessable."""
+    return base64.b32encode(secrets.token_bytes(10)).decode().lower()[:13]
+
+
+def new_secret() -> str:
+    """A token: ``arb_`` and 256 random bits. Shown once; only its SHA-256 is kept."""
+    return "arb_" + secrets.token_urlsafe(32)
+
+
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# --- checking what is given ---------------------------------------------------------------
+
+
+def _text(value: object, field: str, most: int, *, required: bool = True) -> str | None:
+    """A text field of at most ``most`` characters that is not only white space (a name or
+    a label with its runs of white space made one space; a reason as given, trimmed); None
+    when absent and not required."""
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not _SPACES.sub("", value):
+        raise EventError(400, "bad-field", f"'{field}' must be a non-empty text", field=field)
+    if len(value) > most:
+        raise EventError(
+            400, "bad-field", f"'{field}' is longer than {most} characters", field=field
+        )
+    if field == "reason":
+        return _EDGES.sub("", value)  # a reason keeps its lines
+    return _SPACES.sub(" ", value).strip(" ")
+
+
+_SPACES = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
+"""White space as JSON Schema (ECMA-262's ``\\s``) counts it, which the API description
+uses: a text of nothing else is empty."""
+_EDGES = re.compile(f"^{_SPACES.pattern}|{_SPACES.pattern}$")
+
+
+def _reason(value: object, *, required: bool = True) -> str | None:
+    return _text(value, "reason", MAX_REASON, required=required)
+
+
+def _game(value: object) -> str:
+    if not isinstance(value, str) or value.lower() not in GAMES:
+        names = ", ".join(game.name for game in GAMES.values())
+        raise EventError(400, "bad-field", f"'game' must be one of {names}", field="game")
+    return GAMES[value.lower()].name
+
+
+def _rounds(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():  # 7.0 is JSON's 7
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROUNDS:
+        raise EventError(
+            400,
+            "bad-field",
+            f"'rounds' must be a whole number from 1 to {MAX_ROUNDS}",
+            field="rounds",
+        )
+    return value
+
+
+def _tiebreaks(value: object) -> str | None:
+    """The tie-break order, given as a list of names (``["buchholz", "sb"]``); kept as the
+    comma-separated text ``arbiter standings --tiebreak`` takes."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise EventError(
+            400,
+            "bad-field",
+            "'tiebreaks' must be a list of tie-break names, "
+            'such as ["buchholz", "sonneborn-berger"]',
+            field="tiebreaks",
+        )
+    try:
+        return ",".join(parse_order(value))
+    except ValueError as err:
+        raise EventError(400, "bad-field", str(err), field="tiebreaks") from None
+
+
+def _flag(value: object, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise EventError(400, "bad-field", f"'{field}' must be true or false", field=field)
+    return value
+
+
+# --- the write transaction ------------------------------------------------------------------
+
+
+class Change:
+    """An open change to one event: its connection, its row (locked), who makes it, and
+    :meth:`log` to append the entry that records it."""
+
+    def __init__(self, conn: Connection, event: Row[Any], actor: Actor | None) -> None:
+        self.conn, self.event, self.actor = conn, event, actor
+        self.at = now()
+
+    def log(self, action: str, details: dict[str, Any], reason: str | None = None) -> Entry:
+        last = self.conn.execute(
+            select(log.c.number, log.c.hash)
+            .where(log.c.event_id == self.event.id)
+            .order_by(log.c.number.desc())
+            .limit(1)
+        ).first()
+        number, prev = (last.number + 1, last.hash) if last else (1, GENESIS)
+        token = self.actor.token if self.actor else None
+        entry = make_entry(self.event.id, number, self.at, token, action, details, reason, prev)
+        self.conn.execute(
+            insert(log).values(
+                event_id=entry.event,
+                number=entry.number,
+                at=entry.at,
+                token=entry.token,
+                action=entry.action,
+                details=json.dumps(entry.details, ensure_ascii=False, sort_keys=True),
+                reason=entry.reason,
+                prev=entry.prev,
+                hash=entry.hash,
+            )
+        )
+        return entry
+
+
+@contextlib.contextmanager
+def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iterator[Change]:
+    """A change to ``event_id`` by the holder of ``secret``, who needs ``role``: the event
+    locked, the token checked in the same transaction. Raises :class:`EventError` 401 (no
+    token, or one not valid), 403 (another event's, or without the right), 404 (no such
+    event), 409 (the event is finalised)."""
+    if not secret:
+        raise EventError(
+            401,
+            "missing-token",
+            "this change needs the event's token (Authorization: Bearer TOKEN)",
+        )
+    with store.write() as conn:
+        row = conn.execute(
+            update(events)
+            .where(events.c.id == event_id)
+            .values(version=events.c.version + 1)
+            .returning(*events.c)
+        ).first()
+        if row is None:
+            raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
+        actor = _actor(conn, event_id, secret, role)
+        if row.finalised_at is not None:
+            raise EventError(
+                409,
+                "event-finalised",
+                f"the event was finalised at {row.finalised_at}; it is read-only",
+            )
+        yield Change(conn, row, actor)
+
+
+def _actor(conn: Connection, event_id: str, secret: str, role: str) -> Actor:
+    token = conn.execute(select(tokens).where(tokens.c.hash == secret_hash(secret))).first()
+    if token is None:
+        raise EventError(401, "bad-token", "the token is not one this server issued")
+    if token.revoked_at is not None:
+        raise EventError(401, "revoked-token", f"the token was revoked at {token.revoked_at}")
+    if token.event_id != event_id:
+        raise EventError(403, "wrong-event", "the token is another event's")
+    if role == DIRECTOR and token.role != DIRECTOR:
+        raise EventError(
+            403,
+            "not-allowed",
+            "an upload token can only upload records; this change needs the director's token",
+        )
+    return Actor(event_id, token.number, token.role)
+
+
+# --- events and tokens -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """A new event, and its director's token (shown this once)."""
+
+    event: dict[str, Any]
+    token: str
+
+
+def create_event(store: Store, fields: dict[str, Any]) -> Created:
+    """A new event from ``fields`` (``name``, ``game``, and optionally ``rounds``,
+    ``tiebreaks``, ``confirm_uploads``), with its first director token."""
+    unknown = sorted(set(fields) - {"name", "game", "rounds", "tiebreaks", "confirm_uploads"})
+    if unknown:
+        raise EventError(400, "bad-field", f"unknown field {unknown[0]!r}", field=unknown[0])
+    values = {
+        "name": _text(fields.get("name"), "name", MAX_NAME),
+        "game": _game(fields.get("game")),
+        "rounds": _rounds(fields.get("rounds")),
+        "tiebreaks": _tiebreaks(fields.get("tiebreaks")),
+        "confirm_uploads": _flag(fields.get("confirm_uploads", True), "confirm_uploads"),
+    }
+    secret = new_secret()
+    event_id = new_event_id()
+    at = now()
+    with store.write() as conn:
+        conn.execute(insert(events).values(id=event_id, created_at=at, version=1, **values))
+        row = conn.execute(select(events).where(events.c.id == event_id)).one()
+        token = _token_values(event_id, 1, secret, DIRECTOR, "director", at)
+        conn.execute(insert(tokens).values(**token))
+        change = Change(conn, row, Actor(event_id, 1, DIRECTOR))
+        change.at = at
+        change.log("event-created", {**values, "token": _token_details(token)})
+    return Created(event_summary(store, event_id), secret)
+
+
+def _token_values(
+    event_id: str, number: int, secret: str, role: str, label: str, at: str
+) -> dict[str, Any]:
+    return {
+        "event_id": event_id,
+        "number": number,
+        "hash": secret_hash(secret),
+        "role": role,
+        "label": label,
+        "created_at": at,
+    }
+
+
+def _token_details(token: dict[str, Any]) -> dict[str, Any]:
+    """What the trail says of a token: its number, role, label and the SHA-256 of the secret
+    (256 random bits: the hash gives nothing away, and binds the token to the chain)."""
+    return {key: token[key] for key in ("number", "role", "label", "hash")}
+
+
+def issue_token(
+    store: Store, event_id: str, secret: str | None, role: object, label: object
+) -> dict[str, Any]:
+    """A new token of ``role`` (``upload`` for players or a deputy, ``director``); its
+    secret is in the answer, once."""
+    if role not in ROLES:
+        raise EventError(400, "bad-field", "'role' must be 'upload' or 'director'", field="role")
+    name = _text(label, "label", MAX_LABEL)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        count = int(
+            change.conn.scalar(
+                select(func.count()).select_from(tokens).where(tokens.c.event_id == event_id)
+            )
+            or 0
+        )
+        if count >= MAX_TOKENS:
+            raise EventError(422, "too-many-tokens", f"an event has at most {MAX_TOKENS} tokens")
+        new = new_secret()
+        token = _token_values(event_id, count + 1, new, str(role), name or "", change.at)
+        change.conn.execute(insert(tokens).values(**token))
+        change.log("token-issued", _token_details(token))
+    return {**_token_row(token), "token": new}
+
+
+def revoke_token(
+    store: Store, event_id: str, secret: str | None, number: int, reason: object = None
+) -> dict[str, Any]:
+    """Revoke token ``number`` of the event; the last director token cannot be revoked."""
+    why = _reason(reason, required=False)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        row = change.conn.execute(
+            select(tokens).where(tokens.c.event_id == event_id, tokens.c.number == number)
+        ).first()
+        if row is None:
+            raise EventError(404, "no-such-token", f"the event has no token {number}")
+        if row.revoked_at is not None:
+            raise EventError(
+                409, "already-revoked", f"token {number} was revoked at {row.revoked_at}"
+            )
+        if row.role == DIRECTOR and _directors(change.conn, event_id) <= 1:
+            raise EventError(
+                409,
+                "last-director-token",
+                "this is the event's only director token: issue another before revoking it",
+            )
+        change.conn.execute(
+            update(tokens)
+            .where(tokens.c.event_id == event_id, tokens.c.number == number)
+            .values(revoked_at=change.at)
+        )
+        change.log("token-revoked", {"token": number}, why)
+    return {**_token_row(row._asdict()), "revoked_at": change.at}
+
+
+def _directors(conn: Connection, event_id: str) -> int:
+    return int(
+        conn.scalar(
+            select(func.count())
+            .select_from(tokens)
+            .where(
+                tokens.c.event_id == event_id,
+                tokens.c.role == DIRECTOR,
+                tokens.c.revoked_at.is_(None),
+            )
+        )
+        or 0
+    )
+
+
+def _token_row(token: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "number": token["number"],
+        "role": token["role"],
+        "label": token["label"],
+        "created_at": token["created_at"],
+        "revoked_at": token.get("revoked_at"),
+    }
+
+
+def list_tokens(store: Store, event_id: str, secret: str | None) -> list[dict[str, Any]]:
+    """The event's tokens (never their secrets), for its director."""
+    with changing_read(store, event_id, secret, DIRECTOR) as conn:
+        rows = conn.execute(
+            select(tokens).where(tokens.c.event_id == event_id).order_by(tokens.c.number)
+        )
+        return [_token_row(row._asdict()) for row in rows]
+
+
+@contextlib.contextmanager
+def changing_read(
+    store: Store, event_id: str, secret: str | None, role: str
+) -> Iterator[Connection]:
+    """A read that only the holder of a token of ``role`` may make (the token list)."""
+    if not secret:
+        raise EventError(401, "missing-token", "this needs the event's director token")
+    with store.read() as conn:
+        if conn.execute(select(events.c.id).where(events.c.id == event_id)).first() is None:
+            raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
+        _actor(conn, event_id, secret, role)
+        yield conn
+
+
+EDITABLE = ("name", "rounds", "tiebreaks", "confirm_uploads")
+
+
+def change_event(
+    store: Store, event_id: str, secret: str | None, fields: dict[str, Any]
+) -> dict[str, Any]:
+    """Change the event's name, planned rounds, tie-breaks or whether players' uploads wait
+    for confirmation."""
+    unknown = sorted(set(fields) - {*EDITABLE, "reason"})
+    if unknown:
+        raise EventError(
+            400, "bad-field", f"unknown or fixed field {unknown[0]!r}", field=unknown[0]
+        )
+    checks: dict[str, Callable[[object], object]] = {
+        "name": lambda v: _text(v, "name", MAX_NAME),
+        "rounds": _rounds,
+        "tiebreaks": _tiebreaks,
+        "confirm_uploads": lambda v: _flag(v, "confirm_uploads"),
+    }
+    values = {name: checks[name](value) for name, value in fields.items() if name in checks}
+    if not values:
+        raise EventError(400, "bad-field", f"give one of {', '.join(EDITABLE)}")
+    why = _reason(fields.get("reason"), required=False)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        counted = standings(_counted_items(change.conn, event_id))  # not cached: it changes
+        played = max((table.rounds for table in counted), default=0)
+        planned = values.get("rounds")
+        if isinstance(planned, int) and planned < played:
+            raise EventError(
+                409,
+                "rounds-below-played",
+                f"{played} rounds have been played; the planned rounds cannot be fewer",
+            )
+        change.conn.execute(update(events).where(events.c.id == event_id).values(**values))
+        change.log("event-changed", values, why)
+    return event_summary(store, event_id)
+
+
+def finalise(
+    store: Store, event_id: str, secret: str | None, reason: object = None
+) -> dict[str, Any]:
+    """Finalise the event: from now on it is read-only."""
+    why = _reason(reason, required=False)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        change.conn.execute(
+            update(events).where(events.c.id == event_id).values(finalised_at=change.at)
+        )
+        change.log("finalised", {}, why)
+    return event_summary(store, event_id)
+
+
+# --- records in ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """One record of an upload, read and adjudicated before the transaction."""
+
+    header: dict[str, Any] | None
+    report: dict[str, Any]
+    round: int | None
+
+    @property
+    def digest(self) -> str:
+        return digest({"header": self.header, "report": self.report})
+
+
+def _read_upload(source: Source) -> list[Read]:
+    """Every record of an upload with its report (the adjudicator's work, done once)."""
+    found = []
+    for item in read_records(source.data, file=source.name, fmt=source.fmt):
+        report = report_for(item, file=source.name).to_dict()
+        if isinstance(item, RecordError):
+            found.append(Read(None, report, None))
+        else:
+            found.append(Read(header_of(item), report, round_of(item)))
+    return found
+
+
+def header_of(record: Record) -> dict[str, Any]:
+    """What standings need of a record, without its moves."""
+    return {
+        "game": record.game,
+        "size": record.size,
+        "komi": record.komi,
+        "setup": record.setup,
+        "players": dict(record.players),
+        "tags": [[tag.name, tag.value] for tag in record.tags],
+        "result": record.result,
+    }
+
+
+def record_of(header: dict[str, Any], index: int) -> Record:
+    """The record standings see: its header, no moves."""
+    return Record(
+        game=header["game"],
+        size=header["size"],
+        komi=header["komi"],
+        setup=header["setup"],
+        players=tuple(header["players"].items()),
+        tags=tuple(Tag(name, value) for name, value in header["tags"]),
+        result=header["result"],
+        index=index,
+    )
+
+
+def round_of(record: Record) -> int | None:
+    text = next((tag.value.strip() for tag in record.tags if tag.name == "Round"), "")
+    if text.isascii() and text.isdigit() and len(text.lstrip("0")) <= 3:
+        number = int(text)
+        return number if 1 <= number <= MAX_ROUNDS else None
+    return None
+
+
+def upload(
+    store: Store, event_id: str, secret: str | None, sources: Sequence[Source]
+) -> dict[str, Any]:
+    """Keep each source as sent, with each of its records and their reports; the same bytes
+    sent again are the upload already kept. Records uploaded with an upload token wait for
+    the director's confirmation unless the event says otherwise."""
+    read = [
+        (source, hashlib.sha256(source.data).hexdigest(), _read_upload(source))
+        for source in sources
+    ]
+    answers = []
+    with changing(store, event_id, secret, UPLOAD) as change:
+        conn, actor = change.conn, change.actor
+        assert actor is not None
+        status = PENDING if actor.role == UPLOAD and change.event.confirm_uploads else ACCEPTED
+        held = conn.execute(
+            select(func.count(), func.coalesce(func.sum(uploads.c.size), 0))
+            .select_from(uploads)
+            .where(uploads.c.event_id == event_id)
+        ).one()
+        count = conn.scalar(
+            select(func.count()).select_from(records).where(records.c.event_id == event_id)
+        )
+        next_upload, next_record, size = held[0] + 1, (count or 0) + 1, int(held[1])
+        for source, sha, items in read:
+            known = conn.execute(
+                select(uploads.c.number).where(
+                    uploads.c.event_id == event_id, uploads.c.sha256 == sha
+                )
+            ).first()
+            if known is not None:
+                answers.append(_upload_answer(conn, event_id, known.number, duplicate=True))
+                continue
+            size += len(source.data)
+            if next_record + len(items) - 1 > MAX_RECORDS or size > MAX_BYTES:
+                raise EventError(
+                    422,
+                    "event-full",
+                    f"an event holds at most {MAX_RECORDS} "
+                    f"records and {MAX_BYTES // 2**20} MiB of uploads",
+                )
+            conn.execute(
+                insert(uploads).values(
+                    event_id=event_id,
+                    number=next_upload,
+                    sha256=sha,
+                    file_name=source.name,
+                    format=source.fmt,
+                    size=len(source.data),
+                    data=source.data,
+                    token=actor.token,
+                    created_at=change.at,
+                )
+            )
+            kept = []
+            for position, one in enumerate(items):
+                conn.execute(
+                    insert(records).values(
+                        event_id=event_id,
+                        number=next_record,
+                        upload=next_upload,
+                        position=position,
+                        status=status,
+                        round=one.round,
+                        header=None if one.header is None else _json(one.header),
+                        report=_json(one.report),
+                        digest=one.digest,
+                    )
+                )
+                kept.append({"record": next_record, "status": status, "digest": one.digest})
+                next_record += 1
+            change.log(
+                "uploaded",
+                {
+                    "upload": next_upload,
+                    "sha256": sha,
+                    "file": source.name,
+                    "format": source.fmt,
+                    "size": len(source.data),
+                    "records": kept,
+                },
+            )
+            answers.append(_upload_answer(conn, event_id, next_upload, duplicate=False))
+            next_upload += 1
+    return {"event": event_id, "uploads": answers}
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=False)
+
+
+def _upload_answer(
+    conn: Connection, event_id: str, number: int, *, duplicate: bool
+) -> dict[str, Any]:
+    row = conn.execute(
+        select(
+            uploads.c.number,
+            uploads.c.sha256,
+            uploads.c.file_name,
+            uploads.c.size,
+            uploads.c.created_at,
+            uploads.c.token,
+        ).where(uploads.c.event_id == event_id, uploads.c.number == number)
+    ).one()
+    kept = conn.execute(
+        select(records)
+        .where(records.c.event_id == event_id, records.c.upload == number)
+        .order_by(records.c.number)
+    )
+    return {
+        "upload": row.number,
+        "sha256": row.sha256,
+        "file": row.file_name,
+        "size": row.size,
+        "created_at": row.created_at,
+        "token": row.token,
+        "duplicate": duplicate,
+        "records": [record_view(one, row.sha256) for one in kept],
+    }
+
+
+# --- corrections ---------------------------------------------------------------------------
+
+
+def _record_row(change: Change, number: int) -> Row[Any]:
+    row = change.conn.execute(
+        select(records).where(records.c.event_id == change.event.id, records.c.number == number)
+    ).first()
+    if row is None:
+        raise EventError(404, "no-such-record", f"the event has no record {number}")
+    return row
+
+
+def _set_record(change: Change, number: int, **values: Any) -> None:
+    change.conn.execute(
+        update(records)
+        .where(records.c.event_id == change.event.id, records.c.number == number)
+        .values(**values)
+    )
+
+
+def confirm(
+    store: Store, event_id: str, secret: str | None, number: int, reason: object = None
+) -> dict[str, Any]:
+    """Confirm a record a player uploaded: it counts from now on."""
+    why = _reason(reason, required=False)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        row = _record_row(change, number)
+        if row.status != PENDING:
+            raise EventError(409, "not-pending", f"record {number} is {row.status}, not pending")
+        _set_record(change, number, status=ACCEPTED)
+        change.log("confirmed", {"record": number}, why)
+    return record(store, event_id, number)
+
+
+def exclude(
+    store: Store, event_id: str, secret: str | None, number: int, reason: object
+) -> dict[str, Any]:
+    """Exclude a record from the event (it stays kept and listed, with the reason)."""
+    why = _reason(reason)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        row = _record_row(change, number)
+        if row.status == EXCLUDED:
+            raise EventError(409, "already-excluded", f"record {number} is already excluded")
+        _set_record(change, number, status=EXCLUDED)
+        change.log("excluded", {"record": number, "was": row.status}, why)
+    return record(store, event_id, number)
+
+
+def reinstate(
+    store: Store, event_id: str, secret: str | None, number: int, reason: object
+) -> dict[str, Any]:
+    """Count an excluded record again."""
+    why = _reason(reason)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        row = _record_row(change, number)
+        if row.status != EXCLUDED:
+            raise EventError(409, "not-excluded", f"record {number} is {row.status}, not excluded")
+        _set_record(change, number, status=ACCEPTED)
+        change.log("reinstated", {"record": number}, why)
+    return record(store, event_id, number)
+
+
+def set_result(
+    store: Store, event_id: str, secret: str | None, number: int, result: object, reason: object
+) -> dict[str, Any]:
+    """Set the official result of a record, which then counts with it whatever the
+    adjudicator found (a forfeit, an arbiter's decision that an illegal move stood); the
+    adjudicator's verdict stays beside it."""
+    why = _reason(reason)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        row = _record_row(change, number)
+        if row.header is None:
+            raise EventError(
+                422,
+                "cannot-correct",
+                f"record {number} could not be read: it "
+                "names no game or players to give a result to",
+            )
+        header = json.loads(row.header)
+        official = _official(result, header["game"])
+        report = json.loads(row.report)
+        _set_record(change, number, official_result=official)
+        change.log(
+            "result-set",
+            {
+                "record": number,
+                "result": official,
+                "adjudicated": report["result"],
+                "valid": report["valid"],
+                "was": row.official_result,
+            },
+            why,
+        )
+    return record(store, event_id, number)
+
+
+def clear_result(
+    store: Store, event_id: str, secret: str | None, number: int, reason: object
+) -> dict[str, Any]:
+    """Take back the official result: the adjudicator's verdict counts again."""
+    why = _reason(reason)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        row = _record_row(change, number)
+        if row.official_result is None:
+            raise EventError(
+                409, "no-official-result", f"record {number} has no official result to take back"
+            )
+        _set_record(change, number, official_result=None)
+        change.log("result-cleared", {"record": number, "was": row.official_result}, why)
+    return record(store, event_id, number)
+
+
+def _official(value: object, game: str) -> str:
+    """An official result in the game's canonical spelling; not ``*``."""
+    spec = find_game(game)
+    text = value.strip() if isinstance(value, str) and len(value) <= 40 else None
+    canonical = normalise_result(text, spec) if text else None
+    if canonical is None or canonical == "*":
+        first, second = spec.colours
+        raise EventError(
+            400,
+            "bad-result",
+            f"'result' must be a finished result of {game}: {first} or {second}, with +R, +T "
+            f"or +F (resignation, time, forfeit){', or a margin' if spec.scored else ''}",
+            field="result",
+        )
+    return canonical
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def event_row(conn: Connection, event_id: str) -> Row[Any]:
+    row = conn.execute(select(events).where(events.c.id == event_id)).first()
+    if row is None:
+        raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
+    return row
+
+
+def event_summary(store: Store, event_id: str) -> dict[str, Any]:
+    """The event as ``GET /api/v1/events/ID`` gives it (the URL is the API's to add)."""
+    with store.read() as conn:
+        return _summary(conn, event_row(conn, event_id))
+
+
+def _summary(conn: Connection, row: Row[Any]) -> dict[str, Any]:
+    counts: dict[str, int] = dict(
+        conn.execute(
+            select(records.c.status, func.count())
+            .where(records.c.event_id == row.id)
+            .group_by(records.c.status)
+        ).all()
+    )
+    corrected = conn.scalar(
+        select(func.count())
+        .select_from(records)
+        .where(records.c.event_id == row.id, records.c.official_result.is_not(None))
+    )
+    last = conn.scalar(select(func.max(log.c.at)).where(log.c.event_id == row.id))
+    order = row.tiebreaks.split(",") if row.tiebreaks else list(parse_order(None))
+    return {
+        "id": row.id,
+        "name": row.name,
+        "game": row.game,
+        "rounds": row.rounds,
+        "rounds_played": _rounds_played(conn, row.id),
+        "tiebreaks": order,
+        "confirm_uploads": row.confirm_uploads,
+        "created_at": row.created_at,
+        "finalised_at": row.finalised_at,
+        "last_change": last,
+        "version": row.version,
+        "records": {
+            "total": sum(counts.values()),
+            ACCEPTED: counts.get(ACCEPTED, 0),
+            PENDING: counts.get(PENDING, 0),
+            EXCLUDED: counts.get(EXCLUDED, 0),
+            "corrected": corrected or 0,
+        },
+    }
+
+
+def _rounds_played(conn: Connection, event_id: str) -> int:
+    """The highest round of a counted game (what the standings say)."""
+    return max((table.rounds for table in _tables(conn, event_id)), default=0)
+
+
+def version(store: Store, event_id: str) -> int:
+    """The event's version: it grows with every change (an ETag for the pages' poll)."""
+    with store.read() as conn:
+        found = conn.scalar(select(events.c.version).where(events.c.id == event_id))
+    if found is None:
+        raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
+    return int(found)
+
+
+def record_view(row: Row[Any], sha256: str) -> dict[str, Any]:
+    """One kept record as ``GET .../records`` gives it."""
+    report = json.loads(row.report)
+    header = json.loads(row.header) if row.header else None
+    return {
+        "record": row.number,
+        "upload": row.upload,
+        "upload_sha256": sha256,
+        "file": report["file"],
+        "index": report["index"],
+        "round": row.round,
+        "players": header["players"] if header else {},
+        "status": row.status,
+        "official_result": row.official_result,
+        "result": row.official_result or report["result"],
+        "adjudicated_result": report["result"],
+        "valid": report["valid"],
+        "report": report,
+    }
+
+
+def list_records(
+    store: Store, event_id: str, round_number: int | None = None
+) -> list[dict[str, Any]]:
+    """Every record kept for the event, in the order received (or those of one round)."""
+    with store.read() as conn:
+        event_row(conn, event_id)
+        query = (
+            select(records, uploads.c.sha256)
+            .join(
+                uploads,
+                (uploads.c.event_id == records.c.event_id) & (uploads.c.number == records.c.upload),
+            )
+            .where(records.c.event_id == event_id)
+            .order_by(records.c.number)
+        )
+        if round_number is not None:
+            query = query.where(records.c.round == round_number)
+        return [record_view(row, row.sha256) for row in conn.execute(query)]
+
+
+def record(store: Store, event_id: str, number: int) -> dict[str, Any]:
+    with store.read() as conn:
+        event_row(conn, event_id)
+        row = conn.execute(
+            select(records, uploads.c.sha256)
+            .join(
+                uploads,
+                (uploads.c.event_id == records.c.event_id) & (uploads.c.number == records.c.upload),
+            )
+            .where(records.c.event_id == event_id, records.c.number == number)
+        ).first()
+    if row is None:
+        raise EventError(404, "no-such-record", f"the event has no record {number}")
+    return record_view(row, row.sha256)
+
+
+def list_uploads(store: Store, event_id: str) -> list[dict[str, Any]]:
+    """Every upload: number, SHA-256, file name, size, who (token number) and when."""
+    with store.read() as conn:
+        event_row(conn, event_id)
+        rows = conn.execute(
+            select(
+                uploads.c.number,
+                uploads.c.sha256,
+                uploads.c.file_name,
+                uploads.c.format,
+                uploads.c.size,
+                uploads.c.token,
+                uploads.c.created_at,
+                func.count(records.c.number).label("records"),
+            )
+            .join(
+                records,
+                (records.c.event_id == uploads.c.event_id) & (records.c.upload == uploads.c.number),
+                isouter=True,
+            )
+            .where(uploads.c.event_id == event_id)
+            .group_by(
+                uploads.c.number,
+                uploads.c.sha256,
+                uploads.c.file_name,
+                uploads.c.format,
+                uploads.c.size,
+                uploads.c.token,
+                uploads.c.created_at,
+            )
+            .order_by(uploads.c.number)
+        )
+        return [
+            {
+                "upload": r.number,
+                "sha256": r.sha256,
+                "file": r.file_name,
+                "format": r.format,
+                "size": r.size,
+                "token": r.token,
+                "created_at": r.created_at,
+                "records": r.records,
+            }
+            for r in rows
+        ]
+
+
+def upload_bytes(store: Store, event_id: str, sha256: str) -> tuple[str | None, str | None, bytes]:
+    """An upload's file name, notation and bytes, exactly as sent."""
+    with store.read() as conn:
+        event_row(conn, event_id)
+        row = conn.execute(
+            select(uploads.c.file_name, uploads.c.format, uploads.c.data).where(
+                uploads.c.event_id == event_id, uploads.c.sha256 == sha256.lower()
+            )
+        ).first()
+    if row is None:
+        raise EventError(404, "no-such-upload", f"the event has no upload {sha256[:64]!r}")
+    return row.file_name, row.format, bytes(row.data)
+
+
+def entries(store: Store, event_id: str) -> list[Entry]:
+    """The event's audit trail, in order."""
+    with store.read() as conn:
+        event_row(conn, event_id)
+        return entries_on(conn, event_id)
+
+
+def entries_on(conn: Connection, event_id: str) -> list[Entry]:
+    rows = conn.execute(select(log).where(log.c.event_id == event_id).order_by(log.c.number))
+    return [
+        Entry(
+            r.event_id,
+            r.number,
+            r.at,
+            r.token,
+            r.action,
+            json.loads(r.details),
+            r.reason,
+            r.prev,
+            r.hash,
+        )
+        for r in rows
+    ]
+
+
+# --- standings ----------------------------------------------------------------------------
+
+
+def official_report(report: dict[str, Any], header: dict[str, Any], result: str) -> Report:
+    """The report standings count for a record whose official result the director set: the
+    adjudicator's report with that result, its winner (colours as at the end, as in a
+    record's result) and its termination (``arbiter`` unless +R, +T or +F says otherwise)."""
+    colours = find_game(header["game"]).colours
+    colour, _, how = result.partition("+")
+    started_as = colour
+    if report.get("swapped"):
+        started_as = colours[1] if colour == colours[0] else colours[0]
+    scores = None
+    if how and how not in TERMINATIONS:
+        other = colours[1] if colour == colours[0] else colours[0]
+        margin = float(how)
+        scores = {colour: int(margin) if margin.is_integer() else margin, other: 0}
+    return Report(
+        **{
+            **report,
+            "valid": True,
+            "finished": True,
+            "result": result,
+            "termination": TERMINATIONS.get(how, "arbiter"),
+            "winner": colour,
+            "winner_player": header["players"].get(started_as),
+            "scores": scores,
+            "tiebreak": None,
+            "errors": [],
+        }
+    )
+
+
+def _counted_items(conn: Connection, event_id: str) -> list[tuple[Record | None, Report]]:
+    rows = conn.execute(
+        select(records.c.header, records.c.report, records.c.official_result)
+        .where(records.c.event_id == event_id, records.c.status == ACCEPTED)
+        .order_by(records.c.number)
+    )
+    items: list[tuple[Record | None, Report]] = []
+    for row in rows:
+        report = json.loads(row.report)
+        if row.header is None:
+            items.append((None, Report(**report)))
+            continue
+        header = json.loads(row.header)
+        made = (
+            official_report(report, header, row.official_result)
+            if row.official_result
+            else Report(**report)
+        )
+        items.append((record_of(header, report["index"]), made))
+    return items
+
+
+_TABLES: dict[tuple[str, str], tuple[int, list[EventStandings]]] = {}
+"""Standings computed, by (database, event), with the event's version they were made at."""
+
+
+def _tables(conn: Connection, event_id: str) -> list[EventStandings]:
+    row = event_row(conn, event_id)
+    key = (str(conn.engine.url), event_id)
+    cached = _TABLES.get(key)
+    if cached is not None and cached[0] == row.version:
+        return cached[1]
+    tables = standings(_counted_items(conn, event_id), tiebreaks=row.tiebreaks) or [
+        # nothing counts yet: one empty table, named after the event
+        EventStandings(row.name, row.game, 0, _applied(row.tiebreaks, row.game), (), ())
+    ]
+    if len(_TABLES) > 256:
+        _TABLES.clear()
+    _TABLES[key] = (row.version, tables)
+    return tables
+
+
+def _applied(tiebreaks: str | None, game: str) -> tuple[str, ...]:
+    """The tie-breaks standings apply: the order asked for, without margin in an unscored
+    game (as :func:`~arbiter.adjudicator.standings.standings` applies them)."""
+    scored = find_game(game).scored
+    return tuple(name for name in parse_order(tiebreaks) if name != "margin" or scored)
+
+
+def event_standings(store: Store, event_id: str) -> tuple[dict[str, Any], list[EventStandings]]:
+    """The event's summary and its standings tables, computed from the stored reports of
+    the records that count (never by adjudicating again), once per version of the event."""
+    with store.read() as conn:
+        row = event_row(conn, event_id)
+        return _summary(conn, row), _tables(conn, event_id)
+
+
+def trf_comments(store: Store, event_id: str) -> list[str]:
+    """The corrections of the audit trail as TRF comment lines (``### ...``): when, what,
+    which record, and why."""
+    lines = []
+    with store.read() as conn:
+        described = {
+            row.number: _described(row)
+            for row in conn.execute(
+                select(records.c.number, records.c.round, records.c.header, records.c.report).where(
+                    records.c.event_id == event_id
+                )
+            )
+        }
+        for entry in entries_on(conn, event_id):
+            if entry.action not in CORRECTIONS:
+                continue
+            number = entry.details["record"]
+            what = {
+                "excluded": "excluded",
+                "reinstated": "counted again",
+                "result-set": f"official result {entry.details.get('result')} (adjudicated "
+                f"{entry.details.get('adjudicated')})",
+                "result-cleared": "official result taken back: the adjudicated result counts",
+            }[entry.action]
+            line = (
+                f"### {entry.at} correction {entry.number} by token {entry.token}: record "
+                f"{number} ({described.get(number, '?')}) {what}; reason: {entry.reason or '-'}"
+            )
+            lines.append("".join(c if c.isprintable() else " " for c in line))
+    return lines
+
+
+def _described(row: Row[Any, Any, Any, Any]) -> str:
+    report = json.loads(row.report)
+    players = json.loads(row.header)["players"] if row.header else {}
+    names = " v ".join(players.values()) or "no players"
+    where = f"{report['file'] or 'body'} #{report['index'] + 1}"
+    return f"round {row.round or '?'}, {names}, {where}"

@@ -1,0 +1,269 @@
+"""Where events are kept: the database, its tables, and its migrations (``spec/events.md`` §2).
+
+SQLAlchemy Core over SQLite (the default, a file in the data folder) or PostgreSQL (psycopg
+3). The tables are described once here; the Alembic migrations under ``migrations/`` create
+them, and a test holds the two together. Every change to an event is made in one write
+transaction that first bumps the event's ``version``: on PostgreSQL that locks the event's
+row, on SQLite the write transaction (``BEGIN IMMEDIATE``) locks the file, so the changes to
+one event are made one at a time, in the order of its audit trail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    ForeignKeyConstraint,
+    Integer,
+    LargeBinary,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import URL, make_url
+
+DATABASE_FILE = "events.sqlite3"
+"""The file name of the default SQLite database, in the data folder."""
+
+metadata = MetaData()
+
+events = Table(
+    "events",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("game", String(20), nullable=False),
+    Column("rounds", Integer, nullable=True),
+    Column("tiebreaks", String(200), nullable=True),
+    Column("confirm_uploads", Boolean, nullable=False),
+    Column("created_at", String(32), nullable=False),
+    Column("finalised_at", String(32), nullable=True),
+    Column("version", Integer, nullable=False),
+)
+"""One row per event; ``version`` counts its changes (and locks it while one is made)."""
+
+tokens = Table(
+    "tokens",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("hash", String(64), nullable=False, unique=True),
+    Column("role", String(10), nullable=False),
+    Column("label", String(100), nullable=False),
+    Column("created_at", String(32), nullable=False),
+    Column("revoked_at", String(32), nullable=True),
+    PrimaryKeyConstraint("event_id", "number"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""The secrets that may change an event, by their SHA-256 (never the secret itself)."""
+
+uploads = Table(
+    "uploads",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("sha256", String(64), nullable=False),
+    Column("file_name", String(255), nullable=True),
+    Column("format", String(20), nullable=True),
+    Column("size", Integer, nullable=False),
+    Column("data", LargeBinary, nullable=False),
+    Column("token", Integer, nullable=False),
+    Column("created_at", String(32), nullable=False),
+    PrimaryKeyConstraint("event_id", "number"),
+    UniqueConstraint("event_id", "sha256", name="uploads_event_sha256"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""Every upload as it was sent; the database refuses to change or delete one."""
+
+records = Table(
+    "records",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("upload", Integer, nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("official_result", String(40), nullable=True),
+    Column("round", Integer, nullable=True),
+    Column("header", Text, nullable=True),
+    Column("report", Text, nullable=False),
+    Column("digest", String(64), nullable=False),
+    PrimaryKeyConstraint("event_id", "number"),
+    ForeignKeyConstraint(["event_id", "upload"], ["uploads.event_id", "uploads.number"]),
+)
+"""Each record of each upload: what standings need of it (``header``), its report, whether
+it counts (``status``) and the director's official result if one was set."""
+
+log = Table(
+    "log",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("at", String(32), nullable=False),
+    Column("token", Integer, nullable=True),
+    Column("action", String(30), nullable=False),
+    Column("details", Text, nullable=False),
+    Column("reason", Text, nullable=True),
+    Column("prev", String(64), nullable=False),
+    Column("hash", String(64), nullable=False),
+    PrimaryKeyConstraint("event_id", "number"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""The audit trail: one entry per change, chained by hash; the database refuses to change
+or delete one."""
+
+APPEND_ONLY = ("log", "uploads")
+"""The tables whose rows the database itself refuses to change or delete (triggers)."""
+
+
+class DatabaseError(Exception):
+    """The database cannot be used: a URL of no known kind, a server that does not answer,
+    a driver that is not installed. The message says which, for a person."""
+
+
+def default_folder() -> Path:
+    """The data folder: ``ARBITER_DATA``, else ``$XDG_DATA_HOME/arbiter``, else
+    ``~/.local/share/arbiter``."""
+    given = os.environ.get("ARBITER_DATA")
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "arbiter"
+
+
+def default_url() -> str:
+    """The embedded default: a SQLite file in the data folder."""
+    return f"sqlite:///{default_folder() / DATABASE_FILE}"
+
+
+def engine_url(text: str) -> URL:
+    """The SQLAlchemy URL of a database URL as users write it: ``sqlite:///PATH`` or the
+    libpq form ``postgresql://USER@HOST/DB`` (``?host=/socket/dir`` for a Unix socket).
+
+    Raises :class:`DatabaseError` for any other."""
+    try:
+        scheme = urlsplit(text).scheme.lower()
+        url = make_url(text)
+    except ValueError as err:
+        raise DatabaseError(f"{_shown(text)} is not a database URL: {err}") from None
+    if scheme == "sqlite":
+        if not url.database or url.database == ":memory:":
+            raise DatabaseError("a SQLite database must be a file: sqlite:///PATH")
+        return url.set(drivername="sqlite+pysqlite")
+    if scheme in ("postgresql", "postgres"):
+        return url.set(drivername="postgresql+psycopg")
+    raise DatabaseError(
+        f"{_shown(text)} is not a database URL arbiter can use: give sqlite:///PATH or "
+        "postgresql://USER@HOST/DB (a Unix socket as ?host=/socket/dir)"
+    )
+
+
+def _shown(text: str) -> str:
+    """A URL as it may be shown: without its password."""
+    parts = urlsplit(text)
+    if parts.password:
+        text = text.replace(f":{parts.password}@", ":***@", 1)
+    return repr(text[:200])
+
+
+def shown_url(text: str) -> str:
+    """The database URL for messages and logs, its password hidden."""
+    return _shown(text).strip("'\"")
+
+
+class Store:
+    """One database: its engine, and transactions to read or to write in."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.dialect = "sqlite" if urlsplit(url).scheme.lower() == "sqlite" else "postgresql"
+        self.engine: Engine = _engine(engine_url(url))
+        self.pid = os.getpid()  # a forked process opens its own (pooled connections are not shared)
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A connection in a read transaction (a consistent view of the database)."""
+        with self.engine.connect() as conn:
+            if self.dialect == "postgresql":  # one snapshot for every query of the read
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                yield conn
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A connection in a write transaction, committed at the end of the block (rolled
+        back on an exception). On SQLite it takes the write lock at once."""
+        with self.engine.connect() as conn:
+            conn = conn.execution_options(arbiter_write=True)
+            with conn.begin():
+                yield conn
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _engine(url: URL) -> Engine:
+    if url.get_backend_name() == "sqlite":
+        return _sqlite_engine(url)
+    try:
+        engine = create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=8)
+    except ModuleNotFoundError:
+        raise DatabaseError(
+            "PostgreSQL needs psycopg: pip install 'arbiter-grn[postgresql]'"
+        ) from None
+    return engine
+
+
+def _sqlite_engine(url: URL) -> Engine:
+    """SQLite in WAL mode (readers never wait for the writer), with foreign keys, a wait of
+    up to 30 s for the write lock, and ``BEGIN IMMEDIATE`` for write transactions (a
+    transaction that read first and wrote later could fail at once, without waiting)."""
+    path = Path(url.database or "")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"timeout": 30, "isolation_level": None})
+
+    @event.listens_for(engine, "connect")
+    def _connected(dbapi: Any, _record: Any) -> None:
+        cursor = dbapi.cursor()
+        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=FULL"):
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        writing = conn.get_execution_options().get("arbiter_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+
+    return engine
+
+
+_OPEN: dict[str, Store] = {}
+_OPENING = threading.Lock()
+
+
+def open_store(url: str) -> Store:
+    """The store of ``url``, opened once per process, its schema brought up to date by the
+    migrations (``alembic upgrade head``) the first time."""
+    with _OPENING:
+        store = _OPEN.get(url)
+        if store is None or store.pid != os.getpid():
+            from arbiter.service.events.migrate import upgrade
+
+            upgrade(url)
+            store = _OPEN[url] = Store(url)
+        return store
