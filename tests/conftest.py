@@ -33,18 +33,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """Under ``--shipped``, ``arbiter`` is imported from the installed wheel, here and in
-    every process a test starts: the site folder goes first on the path (before the checkout,
-    whose ``arbiter/`` would shadow it) and ``PYTHONSAFEPATH`` keeps a child's working folder
-    off its path."""
-    config.addinivalue_line("markers", "checkout_only: a test of the checkout itself, not "
-                            "of what it builds (skipped under --shipped)")  # fmt: skip
-    # Events are kept in the data folder by default: never the user's own, in a test run.
-    os.environ["ARBITER_DATA"] = tempfile.mkdtemp(prefix="arbiter-data-")
-    os.environ.pop("ARBITER_DATABASE", None)
-    if not config.getoption("--shipped"):
-        return
+def _use_the_shipped_build() -> str:
+    """Import ``arbiter`` from the installed wheel, here and in every process a test starts:
+    the site folder goes first on the path (before the checkout, whose ``arbiter/`` would
+    shadow it) and ``PYTHONSAFEPATH`` keeps a child's working folder off its path. Done when
+    this file is imported, before the other conftest files, which import ``arbiter``."""
     assert "arbiter" not in sys.modules, "arbiter was imported before the shipped build"
     site = str(shipped.build())
     sys.path.insert(0, site)
@@ -52,9 +45,27 @@ def pytest_configure(config: pytest.Config) -> None:
         [site, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
     )
     os.environ["PYTHONSAFEPATH"] = "1"
+    return site
+
+
+SHIPPED_SITE = _use_the_shipped_build() if "--shipped" in sys.argv[1:] else None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "checkout_only: a test of the checkout itself, not "
+                            "of what it builds (skipped under --shipped)")  # fmt: skip
+    # Events are kept in the data folder by default: never the user's own, in a test run.
+    os.environ["ARBITER_DATA"] = tempfile.mkdtemp(prefix="arbiter-data-")
+    os.environ.pop("ARBITER_DATABASE", None)
+    if not config.getoption("--shipped"):
+        return
     import arbiter
 
-    assert arbiter.__file__ is not None and arbiter.__file__.startswith(site)
+    site = SHIPPED_SITE or ""
+    assert site and (arbiter.__file__ or "").startswith(site), (
+        "--shipped needs to be on the command line of pytest, which reads it before it loads "
+        "the tests (python -m pytest --shipped)"
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

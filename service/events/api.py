@@ -46,7 +46,7 @@ def call(function: Any, *args: Any, **kwargs: Any) -> Any:
     as 503."""
     from sqlalchemy.exc import OperationalError
 
-    from arbiter.service.events.operations import EventError
+    from arbiter.service.events.common import EventError
 
     try:
         return function(store(), *args, **kwargs)
@@ -143,14 +143,14 @@ def list_events() -> Response:
 @bp.get("/<event_id>")
 def event(event_id: str) -> Response:
     """The event: name, game, planned and played rounds, counts, last change."""
-    from arbiter.service.events.operations import event_summary
+    from arbiter.service.events.reading import event_summary
 
     return _fresh(event_id, lambda: jsonify(_with_urls(call(event_summary, event_id))))
 
 
 def _fresh(event_id: str, answer: Any) -> Response:
     """``answer()``, with the event's version as its ETag; 304 when the client has it."""
-    from arbiter.service.events.operations import version
+    from arbiter.service.events.reading import version
 
     current = f"{event_id}-{call(version, event_id)}"
     tag = f'"{current}"'
@@ -205,7 +205,7 @@ def upload(event_id: str) -> tuple[Response, int]:
 def records(event_id: str) -> Response:
     """Every record kept, with its report, round, players, status and upload (``?round=N``:
     one round's)."""
-    from arbiter.service.events.operations import list_records
+    from arbiter.service.events.reading import list_records
 
     round_text = request.args.get("round")
     number = None
@@ -220,7 +220,7 @@ def records(event_id: str) -> Response:
 
 @bp.get("/<event_id>/records/<int:number>")
 def one_record(event_id: str, number: int) -> Response:
-    from arbiter.service.events.operations import record
+    from arbiter.service.events.reading import record
 
     return jsonify(call(record, event_id, number))
 
@@ -275,7 +275,7 @@ def clear_result(event_id: str, number: int) -> Response:
 
 @bp.get("/<event_id>/uploads")
 def uploads(event_id: str) -> Response:
-    from arbiter.service.events.operations import list_uploads
+    from arbiter.service.events.reading import list_uploads
 
     return jsonify(uploads=call(list_uploads, event_id))
 
@@ -283,7 +283,7 @@ def uploads(event_id: str) -> Response:
 @bp.get("/<event_id>/uploads/<sha256>")
 def upload_bytes(event_id: str, sha256: str) -> Response:
     """An upload's bytes, exactly as sent."""
-    from arbiter.service.events.operations import upload_bytes as kept
+    from arbiter.service.events.reading import upload_bytes as kept
 
     name, fmt, data = call(kept, event_id, sha256)
     kind = "application/json" if fmt in ("json", "abstractplay") else "application/octet-stream"
@@ -304,10 +304,9 @@ def _ascii(name: str) -> str:
 def standings(event_id: str) -> Response:
     """The standings of the records that count, as ``arbiter standings`` writes them
     (``?format=json|table|csv|html|trf``; the TRF with the planned rounds and the
-    corrections)."""
-    from arbiter.adjudicator.standings import standings_document
-    from arbiter.service.events.operations import event_standings, trf_comments
-    from arbiter.service.standings_formats import FORMATS, MEDIA_TYPES, FormatError, render
+    corrections), made once per version of the event."""
+    from arbiter.service.events.reading import standings_output
+    from arbiter.service.standings_formats import FORMATS, FormatError
 
     fmt = request.args.get("format", "json")
     if fmt not in FORMATS:
@@ -317,28 +316,24 @@ def standings(event_id: str) -> Response:
             f"'format' must be one of {', '.join(FORMATS)}",
             parameter="format",
         )
-
-    def answer() -> Response:
-        summary, tables = call(event_standings, event_id)
-        if fmt == "json":
-            return jsonify(standings_document(tables))
-        comments = call(trf_comments, event_id) if fmt == "trf" else ()
-        planned = summary["rounds"]
-        if fmt == "trf" and planned is not None and planned < summary["rounds_played"]:
-            planned = None
-        try:
-            text = render(tables, fmt, total_rounds=planned, comments=comments)
-        except FormatError as err:
-            raise ApiError(422, "cannot-format", str(err), parameter="format") from None
-        return Response(text, content_type=MEDIA_TYPES[fmt])
-
-    return _fresh(event_id, answer)
+    try:
+        made = call(standings_output, event_id, fmt)
+    except FormatError as err:
+        raise ApiError(422, "cannot-format", str(err), parameter="format") from None
+    current = f"{event_id}-{made.version}"
+    if request.if_none_match.contains(current):
+        response = Response(status=304)
+    else:
+        response = Response(made.body, content_type=made.content_type)
+    response.headers["ETag"] = f'"{current}"'
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.get("/<event_id>/log")
 def trail(event_id: str) -> Response:
     """The audit trail: every change, who (which token), when, what, why, chained."""
-    from arbiter.service.events.operations import entries
+    from arbiter.service.events.reading import entries
 
     return _fresh(
         event_id, lambda: jsonify(log=[entry.to_dict() for entry in call(entries, event_id)])

@@ -21,7 +21,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from arbiter import __version__
 from arbiter.service.events.chain import Entry
-from arbiter.service.events.operations import MAX_BYTES, EventError, entries_on, event_row, now
+from arbiter.service.events.common import MAX_BYTES, EventError, now
+from arbiter.service.events.reading import entries_on, event_row
 from arbiter.service.events.store import Store, events, log, records, tokens, uploads
 from arbiter.service.events.verify import verify_on
 

@@ -98,7 +98,7 @@ def list_events(database: str | None) -> None:
 @click.argument("event_ids", nargs=-1)
 def verify(database: str | None, event_ids: tuple[str, ...]) -> None:
     """Check events (all by default) against their audit trails; exit 1 at any problem."""
-    from arbiter.service.events.operations import EventError
+    from arbiter.service.events.common import EventError
     from arbiter.service.events.verify import verify_all, verify_event
 
     store = _store(database)
@@ -128,7 +128,7 @@ def verify(database: str | None, event_ids: tuple[str, ...]) -> None:
 def export_command(database: str | None, event_id: str, output: str) -> None:
     """Write one event to an archive: its uploads as sent, records, corrections and trail."""
     from arbiter.service.events.archive import export_event
-    from arbiter.service.events.operations import EventError
+    from arbiter.service.events.common import EventError
 
     try:
         data = export_event(_store(database), event_id)
@@ -148,7 +148,7 @@ def export_command(database: str | None, event_id: str, output: str) -> None:
 def import_command(database: str | None, archive: str) -> None:
     """Restore an event from an archive of arbiter db export (verified before it is kept)."""
     from arbiter.service.events.archive import import_event
-    from arbiter.service.events.operations import MAX_BYTES, EventError
+    from arbiter.service.events.common import MAX_BYTES, EventError
 
     try:
         with open(archive, "rb") as stream:

@@ -1,7 +1,8 @@
-"""What a director (and a player with an upload token) does to an event, and what anyone
-may read of it (``spec/events.md``). The API's event routes and the ``arbiter db``
-commands call these functions; they take a :class:`~arbiter.service.events.store.Store`
-and plain values, and raise :class:`EventError` with an HTTP status for anything refused.
+"""What a director (and a player with an upload token) does to an event (``spec/events.md``).
+The API's event routes and the ``arbiter db`` commands call these functions; they take a
+:class:`~arbiter.service.events.store.Store` and plain values, and raise
+:class:`~arbiter.service.events.common.EventError` with an HTTP status for anything refused.
+What anyone may read is :mod:`arbiter.service.events.reading`.
 
 Every change is one write transaction that locks the event, checks the token in it, makes
 the change and appends its entry to the audit trail (:mod:`arbiter.service.events.chain`):
@@ -18,49 +19,44 @@ import re
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, func, insert, select, update
 
-from arbiter.adjudicator.replay import TERMINATIONS, Report
-from arbiter.adjudicator.standings import EventStandings, standings
+from arbiter.adjudicator.standings import standings
 from arbiter.adjudicator.tiebreaks import parse_order
-from arbiter.notation.ast import Record, Tag
+from arbiter.notation.ast import Record
 from arbiter.notation.build import normalise_result
 from arbiter.notation.errors import RecordError
 from arbiter.notation.games import GAMES, find_game
 from arbiter.notation.sources import Format, read_records
 from arbiter.service.batch import report_for
 from arbiter.service.events.chain import GENESIS, Entry, digest, make_entry
+from arbiter.service.events.common import (
+    ACCEPTED,
+    DIRECTOR,
+    EXCLUDED,
+    MAX_BYTES,
+    MAX_LABEL,
+    MAX_NAME,
+    MAX_REASON,
+    MAX_RECORDS,
+    MAX_ROUNDS,
+    MAX_TOKENS,
+    PENDING,
+    ROLES,
+    UPLOAD,
+    EventError,
+    now,
+)
+from arbiter.service.events.reading import (
+    counted_items,
+    event_summary,
+    record,
+    record_view,
+    view,
+)
 from arbiter.service.events.store import Store, events, log, records, tokens, uploads
-
-DIRECTOR, UPLOAD = "director", "upload"
-ROLES = (DIRECTOR, UPLOAD)
-PENDING, ACCEPTED, EXCLUDED = "pending", "accepted", "excluded"
-
-MAX_RECORDS = 20_000
-"""Records one event may hold, all uploads together (spec/events.md §8)."""
-MAX_BYTES = 256 * 1024 * 1024
-"""Bytes of uploads one event may hold."""
-MAX_TOKENS = 1_000
-"""Tokens one event may have issued, revoked ones included."""
-MAX_NAME = 200
-MAX_LABEL = 100
-MAX_REASON = 2_000
-MAX_ROUNDS = 999
-
-CORRECTIONS = ("excluded", "reinstated", "result-set", "result-cleared")
-"""The actions that change what counts or its result: the TRF carries them as comments."""
-
-
-class EventError(Exception):
-    """A request about an event refused: its HTTP status, a stable code, a message for a
-    person, and extra fields for the JSON error body."""
-
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message, self.extra = status, code, message, extra
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +78,6 @@ class Source:
 
 
 # --- time, identifiers, secrets -------------------------------------------------------------
-
-
-def now() -> str:
-    """The time of a change: UTC, to the millisecond, ISO 8601 (``2026-11-25T17:02:03.456Z``)."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def new_event_id() -> str:
@@ -448,7 +439,7 @@ def change_event(
         raise EventError(400, "bad-field", f"give one of {', '.join(EDITABLE)}")
     why = _reason(fields.get("reason"), required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        counted = standings(_counted_items(change.conn, event_id))  # not cached: it changes
+        counted = standings(counted_items(change.conn, event_id))  # not cached: it changes
         played = max((table.rounds for table in counted), default=0)
         planned = values.get("rounds")
         if isinstance(planned, int) and planned < played:
@@ -516,20 +507,6 @@ def header_of(record: Record) -> dict[str, Any]:
     }
 
 
-def record_of(header: dict[str, Any], index: int) -> Record:
-    """The record standings see: its header, no moves."""
-    return Record(
-        game=header["game"],
-        size=header["size"],
-        komi=header["komi"],
-        setup=header["setup"],
-        players=tuple(header["players"].items()),
-        tags=tuple(Tag(name, value) for name, value in header["tags"]),
-        result=header["result"],
-        index=index,
-    )
-
-
 def round_of(record: Record) -> int | None:
     text = next((tag.value.strip() for tag in record.tags if tag.name == "Round"), "")
     if text.isascii() and text.isdigit() and len(text.lstrip("0")) <= 3:
@@ -554,14 +531,15 @@ def upload(
         assert actor is not None
         status = PENDING if actor.role == UPLOAD and change.event.confirm_uploads else ACCEPTED
         held = conn.execute(
-            select(func.count(), func.coalesce(func.sum(uploads.c.size), 0))
-            .select_from(uploads)
-            .where(uploads.c.event_id == event_id)
+            select(
+                select(func.count()).where(uploads.c.event_id == event_id).scalar_subquery(),
+                select(func.coalesce(func.sum(uploads.c.size), 0))
+                .where(uploads.c.event_id == event_id)
+                .scalar_subquery(),
+                select(func.count()).where(records.c.event_id == event_id).scalar_subquery(),
+            )
         ).one()
-        count = conn.scalar(
-            select(func.count()).select_from(records).where(records.c.event_id == event_id)
-        )
-        next_upload, next_record, size = held[0] + 1, (count or 0) + 1, int(held[1])
+        next_upload, size, next_record = held[0] + 1, int(held[1]), held[2] + 1
         for source, sha, items in read:
             known = conn.execute(
                 select(uploads.c.number).where(
@@ -569,7 +547,7 @@ def upload(
                 )
             ).first()
             if known is not None:
-                answers.append(_upload_answer(conn, event_id, known.number, duplicate=True))
+                answers.append(_upload_answer(conn, event_id, known.number))
                 continue
             size += len(source.data)
             if next_record + len(items) - 1 > MAX_RECORDS or size > MAX_BYTES:
@@ -579,6 +557,15 @@ def upload(
                     f"an event holds at most {MAX_RECORDS} "
                     f"records and {MAX_BYTES // 2**20} MiB of uploads",
                 )
+            kept = {
+                "upload": next_upload,
+                "sha256": sha,
+                "file": source.name,
+                "size": len(source.data),
+                "created_at": change.at,
+                "token": actor.token,
+                "duplicate": False,
+            }
             conn.execute(
                 insert(uploads).values(
                     event_id=event_id,
@@ -592,23 +579,23 @@ def upload(
                     created_at=change.at,
                 )
             )
-            kept = []
-            for position, one in enumerate(items):
-                conn.execute(
-                    insert(records).values(
-                        event_id=event_id,
-                        number=next_record,
-                        upload=next_upload,
-                        position=position,
-                        status=status,
-                        round=one.round,
-                        header=None if one.header is None else _json(one.header),
-                        report=_json(one.report),
-                        digest=one.digest,
-                    )
-                )
-                kept.append({"record": next_record, "status": status, "digest": one.digest})
-                next_record += 1
+            rows = [
+                {
+                    "event_id": event_id,
+                    "number": next_record + position,
+                    "upload": next_upload,
+                    "position": position,
+                    "status": status,
+                    "round": one.round,
+                    "header": None if one.header is None else _json(one.header),
+                    "report": _json(one.report),
+                    "digest": one.digest,
+                    "official_result": None,
+                }
+                for position, one in enumerate(items)
+            ]
+            if rows:
+                conn.execute(insert(records), rows)  # one statement for all (executemany)
             change.log(
                 "uploaded",
                 {
@@ -617,11 +604,18 @@ def upload(
                     "file": source.name,
                     "format": source.fmt,
                     "size": len(source.data),
-                    "records": kept,
+                    "records": [
+                        {"record": row["number"], "status": status, "digest": row["digest"]}
+                        for row in rows
+                    ],
                 },
             )
-            answers.append(_upload_answer(conn, event_id, next_upload, duplicate=False))
+            kept["records"] = [
+                view(row, sha, one.header, one.report) for row, one in zip(rows, items, strict=True)
+            ]
+            answers.append(kept)
             next_upload += 1
+            next_record += len(rows)
     return {"event": event_id, "uploads": answers}
 
 
@@ -629,9 +623,8 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False)
 
 
-def _upload_answer(
-    conn: Connection, event_id: str, number: int, *, duplicate: bool
-) -> dict[str, Any]:
+def _upload_answer(conn: Connection, event_id: str, number: int) -> dict[str, Any]:
+    """An upload kept already, as the answer to the same bytes sent again."""
     row = conn.execute(
         select(
             uploads.c.number,
@@ -654,7 +647,7 @@ def _upload_answer(
         "size": row.size,
         "created_at": row.created_at,
         "token": row.token,
-        "duplicate": duplicate,
+        "duplicate": True,
         "records": [record_view(one, row.sha256) for one in kept],
     }
 
@@ -786,343 +779,3 @@ def _official(value: object, game: str) -> str:
             field="result",
         )
     return canonical
-
-
-# --- reading ------------------------------------------------------------------------------
-
-
-def event_row(conn: Connection, event_id: str) -> Row[Any]:
-    row = conn.execute(select(events).where(events.c.id == event_id)).first()
-    if row is None:
-        raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
-    return row
-
-
-def event_summary(store: Store, event_id: str) -> dict[str, Any]:
-    """The event as ``GET /api/v1/events/ID`` gives it (the URL is the API's to add)."""
-    with store.read() as conn:
-        return _summary(conn, event_row(conn, event_id))
-
-
-def _summary(conn: Connection, row: Row[Any]) -> dict[str, Any]:
-    counts: dict[str, int] = dict(
-        conn.execute(
-            select(records.c.status, func.count())
-            .where(records.c.event_id == row.id)
-            .group_by(records.c.status)
-        ).all()
-    )
-    corrected = conn.scalar(
-        select(func.count())
-        .select_from(records)
-        .where(records.c.event_id == row.id, records.c.official_result.is_not(None))
-    )
-    last = conn.scalar(select(func.max(log.c.at)).where(log.c.event_id == row.id))
-    order = row.tiebreaks.split(",") if row.tiebreaks else list(parse_order(None))
-    return {
-        "id": row.id,
-        "name": row.name,
-        "game": row.game,
-        "rounds": row.rounds,
-        "rounds_played": _rounds_played(conn, row.id),
-        "tiebreaks": order,
-        "confirm_uploads": row.confirm_uploads,
-        "created_at": row.created_at,
-        "finalised_at": row.finalised_at,
-        "last_change": last,
-        "version": row.version,
-        "records": {
-            "total": sum(counts.values()),
-            ACCEPTED: counts.get(ACCEPTED, 0),
-            PENDING: counts.get(PENDING, 0),
-            EXCLUDED: counts.get(EXCLUDED, 0),
-            "corrected": corrected or 0,
-        },
-    }
-
-
-def _rounds_played(conn: Connection, event_id: str) -> int:
-    """The highest round of a counted game (what the standings say)."""
-    return max((table.rounds for table in _tables(conn, event_id)), default=0)
-
-
-def version(store: Store, event_id: str) -> int:
-    """The event's version: it grows with every change (an ETag for the pages' poll)."""
-    with store.read() as conn:
-        found = conn.scalar(select(events.c.version).where(events.c.id == event_id))
-    if found is None:
-        raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
-    return int(found)
-
-
-def record_view(row: Row[Any], sha256: str) -> dict[str, Any]:
-    """One kept record as ``GET .../records`` gives it."""
-    report = json.loads(row.report)
-    header = json.loads(row.header) if row.header else None
-    return {
-        "record": row.number,
-        "upload": row.upload,
-        "upload_sha256": sha256,
-        "file": report["file"],
-        "index": report["index"],
-        "round": row.round,
-        "players": header["players"] if header else {},
-        "status": row.status,
-        "official_result": row.official_result,
-        "result": row.official_result or report["result"],
-        "adjudicated_result": report["result"],
-        "valid": report["valid"],
-        "report": report,
-    }
-
-
-def list_records(
-    store: Store, event_id: str, round_number: int | None = None
-) -> list[dict[str, Any]]:
-    """Every record kept for the event, in the order received (or those of one round)."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        query = (
-            select(records, uploads.c.sha256)
-            .join(
-                uploads,
-                (uploads.c.event_id == records.c.event_id) & (uploads.c.number == records.c.upload),
-            )
-            .where(records.c.event_id == event_id)
-            .order_by(records.c.number)
-        )
-        if round_number is not None:
-            query = query.where(records.c.round == round_number)
-        return [record_view(row, row.sha256) for row in conn.execute(query)]
-
-
-def record(store: Store, event_id: str, number: int) -> dict[str, Any]:
-    with store.read() as conn:
-        event_row(conn, event_id)
-        row = conn.execute(
-            select(records, uploads.c.sha256)
-            .join(
-                uploads,
-                (uploads.c.event_id == records.c.event_id) & (uploads.c.number == records.c.upload),
-            )
-            .where(records.c.event_id == event_id, records.c.number == number)
-        ).first()
-    if row is None:
-        raise EventError(404, "no-such-record", f"the event has no record {number}")
-    return record_view(row, row.sha256)
-
-
-def list_uploads(store: Store, event_id: str) -> list[dict[str, Any]]:
-    """Every upload: number, SHA-256, file name, size, who (token number) and when."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        rows = conn.execute(
-            select(
-                uploads.c.number,
-                uploads.c.sha256,
-                uploads.c.file_name,
-                uploads.c.format,
-                uploads.c.size,
-                uploads.c.token,
-                uploads.c.created_at,
-                func.count(records.c.number).label("records"),
-            )
-            .join(
-                records,
-                (records.c.event_id == uploads.c.event_id) & (records.c.upload == uploads.c.number),
-                isouter=True,
-            )
-            .where(uploads.c.event_id == event_id)
-            .group_by(
-                uploads.c.number,
-                uploads.c.sha256,
-                uploads.c.file_name,
-                uploads.c.format,
-                uploads.c.size,
-                uploads.c.token,
-                uploads.c.created_at,
-            )
-            .order_by(uploads.c.number)
-        )
-        return [
-            {
-                "upload": r.number,
-                "sha256": r.sha256,
-                "file": r.file_name,
-                "format": r.format,
-                "size": r.size,
-                "token": r.token,
-                "created_at": r.created_at,
-                "records": r.records,
-            }
-            for r in rows
-        ]
-
-
-def upload_bytes(store: Store, event_id: str, sha256: str) -> tuple[str | None, str | None, bytes]:
-    """An upload's file name, notation and bytes, exactly as sent."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        row = conn.execute(
-            select(uploads.c.file_name, uploads.c.format, uploads.c.data).where(
-                uploads.c.event_id == event_id, uploads.c.sha256 == sha256.lower()
-            )
-        ).first()
-    if row is None:
-        raise EventError(404, "no-such-upload", f"the event has no upload {sha256[:64]!r}")
-    return row.file_name, row.format, bytes(row.data)
-
-
-def entries(store: Store, event_id: str) -> list[Entry]:
-    """The event's audit trail, in order."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        return entries_on(conn, event_id)
-
-
-def entries_on(conn: Connection, event_id: str) -> list[Entry]:
-    rows = conn.execute(select(log).where(log.c.event_id == event_id).order_by(log.c.number))
-    return [
-        Entry(
-            r.event_id,
-            r.number,
-            r.at,
-            r.token,
-            r.action,
-            json.loads(r.details),
-            r.reason,
-            r.prev,
-            r.hash,
-        )
-        for r in rows
-    ]
-
-
-# --- standings ----------------------------------------------------------------------------
-
-
-def official_report(report: dict[str, Any], header: dict[str, Any], result: str) -> Report:
-    """The report standings count for a record whose official result the director set: the
-    adjudicator's report with that result, its winner (colours as at the end, as in a
-    record's result) and its termination (``arbiter`` unless +R, +T or +F says otherwise)."""
-    colours = find_game(header["game"]).colours
-    colour, _, how = result.partition("+")
-    started_as = colour
-    if report.get("swapped"):
-        started_as = colours[1] if colour == colours[0] else colours[0]
-    scores = None
-    if how and how not in TERMINATIONS:
-        other = colours[1] if colour == colours[0] else colours[0]
-        margin = float(how)
-        scores = {colour: int(margin) if margin.is_integer() else margin, other: 0}
-    return Report(
-        **{
-            **report,
-            "valid": True,
-            "finished": True,
-            "result": result,
-            "termination": TERMINATIONS.get(how, "arbiter"),
-            "winner": colour,
-            "winner_player": header["players"].get(started_as),
-            "scores": scores,
-            "tiebreak": None,
-            "errors": [],
-        }
-    )
-
-
-def _counted_items(conn: Connection, event_id: str) -> list[tuple[Record | None, Report]]:
-    rows = conn.execute(
-        select(records.c.header, records.c.report, records.c.official_result)
-        .where(records.c.event_id == event_id, records.c.status == ACCEPTED)
-        .order_by(records.c.number)
-    )
-    items: list[tuple[Record | None, Report]] = []
-    for row in rows:
-        report = json.loads(row.report)
-        if row.header is None:
-            items.append((None, Report(**report)))
-            continue
-        header = json.loads(row.header)
-        made = (
-            official_report(report, header, row.official_result)
-            if row.official_result
-            else Report(**report)
-        )
-        items.append((record_of(header, report["index"]), made))
-    return items
-
-
-_TABLES: dict[tuple[str, str], tuple[int, list[EventStandings]]] = {}
-"""Standings computed, by (database, event), with the event's version they were made at."""
-
-
-def _tables(conn: Connection, event_id: str) -> list[EventStandings]:
-    row = event_row(conn, event_id)
-    key = (str(conn.engine.url), event_id)
-    cached = _TABLES.get(key)
-    if cached is not None and cached[0] == row.version:
-        return cached[1]
-    tables = standings(_counted_items(conn, event_id), tiebreaks=row.tiebreaks) or [
-        # nothing counts yet: one empty table, named after the event
-        EventStandings(row.name, row.game, 0, _applied(row.tiebreaks, row.game), (), ())
-    ]
-    if len(_TABLES) > 256:
-        _TABLES.clear()
-    _TABLES[key] = (row.version, tables)
-    return tables
-
-
-def _applied(tiebreaks: str | None, game: str) -> tuple[str, ...]:
-    """The tie-breaks standings apply: the order asked for, without margin in an unscored
-    game (as :func:`~arbiter.adjudicator.standings.standings` applies them)."""
-    scored = find_game(game).scored
-    return tuple(name for name in parse_order(tiebreaks) if name != "margin" or scored)
-
-
-def event_standings(store: Store, event_id: str) -> tuple[dict[str, Any], list[EventStandings]]:
-    """The event's summary and its standings tables, computed from the stored reports of
-    the records that count (never by adjudicating again), once per version of the event."""
-    with store.read() as conn:
-        row = event_row(conn, event_id)
-        return _summary(conn, row), _tables(conn, event_id)
-
-
-def trf_comments(store: Store, event_id: str) -> list[str]:
-    """The corrections of the audit trail as TRF comment lines (``### ...``): when, what,
-    which record, and why."""
-    lines = []
-    with store.read() as conn:
-        described = {
-            row.number: _described(row)
-            for row in conn.execute(
-                select(records.c.number, records.c.round, records.c.header, records.c.report).where(
-                    records.c.event_id == event_id
-                )
-            )
-        }
-        for entry in entries_on(conn, event_id):
-            if entry.action not in CORRECTIONS:
-                continue
-            number = entry.details["record"]
-            what = {
-                "excluded": "excluded",
-                "reinstated": "counted again",
-                "result-set": f"official result {entry.details.get('result')} (adjudicated "
-                f"{entry.details.get('adjudicated')})",
-                "result-cleared": "official result taken back: the adjudicated result counts",
-            }[entry.action]
-            line = (
-                f"### {entry.at} correction {entry.number} by token {entry.token}: record "
-                f"{number} ({described.get(number, '?')}) {what}; reason: {entry.reason or '-'}"
-            )
-            lines.append("".join(c if c.isprintable() else " " for c in line))
-    return lines
-
-
-def _described(row: Row[Any, Any, Any, Any]) -> str:
-    report = json.loads(row.report)
-    players = json.loads(row.header)["players"] if row.header else {}
-    names = " v ".join(players.values()) or "no players"
-    where = f"{report['file'] or 'body'} #{report['index'] + 1}"
-    return f"round {row.round or '?'}, {names}, {where}"

@@ -21,7 +21,8 @@ def _e(text: object) -> str:
 @bp.get("/events/<event_id>")
 def event_page(event_id: str) -> Response:
     """The event's name, game, rounds, standings, corrections and downloads."""
-    from arbiter.service.events.operations import CORRECTIONS, entries, event_standings
+    from arbiter.service.events.common import CORRECTIONS
+    from arbiter.service.events.reading import entries, event_standings
     from arbiter.service.standings_formats import HTML_STYLE, html_table
 
     try:

@@ -19,14 +19,8 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from arbiter.service.events.chain import Entry, chain_problems, digest
-from arbiter.service.events.operations import (
-    ACCEPTED,
-    EXCLUDED,
-    PENDING,
-    EventError,
-    entries_on,
-    event_row,
-)
+from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
+from arbiter.service.events.reading import entries_on, event_row
 from arbiter.service.events.store import Store, events, records, tokens, uploads
 
 
