@@ -29,6 +29,26 @@ TIEBREAKS = (BUCHHOLZ, SONNEBORN_BERGER, WINS, DIRECT, MARGIN)
 DEFAULT_ORDER = (BUCHHOLZ, SONNEBORN_BERGER, WINS, DIRECT, MARGIN)
 """The order used unless another is asked for (``margin`` only applies to scored games)."""
 
+TITLES = {
+    BUCHHOLZ: "Buchholz",
+    SONNEBORN_BERGER: "Sonneborn-Berger",
+    WINS: "Games won",
+    DIRECT: "Direct encounter",
+    MARGIN: "Margin",
+}
+"""Each tie-break as people name it: the headings of the tables a person reads."""
+
+EXPLANATIONS = {
+    BUCHHOLZ: "the sum of the scores of the opponents met (unplayed rounds as FIDE's "
+    "regulations count them)",
+    SONNEBORN_BERGER: "the sum of the scores of the opponents beaten",
+    WINS: "the number of games won over the board (forfeits not counted)",
+    DIRECT: "the place among the players still tied, by their games against each other; "
+    "blank for a player who was not tied when it was reached",
+    MARGIN: "the sum of the player's winning and losing margins in scored games",
+}
+"""Each tie-break in one line, for the legends under the tables."""
+
 ALIASES = {
     "bh": BUCHHOLZ,
     "sb": SONNEBORN_BERGER,

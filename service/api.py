@@ -9,11 +9,9 @@ request itself could not be used.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
-from importlib import resources
 from typing import Any, cast
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from arbiter import __version__
 from arbiter.adjudicator.replay import Report
@@ -204,14 +202,9 @@ def positions() -> Response:
     return viewer.positions(request)
 
 
-def index() -> Response:
+def index() -> str:
     """The page at ``/``: paste or upload records and see the reports (no external assets)."""
-    return Response(_package_text("static/index.html"), content_type="text/html; charset=utf-8")
-
-
-@cache
-def _package_text(name: str) -> str:
-    return resources.files("arbiter.service").joinpath(name).read_text(encoding="utf-8")
+    return render_template("index.html")
 
 
 def _reports(sources: list[Source]) -> Iterator[Report]:

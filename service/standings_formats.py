@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from arbiter.adjudicator.standings import EventStandings, Standing, standings_document
-from arbiter.adjudicator.tiebreaks import RoundResult, Value, name_key
+from arbiter.adjudicator.tiebreaks import EXPLANATIONS, TITLES, RoundResult, Value, name_key
 from arbiter.notation.games import find_game
 
 Format = Literal["table", "json", "csv", "html", "trf"]
@@ -114,13 +114,15 @@ def table_text(tables: Sequence[EventStandings]) -> str:
 
 def _one_table_text(table: EventStandings) -> str:
     lines = [_title(table)]
-    if table.tiebreak_order and table.event is not None:
-        lines.append("tie-breaks: " + ", ".join(table.tiebreak_order))
+    applied = table.tiebreak_order if table.event is not None else ()
+    if applied:
+        lines.append("tie-breaks: " + ", ".join(f"{TITLES[n]} ({LABELS[n]})" for n in applied))
     if table.standings:
         lines.append("")
         lines.extend(_columns(_rows(table)))
         lines.append("")
         lines.append(_legend(table))
+        lines.extend(f"{LABELS[name]}: {EXPLANATIONS[name]}" for name in applied)
     for warning in table.warnings:
         lines.append(f"note: {warning}")
     if table.excluded:
@@ -190,7 +192,7 @@ def csv_text(tables: Sequence[EventStandings]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     head = ["event", "game", "rank", "player", "points", "games", "played", "wins", "losses"]
-    head += ["forfeit_wins", "forfeit_losses", *tiebreaks]
+    head += ["forfeit_wins", "forfeit_losses", *(TITLES[name] for name in tiebreaks)]
     writer.writerow(head + [f"round_{n}" for n in range(1, rounds + 1)])
     for table in tables:
         for line in table.standings:
@@ -222,6 +224,9 @@ def _csv_row(table: EventStandings, line: Standing, tiebreaks: list[str], rounds
 HTML_STYLE = """
 body { font: 15px/1.4 system-ui, sans-serif; margin: 2rem auto; max-width: 72rem;
        padding: 0 1rem; color: #1d1d1f; }
+.scroll { overflow-x: auto; max-width: 100%; }
+dl.tiebreaks { font-size: 13px; color: #555; } dl.tiebreaks dt { font-weight: 600; }
+dl.tiebreaks dd { margin: 0 0 .2rem 1rem; }
 h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
 table { border-collapse: collapse; margin: .6rem 0; }
 th, td { padding: .25rem .55rem; border-bottom: 1px solid #ddd; text-align: right;
@@ -243,6 +248,7 @@ def html_page(tables: Sequence[EventStandings]) -> str:
     body = "\n".join(html_table(table) for table in tables)
     return (
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{_e(title)} - standings</title>\n<style>\n{HTML_STYLE}\n</style>\n</head>\n"
         f"<body>\n<h1>{_e(title)}</h1>\n{body}\n</body>\n</html>\n"
     )
@@ -250,13 +256,17 @@ def html_page(tables: Sequence[EventStandings]) -> str:
 
 def html_table(table: EventStandings) -> str:
     parts = [f"<section>\n<h2>{_e(_title(table))}</h2>"]
-    if table.tiebreak_order and table.event is not None:
-        parts.append(
-            f'<p class="legend">Tie-breaks, in order: {_e(", ".join(table.tiebreak_order))}.</p>'
-        )
     if table.standings:
         parts.append(_html_grid(table))
         parts.append(f'<p class="legend">{_e(_legend(table))}</p>')
+    if table.tiebreak_order and table.event is not None:
+        explained = "".join(
+            f"<dt>{_e(TITLES[name])}</dt><dd>{_e(EXPLANATIONS[name])}</dd>"
+            for name in table.tiebreak_order
+        )
+        parts.append(
+            f'<p class="legend">Tie-breaks, in order:</p><dl class="tiebreaks">{explained}</dl>'
+        )
     parts += [f'<p class="note">Note: {_e(warning)}</p>' for warning in table.warnings]
     if table.excluded:
         items = "".join(
@@ -273,7 +283,7 @@ def html_table(table: EventStandings) -> str:
 def _html_grid(table: EventStandings) -> str:
     rank_of = {line.player: line.rank for line in table.standings}
     letters = colour_letters(table.game)
-    head = ["Rank", "Player", "Points", "Games"] + [LABELS[n] for n in table.tiebreak_order]
+    head = ["Rank", "Player", "Points", "Games"] + [TITLES[n] for n in table.tiebreak_order]
     head += [f"R{n}" for n in range(1, table.rounds + 1)]
     player = ' class="player"'
     cells = "".join(f'<th{player if h == "Player" else ""} scope="col">{_e(h)}</th>' for h in head)
@@ -284,7 +294,10 @@ def _html_grid(table: EventStandings) -> str:
         row += "".join(f"<td>{_e(value_text(v))}</td>" for _, v in line.tiebreaks)
         row += "".join(_html_cell(r, rank_of, letters) for r in line.results)
         rows.append(f"<tr>{row}</tr>")
-    return f"<table>\n{rows[0]}\n<tbody>\n" + "\n".join(rows[1:]) + "\n</tbody>\n</table>"
+    body = "\n".join(rows[1:])
+    # a wide crosstable scrolls inside its own box, never the page (a phone is 390 px wide)
+    box = '<div class="scroll" tabindex="0" role="region" aria-label="Standings and crosstable">'
+    return f"{box}\n<table>\n{rows[0]}\n<tbody>\n{body}\n</tbody>\n</table>\n</div>"
 
 
 def _html_cell(result: RoundResult | None, rank_of: dict[str, int], letters: dict[str, str]) -> str:

@@ -37,6 +37,9 @@ ASSETS: Mapping[str, str] = {
     "viewer.js": "text/javascript; charset=utf-8",
     "standings.js": "text/javascript; charset=utf-8",
     "viewer.css": "text/css; charset=utf-8",
+    "site.css": "text/css; charset=utf-8",
+    "event.js": "text/javascript; charset=utf-8",
+    "desk.js": "text/javascript; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }
 """The page's files under ``static/``, and their types; nothing else is served from there."""

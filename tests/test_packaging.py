@@ -21,7 +21,8 @@ def test_the_wheel_adds_no_top_level_name_but_arbiter(wheel: Path) -> None:
     assert "arbiter/service/openapi.yaml" in names
     assert "arbiter/py.typed" in names
     assert "arbiter/diagram/svg.py" in names
-    for asset in ("index.html", "viewer.js", "viewer.css", "favicon.svg"):
+    assert "arbiter/service/templates/index.html" in names
+    for asset in ("viewer.js", "viewer.css", "site.css", "event.js", "desk.js", "favicon.svg"):
         assert f"arbiter/service/static/{asset}" in names
 
 

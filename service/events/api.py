@@ -204,9 +204,18 @@ def upload(event_id: str) -> tuple[Response, int]:
 @bp.get("/<event_id>/records")
 def records(event_id: str) -> Response:
     """Every record kept, with its report, round, players, status and upload (``?round=N``:
-    one round's)."""
+    one round's); ``?format=grn``: all of them as canonical GRN."""
     from arbiter.service.events.reading import list_records
 
+    if request.args.get("format", "json") not in ("json", "grn"):
+        raise ApiError(400, "bad-parameter", "'format' must be json or grn", parameter="format")
+    if request.args.get("format") == "grn":
+        from arbiter.service.events.reading import records_grn
+
+        text = call(records_grn, event_id)
+        response = Response(text, content_type="text/plain; charset=utf-8")
+        response.headers["Content-Disposition"] = f'attachment; filename="{event_id}.grn"'
+        return response
     round_text = request.args.get("round")
     number = None
     if round_text is not None:

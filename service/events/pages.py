@@ -1,82 +1,115 @@
-"""The public page of an event, at the ``url`` its creation answered (``/events/ID``):
-server-rendered, readable without scripts, every name escaped (``spec/events.md`` §5)."""
+"""The events' pages (``spec/events.md`` §10): the list of events with a form to create one
+(``/events``), the public page of an event (``/events/ID``), server-rendered and readable
+without scripts, and the director's desk (``/events/ID/desk``), which works through the API
+with the director's token kept in the browser's session storage. Every name a user typed is
+escaped by the templates (Jinja's autoescape)."""
 
 from __future__ import annotations
 
-import html
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, render_template
 
 from arbiter.service.errors import ApiError
-from arbiter.service.events.api import call
+from arbiter.service.events.api import call, store
 
 bp = Blueprint("event_pages", __name__)
 
 
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One record as a round of the page lists it."""
+
+    record: dict[str, Any]
+    colours: tuple[str, str]
+
+    @property
+    def players(self) -> list[tuple[str, str]]:
+        return [(colour, self.record["players"].get(colour, "?")) for colour in self.colours]
+
+
+@bp.get("/events")
+def events_page() -> str:
+    """The events kept here, newest first, and a form to create one."""
+    from sqlalchemy import select
+
+    from arbiter.notation.games import all_games
+    from arbiter.service.events.store import events
+
+    with store().read() as conn:
+        rows = conn.execute(select(events).order_by(events.c.created_at.desc()).limit(500)).all()
+    return render_template("events.html", events=rows, games=[g.name for g in all_games()])
 
 
 @bp.get("/events/<event_id>")
-def event_page(event_id: str) -> Response:
-    """The event's name, game, rounds, standings, corrections and downloads."""
+def event_page(event_id: str) -> Response | str:
+    """The event's name, game, rounds, standings with their tie-breaks, crosstable, the games
+    of each round, what does not count and why, the corrections, and the downloads."""
+    from arbiter.adjudicator.tiebreaks import EXPLANATIONS, TITLES
+    from arbiter.notation.games import find_game
     from arbiter.service.events.common import CORRECTIONS
-    from arbiter.service.events.reading import entries, event_standings
-    from arbiter.service.standings_formats import HTML_STYLE, html_table
+    from arbiter.service.events.reading import entries, event_standings, list_records
+    from arbiter.service.standings_formats import cell_text, colour_letters, value_text
 
     try:
         summary, tables = call(event_standings, event_id)
     except ApiError as err:
         if err.status != 404:
             raise
-        page = _page("No such event", f"<h1>No such event</h1><p>{_e(err.message)}</p>")
-        return Response(page, status=404, content_type="text/html; charset=utf-8")
-    corrections = [e for e in call(entries, event_id) if e.action in CORRECTIONS]
-    api = f"/api/v1/events/{_e(event_id)}"
-    planned = summary["rounds"] if summary["rounds"] is not None else "?"
-    state = f"finalised {summary['finalised_at']}" if summary["finalised_at"] else "in progress"
-    body = [
-        f"<h1>{_e(summary['name'])}</h1>",
-        f'<p class="legend">{_e(summary["game"])} · round {summary["rounds_played"]} of '
-        f"{_e(planned)} · {_e(state)} · last change {_e(summary['last_change'] or '-')}</p>",
-        *(html_table(table) for table in tables),
-        _corrections(corrections),
-        "<h2>Downloads</h2><ul>"
-        + "".join(
-            f'<li><a href="{api}/standings?format={fmt}">{label}</a></li>'
-            for fmt, label in (("trf", "TRF"), ("csv", "CSV"), ("html", "HTML"), ("json", "JSON"))
-        )
-        + f'<li><a href="{api}/records">records and reports (JSON)</a></li>'
-        + f'<li><a href="{api}/log">audit trail (JSON)</a></li></ul>',
-    ]
-    page = _page(f"{summary['name']} - standings", "\n".join(body), HTML_STYLE)
-    return Response(page, content_type="text/html; charset=utf-8")
-
-
-def _corrections(found: list[Any]) -> str:
-    if not found:
-        return ""
-    items = []
-    for entry in found:
-        what = {
-            "excluded": "excluded",
-            "reinstated": "counted again",
-            "result-set": f"official result {entry.details.get('result')} (the adjudicator: "
-            f"{entry.details.get('adjudicated')})",
-            "result-cleared": "official result taken back",
-        }[entry.action]
-        items.append(
-            f"<li>{_e(entry.at)}: record {_e(entry.details.get('record'))} {_e(what)}; "
-            f"reason: {_e(entry.reason or '-')}</li>"
-        )
-    return f"<h2>Corrections ({len(found)})</h2><ul>{''.join(items)}</ul>"
-
-
-def _page(title: str, body: str, style: str = "") -> str:
-    return (
-        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_e(title)}</title>\n<style>\n{style}\n</style>\n</head>\n"
-        f"<body>\n{body}\n</body>\n</html>\n"
+        return Response(render_template("missing.html", message=err.message), status=404)
+    kept = call(list_records, event_id)
+    trail = call(entries, event_id)
+    colours = find_game(summary["game"]).colours
+    by_number = {one["record"]: one for one in kept}
+    reasons = {
+        entry.details["record"]: entry.reason
+        for entry in trail
+        if entry.action in ("excluded", "result-set")
+    }
+    return render_template(
+        "event.html",
+        event=summary,
+        tables=tables,
+        rounds=_rounds(kept, colours),
+        colours=colours,
+        waiting=[one for one in kept if one["status"] != "accepted"],
+        corrections=[entry for entry in trail if entry.action in CORRECTIONS],
+        by_number=by_number,
+        reasons=reasons,
+        titles=TITLES,
+        explanations=EXPLANATIONS,
+        cell_text=cell_text,
+        value_text=value_text,
+        letters=colour_letters(summary["game"]),
+        ranks=lambda table: {line.player: line.rank for line in table.standings},
     )
+
+
+def _rounds(
+    kept: Iterable[dict[str, Any]], colours: tuple[str, str]
+) -> list[tuple[str, list[Game]]]:
+    """The records by round, in round order (those without a round last)."""
+    found: dict[int | None, list[Game]] = {}
+    for one in kept:
+        found.setdefault(one["round"], []).append(Game(one, colours))
+    numbered = sorted(number for number in found if number is not None)
+    out = [(f"Round {number}", found[number]) for number in numbered]
+    if None in found:
+        out.append(("Without a round", found[None]))
+    return out
+
+
+@bp.get("/events/<event_id>/desk")
+def desk_page(event_id: str) -> Response | str:
+    """The director's desk: uploads, confirmations, corrections, tokens, finalisation."""
+    from arbiter.service.events.reading import event_summary
+
+    try:
+        summary = call(event_summary, event_id)
+    except ApiError as err:
+        if err.status != 404:
+            raise
+        return Response(render_template("missing.html", message=err.message), status=404)
+    return render_template("desk.html", event=summary)

@@ -211,6 +211,26 @@ def list_uploads(store: Store, event_id: str) -> list[dict[str, Any]]:
         ]
 
 
+def records_grn(store: Store, event_id: str) -> str:
+    """Every record kept, in the order received, in canonical GRN (a record that cannot be
+    read, or only in part, is left out: its report says why)."""
+    from arbiter.service.batch import convert_source
+
+    with store.read() as conn:
+        event_row(conn, event_id)
+        sources = conn.execute(
+            select(uploads.c.file_name, uploads.c.format, uploads.c.data)
+            .where(uploads.c.event_id == event_id)
+            .order_by(uploads.c.number)
+        ).all()
+    texts = []
+    for name, fmt, data in sources:
+        for item in convert_source(bytes(data), to="grn", file=name, fmt=fmt):
+            if item.text is not None:
+                texts.append(item.text)
+    return "\n".join(texts)
+
+
 def upload_bytes(store: Store, event_id: str, sha256: str) -> tuple[str | None, str | None, bytes]:
     """An upload's file name, notation and bytes, exactly as sent."""
     with store.read() as conn:

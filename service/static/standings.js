@@ -6,6 +6,9 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const chosen = []; // every file added so far, in the order added
+  // Each tie-break as people name it, and its explanation in one line: the same as
+  // arbiter.adjudicator.tiebreaks.TITLES and EXPLANATIONS (a test holds them together).
+  const TIEBREAKS = {"buchholz": ["Buchholz", "the sum of the scores of the opponents met (unplayed rounds as FIDE's regulations count them)"], "sonneborn-berger": ["Sonneborn-Berger", "the sum of the scores of the opponents beaten"], "wins": ["Games won", "the number of games won over the board (forfeits not counted)"], "direct": ["Direct encounter", "the place among the players still tied, by their games against each other; blank for a player who was not tied when it was reached"], "margin": ["Margin", "the sum of the player's winning and losing margins in scored games"]};
 
   function element(tag, text, cls) {
     const node = document.createElement(tag);
@@ -14,12 +17,30 @@
     return node;
   }
 
+  // The list of files, each with a button that takes it out; the standings follow it.
   function listFiles() {
-    const names = chosen.map((file) => file.name);
-    $("standings-list").textContent = names.length
-      ? names.length + " file(s): " + names.join(", ")
-      : "No file yet.";
+    const list = $("standings-list");
+    list.replaceChildren();
+    if (!chosen.length) {
+      list.appendChild(element("li", "No file yet."));
+      return;
+    }
+    chosen.forEach((file, i) => {
+      const item = element("li", file.name + " ");
+      const remove = element("button", "Remove");
+      remove.type = "button";
+      remove.setAttribute("aria-label", "Remove " + file.name);
+      remove.addEventListener("click", () => {
+        chosen.splice(i, 1);
+        listFiles();
+        show();
+      });
+      item.appendChild(remove);
+      list.appendChild(item);
+    });
   }
+
+  const same = (a, b) => a.name === b.name && a.size === b.size && a.lastModified === b.lastModified;
 
   function request(format) {
     const form = new FormData();
@@ -28,6 +49,8 @@
     const order = $("standings-tiebreak").value.trim();
     if (order) query.set("tiebreak", order);
     if (format) query.set("format", format);
+    const planned = $("standings-rounds").value.trim();
+    if (format === "trf" && planned) query.set("total_rounds", planned);
     const text = query.toString();
     return fetch("/api/v1/standings" + (text ? "?" + text : ""), { method: "POST", body: form });
   }
@@ -67,7 +90,8 @@
     const letter = letters(table);
     const out = element("table", null, "standings");
     const head = out.createTHead().insertRow();
-    const names = ["Rank", "Player", "Points", "Games", ...table.tiebreak_order];
+    const names = ["Rank", "Player", "Points", "Games",
+                   ...table.tiebreak_order.map((name) => TIEBREAKS[name][0])];
     for (let n = 1; n <= table.rounds; n++) names.push("R" + n);
     for (const name of names) head.appendChild(element("th", name));
     const body = out.createTBody();
@@ -98,22 +122,37 @@
         + table.standings.length + " player(s)";
     box.appendChild(element("h3", title));
     if (table.standings.length) {
-      box.appendChild(grid(table));
+      const scroll = element("div", null, "scroll");  // a wide table scrolls in its own box
+      scroll.tabIndex = 0;
+      scroll.setAttribute("role", "region");
+      scroll.setAttribute("aria-label", "Standings of " + (table.event || "no event"));
+      scroll.appendChild(grid(table));
+      box.appendChild(scroll);
       if (table.rounds) box.appendChild(element("p", legend(table), "note"));
+      if (table.event != null && table.tiebreak_order.length) {
+        const list = element("dl", null, "tiebreaks");
+        for (const name of table.tiebreak_order) {
+          list.append(element("dt", TIEBREAKS[name][0]), element("dd", TIEBREAKS[name][1]));
+        }
+        box.append(element("p", "Ties are broken by, in order:", "note"), list);
+      }
     }
     for (const warning of table.warnings) box.appendChild(element("p", "Note: " + warning, "note"));
     if (table.excluded.length) {
       box.appendChild(element("h4", "Not counted (" + table.excluded.length + ")"));
       const list = element("ul", null, "excluded");
       for (const e of table.excluded) {
-        list.appendChild(element("li", (e.file || "-") + " #" + e.index + ": " + e.reason + ": " + e.message));
+        list.appendChild(element("li", (e.file || "-") + " #" + (e.index + 1) + ": " + e.reason + ": " + e.message));
       }
       box.appendChild(list);
     }
     return box;
   }
 
+  let asked = 0; // the latest request: an answer to an older one is dropped
+
   async function show() {
+    const mine = ++asked;
     const out = $("standings-out");
     out.replaceChildren();
     if (!chosen.length) {
@@ -129,6 +168,7 @@
       return;
     }
     const data = await response.json();
+    if (mine !== asked) return;
     if (!response.ok) {
       $("standings-status").textContent = "Error " + response.status + ": " + data.error.message;
       return;
@@ -159,9 +199,19 @@
   }
 
   $("standings-files").addEventListener("change", (event) => {
-    chosen.push(...event.target.files);
+    const refused = [];
+    for (const file of event.target.files) {
+      if (chosen.some((other) => same(other, file))) refused.push(file.name);
+      else chosen.push(file);
+    }
     event.target.value = "";
     listFiles();
+    show().then(() => {
+      if (refused.length) {
+        $("standings-status").textContent = "Already in the list, not added again: "
+          + refused.join(", ") + ". " + $("standings-status").textContent;
+      }
+    });
   });
   $("standings-clear").addEventListener("click", () => {
     chosen.length = 0;

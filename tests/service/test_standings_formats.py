@@ -133,7 +133,9 @@ def test_csv_has_one_row_per_player_with_the_crosstable() -> None:
     assert first["event"] == "Club Cup" and first["rank"] == "1" and first["points"] == "2"
     # D is 2nd (1 point); B 3rd, above C on Buchholz (A 2 against C's forfeit dummy 0).
     assert (first["round_1"], first["round_2"]) == ("3b1", "2o1")
-    assert first["buchholz"] == str(table.standings[0].tiebreak("buchholz")).removesuffix(".0")
+    assert first["Buchholz"] == str(table.standings[0].tiebreak("buchholz")).removesuffix(".0")
+    head = next(csv.reader(io.StringIO(render([table], "csv"))))
+    assert len(head) == len(set(head))  # no two columns of one name (wins, Games won)
     b = next(row for row in rows if row["player"] == B)
     assert b["round_2"] == ""
 

@@ -45,7 +45,14 @@ def test_cli_prints_the_table_and_lists_what_does_not_count(runner: CliRunner) -
     assert code == 1  # one record is invalid
     lines = out.splitlines()
     assert lines[0] == "Autumn Open (Pilo): 4 round(s), 6 player(s)"
-    assert lines[1] == "tie-breaks: buchholz, sonneborn-berger, wins, direct, margin"
+    assert lines[1] == (
+        "tie-breaks: Buchholz (BH), Sonneborn-Berger (SB), Games won (won), "
+        "Direct encounter (DE), Margin (margin)"
+    )
+    assert (
+        "DE: the place among the players still tied, by their games against each other; "
+        "blank for a player who was not tied when it was reached"
+    ) in lines
     assert "not counted (5):" in lines
     assert "16 record(s), 11 counted, 5 not counted, 1 event table(s)" in err
 
@@ -86,7 +93,7 @@ def test_cli_exits_zero_when_every_record_is_valid(runner: CliRunner, tmp_path: 
     (tmp_path / "round-1.grn").write_bytes((FOLDER / "round-1.grn").read_bytes())
     code, out, _ = cli(runner, str(tmp_path), "--tiebreak", "direct")
     assert code == 0
-    assert out.splitlines()[1] == "tie-breaks: direct"
+    assert out.splitlines()[1] == "tie-breaks: Direct encounter (DE)"
 
 
 @pytest.mark.parametrize(
