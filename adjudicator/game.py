@@ -101,7 +101,11 @@ class Game:
         a form the game does not have or a square off the board, ``IllegalMoveError`` (with
         its ``ply``) for a move the rules refuse here; the game is then unchanged."""
         ply = len(self._moves) + 1
-        parsed = self.parse(move)
+        try:
+            parsed = self.parse(move)
+        except RecordError as err:  # a live game has no lines: the ply and the move say where
+            err.line = err.column = err.pointer = None
+            raise err.located(ply=ply, move=move if isinstance(move, str) else str(move)) from None
         try:
             state = self.rules.play(self.state, parsed)
         except IllegalMoveError as err:

@@ -192,7 +192,7 @@ class _Game:
         )
 
     def where(self) -> str:
-        return f"{self.file or 'the request body'} record {self.index}"
+        return f"{self.file or 'the request body'} record {self.index + 1}"
 
 
 @dataclass

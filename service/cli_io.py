@@ -285,7 +285,8 @@ def converted_lines(name: str, item: Converted, to: Format) -> ConvertedLines:
     messages = []
     if item.note is not None:
         messages.append(
-            f"arbiter: {name}: record {item.index}: written as found, not canonical: {item.note}"
+            f"arbiter: {name}: record {item.index + 1}: written as found, not canonical: "
+            f"{item.note}"
         )
     if to == "abstractplay" and item.record is not None:
         from arbiter.notation.abstractplay import abstractplay_losses  # only when converting
@@ -293,12 +294,12 @@ def converted_lines(name: str, item: Converted, to: Format) -> ConvertedLines:
         lost = abstractplay_losses(item.record)
         if lost:
             messages.append(
-                f"arbiter: {name}: record {item.index}: Abstract Play records cannot hold "
+                f"arbiter: {name}: record {item.index + 1}: Abstract Play records cannot hold "
                 f"{', '.join(lost)}; left out"
             )
     return ConvertedLines(item.text, tuple(messages))
 
 
 def _said(name: str, error: RecordError, index: int | None = None) -> str:
-    where = f"record {index}: " if index is not None else ""
+    where = f"record {index + 1}: " if index is not None else ""  # people count from 1
     return f"arbiter: {name}: {where}{error}"

@@ -134,7 +134,7 @@ def _table_row(report: Report) -> str:
         winner = f"{winner} ({report.winner_player})"
     status = "ok" if report.valid else _first_error(report)
     return (
-        f"{name:<48} {report.index:>3} {report.game or '?':<8} {report.size or '':>4} "
+        f"{name:<48} {report.index + 1:>3} {report.game or '?':<8} {report.size or '':>4} "
         f"{report.plies:>5} {report.result:<10} {winner[:22]:<22} {status}"
     )
 
@@ -153,8 +153,8 @@ def _problem_line(report: Report, error: dict[str, object]) -> str:
     if "line" in error:
         where = f"{error['line']}:{error['column']}"
     elif "pointer" in error:
-        where = f"record {report.index}{error['pointer'] or ''}"
+        where = f"record {report.index + 1}{error['pointer'] or ''}"
     else:
-        where = f"record {report.index}"
+        where = f"record {report.index + 1}"
     ply = f" (ply {error['ply']}, {error['move']!s})" if "ply" in error else ""
     return f"{report.file or '-'}:{where}: {error['code']}: {error['message']}{ply}"

@@ -119,7 +119,7 @@ def _finish(file: str, report: Report) -> None:
     error = report.errors[0]
     where = f" at ply {error['ply']}" if "ply" in error else ""
     click.echo(
-        f"arbiter: {file}: record {report.index} is not valid: "
+        f"arbiter: {file}: record {report.index + 1} is not valid: "
         f"{error['code']}{where}: {error['message']}",
         err=True,
     )

@@ -95,7 +95,7 @@ def _summary(tables: list[EventStandings], seen: list[Report], *, listed: bool) 
     if listed:
         for e in excluded:
             click.echo(
-                f"arbiter: {e.file or '-'}: record {e.index}: {e.reason}: {e.message}", err=True
+                f"arbiter: {e.file or '-'}: record {e.index + 1}: {e.reason}: {e.message}", err=True
             )
     events = sum(1 for table in tables if table.event is not None)
     click.echo(

@@ -129,7 +129,7 @@ def _one_table_text(table: EventStandings) -> str:
         lines.append("")
         lines.append(f"not counted ({len(table.excluded)}):")
         lines.extend(
-            f"  {e.file or '-'} #{e.index}: {e.reason}: {e.message}" for e in table.excluded
+            f"  {e.file or '-'} #{e.index + 1}: {e.reason}: {e.message}" for e in table.excluded
         )
     return "\n".join(lines) + "\n"
 
@@ -270,7 +270,7 @@ def html_table(table: EventStandings) -> str:
     parts += [f'<p class="note">Note: {_e(warning)}</p>' for warning in table.warnings]
     if table.excluded:
         items = "".join(
-            f"<li>{_e(e.file or '-')} #{e.index}: <b>{_e(e.reason)}</b>: {_e(e.message)}</li>"
+            f"<li>{_e(e.file or '-')} #{e.index + 1}: <b>{_e(e.reason)}</b>: {_e(e.message)}</li>"
             for e in table.excluded
         )
         parts.append(

@@ -88,7 +88,7 @@ def test_convert_refuses_what_its_reader_would_not_read_back(tmp_path: Path) -> 
     source.write_text(GOOD + "\n" + big + "\n" + GOOD, encoding="utf-8")
     result = CliRunner().invoke(main, ["convert", str(source), "--to", "json"])
     assert result.exit_code == 1
-    assert "record 1: line 7, column 7: too-large: the record cannot be converted" in result.stderr
+    assert "record 2: line 7, column 7: too-large: the record cannot be converted" in result.stderr
     back = read_json(result.stdout)
     assert len(back) == 2 and all(not isinstance(item, Exception) for item in back)
 

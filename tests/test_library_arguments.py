@@ -51,3 +51,19 @@ def test_a_setup_given_as_lists_of_ranks_is_read_as_a_grid() -> None:
     game = arbiter.Game("Pilo", 3, setup=[["b", "", ""], ["", "", ""], ["", "", "o"]])
     assert str(game.position) == "2,o/3/b,2"
     assert game.play("b2") == arbiter.parse_move("Pilo", "b2")
+
+
+def test_a_games_errors_name_the_ply_and_the_move_and_no_line() -> None:
+    # A live game has no lines: "line 1, column 1" once came from reading the move's text.
+    game = arbiter.Game("Pilo", size=7)
+    game.play("c3")
+    with pytest.raises(arbiter.InvalidRecordError) as caught:
+        game.play("z9")
+    error = caught.value
+    assert str(error) == (
+        "ply 2: off-board: 'z9' names a square that no board has (files a to s, ranks 1 to 19)"
+    )
+    assert (error.line, error.column, error.ply, error.move) == (None, None, 2, "z9")
+    with pytest.raises(arbiter.NotationSyntaxError, match=r"^ply 2: syntax-error: '1c' is not"):
+        game.play("1c")
+    assert game.ply == 1

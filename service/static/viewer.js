@@ -94,7 +94,8 @@ const arbiterViewer = (() => {
   function showRecord() {
     const record = state.record;
     const report = record.report;
-    const where = record.file ? record.file + ", record " + record.index : "record " + record.index;
+    const number = record.index + 1;  // people count records from 1 (JSON from 0)
+    const where = record.file ? record.file + ", record " + number : "record " + number;
     $("v-title").textContent = record.game
       ? record.game + " " + record.size + "×" + record.size + " — " + where
       : "Unreadable record — " + where;

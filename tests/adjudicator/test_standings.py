@@ -190,7 +190,7 @@ def test_a_second_record_of_a_pairing_in_a_round_does_not_count() -> None:
     table = one(items)
     (dup,) = table.excluded
     assert (dup.index, dup.reason) == (1, "duplicate-pairing")
-    assert "cup.grn record 0" in dup.message and "the other winner" in dup.message
+    assert "cup.grn record 1" in dup.message and "the other winner" in dup.message
     assert {s.player: s.points for s in table.standings} == {A: 1, B: 1}
 
 

@@ -90,14 +90,14 @@ def test_from_abstractplay_refuses_the_project_s_json(runner: CliRunner, tmp_pat
     assert runner.invoke(main, ["validate", str(path)]).exit_code == 0
     result = runner.invoke(main, ["validate", "--from", "abstractplay", str(path)])
     assert result.exit_code == 1
-    assert f"{path}:record 0/game: schema:" in result.output
+    assert f"{path}:record 1/game: schema:" in result.output
 
 
 def test_validate_locates_by_round_and_seat(runner: CliRunner) -> None:
     result = runner.invoke(main, ["validate", str(OCCUPIED)])
     assert result.exit_code == 1
     assert result.output.splitlines()[0] == (
-        f"{OCCUPIED}:record 0/moves/2/1: illegal-move: f6 is occupied (ply 4, f6)"
+        f"{OCCUPIED}:record 1/moves/2/1: illegal-move: f6 is occupied (ply 4, f6)"
     )
 
 
@@ -126,10 +126,10 @@ def test_convert_several_records_to_an_array_and_skip_what_cannot_go(
     assert result.exit_code == 1
     written = json.loads(result.stdout)
     assert [len(item["moves"]) for item in written] == [14, 14]
-    assert "record 1: cannot-convert: Abstract Play records are written for Pletore only" in (
+    assert "record 2: cannot-convert: Abstract Play records are written for Pletore only" in (
         result.stderr
     )
-    assert "record 0: Abstract Play records cannot hold 1 comment(s), tag 'Annotator'; " in (
+    assert "record 1: Abstract Play records cannot hold 1 comment(s), tag 'Annotator'; " in (
         result.stderr
     )
 

@@ -61,7 +61,7 @@ def test_an_invalid_record_shows_its_refused_move_and_exits_1(
     assert result.exit_code == 1
     assert "Pilo 4×4 · ply 2 · 1. Orange b2 refused" in result.stdout
     assert " 2  · >●< ·  ·  2" in result.stdout
-    assert "record 1 is not valid: illegal-move at ply 2" in result.stderr
+    assert "record 2 is not valid: illegal-move at ply 2" in result.stderr
     earlier = runner.invoke(main, ["show", str(batch), "--index", "1", "--ply", "1"])
     assert earlier.exit_code == 1 and "Orange to move" in earlier.stdout
 

@@ -175,8 +175,8 @@ def test_table_lists_the_standings_and_what_does_not_count() -> None:
     row = next(line for line in lines if line.split()[:2] == ["1", A])
     assert row.split()[-2:] == ["3b1", "2o1"]
     assert "not counted (2):" in lines
-    assert any(line.strip().startswith("cup.grn #3: unfinished:") for line in lines)
-    assert any("cup.grn #4: invalid: illegal-move at ply 3" in line for line in lines)
+    assert any(line.strip().startswith("cup.grn #4: unfinished:") for line in lines)
+    assert any("cup.grn #5: invalid: illegal-move at ply 3" in line for line in lines)
 
 
 def test_json_text_is_the_document() -> None:

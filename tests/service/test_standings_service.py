@@ -86,7 +86,7 @@ def test_cli_and_api_give_the_same_text(
     assert (code, status, content_type) == (1, 200, kind)
     assert out == body.decode("utf-8")
     if fmt in ("csv", "trf"):  # no room in the output: the exclusions go to stderr
-        assert "uploads-after-round-4.grn: record 1: invalid:" in err
+        assert "uploads-after-round-4.grn: record 2: invalid:" in err
 
 
 def test_cli_exits_zero_when_every_record_is_valid(runner: CliRunner, tmp_path: Path) -> None:
