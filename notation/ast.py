@@ -363,3 +363,18 @@ class Record(Plain):
     def player(self, colour: str) -> str | None:
         """The name of the player who held ``colour`` at the start, if the record gives it."""
         return dict(self.players).get(colour)
+
+    def tag(self, name: str, default: str | None = None) -> str | None:
+        """The value of the tag ``name`` as written in the record (``record.tag("Event")``),
+        or ``default`` when it has none. The tags that are fields of their own read as they
+        stand in GRN: ``Game``, ``Size``, ``Komi``, ``Setup``, ``Result`` and the colours
+        (``record.tag("Blue")`` is that player's name)."""
+        for tag in self.tags:
+            if tag.name == name:
+                return tag.value
+        special = {"Game": self.game, "Size": str(self.size), "Result": self.result}
+        if self.komi is not None:
+            special["Komi"] = str(self.komi)
+        if self.setup is not None:
+            special["Setup"] = self.setup
+        return special.get(name) or self.player(name) or default

@@ -48,20 +48,43 @@ def read_records(
     """Yield the records of one source in order, each a :class:`Record` or the
     :class:`RecordError` that stopped it (with its ``index`` and ``file``).
 
-    ``source`` is a path (``pathlib.Path``, or a ``str`` that holds no line break and does
-    not start with ``[`` or ``{``), text (any other ``str``), bytes, or a binary or text
-    stream. The notation is ``fmt`` if given, else the one the file name announces
-    (``.grn``, ``.json``), else the one the first characters show. In JSON, each record is
-    read as an Abstract Play record when it has that shape (or when ``fmt`` is
-    ``abstractplay``), else as the project's own JSON record. A stream is read lazily
-    (GRN never whole) and left open; a file named by a path is opened at once (so a
-    missing file raises ``OSError`` here) and closed when the records are exhausted.
-    Never raises :class:`RecordError`."""
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and _is_path(source)):
+    ``source`` is a path (``pathlib.Path`` or another ``os.PathLike``), text (a ``str``),
+    bytes, or a binary or text stream. The notation is ``fmt`` if given, else the one the
+    file name announces (``.grn``, ``.json``), else the one the first characters show. In
+    JSON, each record is read as an Abstract Play record when it has that shape (or when
+    ``fmt`` is ``abstractplay``), else as the project's own JSON record. A stream is read
+    lazily (GRN never whole) and left open; a file named by a path is opened at once (so a
+    missing file raises ``OSError`` here) and closed when the records are exhausted. Text
+    that holds no record, white space or nothing, yields nothing. Never raises
+    :class:`RecordError`.
+
+    Deprecated, kept for programs written for earlier versions: a ``str`` of one line that
+    names an existing file, or that ends in ``.grn`` or ``.json``, is read as that path,
+    with a ``DeprecationWarning``; pass ``pathlib.Path(name)`` instead."""
+    if isinstance(source, str) and _looks_like_a_path(source):
+        import warnings
+        from pathlib import Path  # only here: start-up matters
+
+        warnings.warn(
+            "read_records() read a str as a path; pass pathlib.Path(...) for a file (a str is "
+            "read as the records' text in a later version)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        source = Path(source)
+    if isinstance(source, os.PathLike):
         name = os.fspath(source)
         stream = open(name, "rb")  # noqa: SIM115  (closed by _closing)
-        return _closing(_read(stream, file or name, fmt), stream)
+        return _closing(_read(stream, file or str(name), fmt), stream)
     return _read(_binary(source), file, fmt)
+
+
+def _looks_like_a_path(text: str) -> bool:
+    """A str taken for a path by earlier versions, that text read as records could not
+    mean: one line naming a file that exists, or ending in a record file's extension."""
+    if not text or "\n" in text or "\r" in text or text.lstrip()[:1] in ("[", "{"):
+        return False
+    return text.lower().endswith((".grn", ".json")) or os.path.isfile(text)
 
 
 def parse_record(text: str | bytes) -> Record:
@@ -80,11 +103,6 @@ def parse_record(text: str | bytes) -> Record:
             "the text holds more than one record; use read_records", code="several-records", index=1
         )
     return first
-
-
-def _is_path(text: str) -> bool:
-    start = text.lstrip()[:1]
-    return bool(text) and "\n" not in text and "\r" not in text and start not in ("[", "{")
 
 
 def _closing(

@@ -94,10 +94,14 @@ class Unreadable(Plain):
         )
 
 
-def expand_paths(paths: tuple[str, ...]) -> Iterator[str | Unreadable]:
-    """Files named, and every ``*.grn`` / ``*.json`` under directories named (except the
-    samples' ``*.expected.json``), in sorted order; a directory that cannot be listed, at
-    any depth, is given as :class:`Unreadable` in its place."""
+def expand_paths(
+    paths: tuple[str, ...], skipped: list[str] | None = None
+) -> Iterator[str | Unreadable]:
+    """Files named, and every ``*.grn`` / ``*.json`` under directories named (any case;
+    except the samples' ``*.expected.json``), in sorted order; a directory that cannot be
+    listed, at any depth, is given as :class:`Unreadable` in its place. Every other file of
+    a directory is said on standard error, with why it was skipped, and added to
+    ``skipped`` (hidden files, whose names start with a dot, are passed over in silence)."""
     for name in paths:
         if name == "-" or not os.path.isdir(name):
             yield name
@@ -106,15 +110,23 @@ def expand_paths(paths: tuple[str, ...]) -> Iterator[str | Unreadable]:
 
         problems: list[OSError] = []
         found: list[str | Unreadable] = []
+        passed: list[str] = []
         for top, _dirs, files in os.walk(name, onerror=problems.append):
-            found += (
-                str(Path(top, file))  # as pathlib writes it: no "./" before a name
-                for file in files
-                if Path(file).suffix.lower() in RECORD_SUFFIXES
-                and not file.endswith(".expected.json")
-                and os.path.isfile(os.path.join(top, file))
-            )
+            for file in files:
+                path = str(Path(top, file))  # as pathlib writes it: no "./" before a name
+                if (
+                    not os.path.isfile(path)
+                    or file.startswith(".")
+                    or (file.endswith(".expected.json"))
+                ):
+                    continue
+                (found if Path(file).suffix.lower() in RECORD_SUFFIXES else passed).append(path)
         found += (Unreadable(str(Path(p.filename or name)), p.strerror or str(p)) for p in problems)
+        for path in sorted(passed, key=Path):
+            say(f"arbiter: {path}: skipped: not a .grn or .json file (give it by its name "
+                "to read it)")  # fmt: skip
+        if skipped is not None:
+            skipped.extend(passed)
         yield from sorted(found, key=_sort_key)
 
 

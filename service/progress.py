@@ -25,8 +25,9 @@ WIDTH = 24
 class Tally:
     """Records seen, valid and invalid, bytes read out of those the files hold, and time."""
 
-    def __init__(self, total_bytes: int | None) -> None:
+    def __init__(self, total_bytes: int | None, skipped: int = 0) -> None:
         self.total_bytes = total_bytes
+        self.skipped = skipped  # files of a directory passed over (not .grn or .json)
         self.read_bytes = 0
         self.records = 0
         self.invalid = 0
@@ -42,12 +43,14 @@ class Tally:
 
     def summary(self) -> str:
         """The last line of every run: ``1,200 records, 1,198 valid, 2 invalid, 3.1 s``."""
+        skipped = f", {self.skipped} file{'s' if self.skipped != 1 else ''} skipped"
+        skipped = skipped if self.skipped else ""
         if not self.records:
-            return "no records found"
+            return "no records found" + skipped
         rate = f" ({self.records / self.seconds:,.0f} records/s)" if self.seconds >= 1 else ""
         return (f"{self.records:,} record{'s' if self.records != 1 else ''}, "
                 f"{self.records - self.invalid:,} valid, {self.invalid:,} invalid, "
-                f"{self.seconds:.1f} s{rate}")  # fmt: skip
+                f"{self.seconds:.1f} s{rate}{skipped}")  # fmt: skip
 
 
 class Bar:

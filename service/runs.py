@@ -31,8 +31,9 @@ def run_adjudicate(
     under ``paths``, in input order, then the summary; exits with the run's status, or 2
     when the cluster of ``scheduler`` cannot be used. The options are those of the command,
     already checked (``jobs`` and ``scheduler`` are not both given)."""
-    names = list(expand_paths(paths))
-    tally = Tally(file_sizes(names))
+    skipped: list[str] = []
+    names = list(expand_paths(paths, skipped))
+    tally = Tally(file_sizes(names), skipped=len(skipped))
     write = sys.stdout.write
     if not as_json:
         write(_TABLE_HEADER + "\n")
@@ -50,8 +51,9 @@ def run_adjudicate(
 def run_validate(paths: tuple[str, ...], fmt: Format | None, quiet: bool, jobs: int = 1) -> None:
     """``arbiter validate``: the problems of every invalid record under ``paths``, one line
     each, then the summary; exits with the run's status. ``jobs`` as for adjudicate."""
-    names = list(expand_paths(paths))
-    tally = Tally(file_sizes(names))
+    skipped: list[str] = []
+    names = list(expand_paths(paths, skipped))
+    tally = Tally(file_sizes(names), skipped=len(skipped))
     write = sys.stdout.write
     found = rendered(names, _problems, jobs=jobs, fmt=fmt, tally=tally)
     for valid, text in watched(found, tally, quiet=quiet, valid=_first):

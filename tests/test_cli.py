@@ -10,6 +10,8 @@ from click.testing import CliRunner
 
 from arbiter.service.cli import main
 
+ROOT = Path(__file__).resolve().parents[1]
+
 FINISHED = (
     '[Game "Pletore"]\n[Size "3"]\n[Komi "0"]\n[Black "player-01"]\n'
     '[White "player-02"]\n[Result "White+1"]\n\n'
@@ -131,3 +133,27 @@ def test_games_lists_every_game(runner: CliRunner) -> None:
     assert names == ["Pilo", "Petrify", "Implo", "Pletore", "Pilare"]
     text = runner.invoke(main, ["games"]).output
     assert "Pilare" in text and "6 or 8" in text
+
+
+def test_files_of_a_folder_that_are_skipped_are_said_and_counted(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    # What a user had: round1.txt was passed over without a word, and the run exited 0.
+    record = (ROOT / "samples" / "pilo" / "valid" / "02-blitz-6x6.grn").read_bytes()
+    (tmp_path / "round1.txt").write_bytes(record)
+    (tmp_path / "ROUND2.GRN").write_bytes(record)
+    (tmp_path / ".DS_Store").write_bytes(b"\0")
+    result = runner.invoke(main, ["adjudicate", "--json", str(tmp_path)])
+    assert result.exit_code == 0 and result.stdout.count("\n") == 1  # ROUND2.GRN, any case
+    assert result.stderr.splitlines()[0] == (
+        f"arbiter: {tmp_path / 'round1.txt'}: skipped: not a .grn or .json file "
+        "(give it by its name to read it)"
+    )
+    assert result.stderr.rstrip().endswith(", 1 file skipped")
+    assert ".DS_Store" not in result.stderr
+    named = runner.invoke(main, ["adjudicate", "--json", str(tmp_path / "round1.txt")])
+    assert named.exit_code == 0 and '"valid": true' in named.stdout  # named: read as GRN
+    (tmp_path / "ROUND2.GRN").unlink()
+    only = runner.invoke(main, ["validate", str(tmp_path)])
+    assert only.exit_code == 1
+    assert only.stderr.splitlines()[-1] == "arbiter: no records found, 1 file skipped"

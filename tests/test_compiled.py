@@ -29,9 +29,9 @@ pytestmark = pytest.mark.checkout_only  # compares the checkout with the wheel
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN = """
-import sys, json, arbiter
+import sys, json, arbiter, pathlib
 for path in sys.argv[1:]:
-    for item in arbiter.read_records(path):
+    for item in arbiter.read_records(pathlib.Path(path)):
         if isinstance(item, arbiter.RecordError):
             print(path, item.index, item.code, item.message, item.line, item.column)
             continue

@@ -4,6 +4,7 @@ wrong argument alike (spec/build.md §3): this file runs on both (``make test``)
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -67,3 +68,35 @@ def test_a_games_errors_name_the_ply_and_the_move_and_no_line() -> None:
     with pytest.raises(arbiter.NotationSyntaxError, match=r"^ply 2: syntax-error: '1c' is not"):
         game.play("1c")
     assert game.ply == 1
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "pilo" / "valid" / "02-blitz-6x6.grn"
+
+
+def test_read_records_reads_a_str_as_text_and_a_path_as_a_file() -> None:
+    (error,) = arbiter.read_records("1. c3 d4")  # text, though it holds no tags
+    assert isinstance(error, arbiter.RecordError) and error.code == "missing-tag"
+    assert list(arbiter.read_records("   ")) == list(arbiter.read_records("")) == []
+    (record,) = arbiter.read_records(SAMPLE)
+    assert isinstance(record, arbiter.Record) and record.result == "Blue+5"
+
+
+def test_a_str_naming_a_file_is_still_read_as_the_file_with_a_warning() -> None:
+    with pytest.warns(DeprecationWarning, match=r"pass pathlib\.Path"):
+        (record,) = arbiter.read_records(str(SAMPLE))
+    assert isinstance(record, arbiter.Record)
+    with pytest.warns(DeprecationWarning), pytest.raises(FileNotFoundError):
+        arbiter.read_records("no-such-round.grn")  # a mistyped name is not read as a record
+
+
+def test_a_records_tags_are_read_by_name() -> None:
+    (record,) = arbiter.read_records(SAMPLE)
+    assert isinstance(record, arbiter.Record)
+    assert (record.tag("Event"), record.tag("Round"), record.tag("Blue")) == (
+        "Friday blitz",
+        "5",
+        "player-21",
+    )
+    assert (record.tag("Game"), record.tag("Size"), record.tag("Result")) == ("Pilo", "6", "Blue+5")
+    assert record.tag("Site") is None and record.tag("Site", "-") == "-"
+    assert record.tag("event") is None  # names are compared exactly, as in GRN

@@ -32,8 +32,8 @@ def test_the_installed_package_reads_and_adjudicates_outside_the_repo(
     site = installed
     (tmp_path / "x.grn").write_bytes(SAMPLE.read_bytes())
     script = (
-        "import arbiter, arbiter.notation.grn_reader as g\n"
-        "r = arbiter.adjudicate(next(iter(arbiter.read_records('x.grn'))))\n"
+        "import pathlib, arbiter, arbiter.notation.grn_reader as g\n"
+        "r = arbiter.adjudicate(next(iter(arbiter.read_records(pathlib.Path('x.grn')))))\n"
         f"print(r.result, arbiter.__file__.startswith({str(site)!r}),"
         f" g.__file__.startswith({str(site)!r}))\n"
         "print(arbiter.svg(arbiter.Game('Implo', 5)).startswith('<svg'))\n"
