@@ -145,6 +145,21 @@ class JsonErrorTask(ErrorTask):  # type: ignore[misc]
         self.channel.linger_after_flush = True  # the body may still be on its way
         self.content_length = len(body)
         self.write(body)
+        log = getattr(self.channel.server, "access_log", None)
+        if log is not None:  # refused before the application: logged here
+            _log_refusal(log, self.channel, self.request, status, len(body))
+
+
+def _log_refusal(log: Any, channel: Any, request: Any, status: int, size: int) -> None:
+    """The access log's line for a request waitress refused; what the request could not say
+    (a malformed request line) is ``-``."""
+    path = getattr(request, "path", "") or "-"
+    query = getattr(request, "query", "") or ""
+    target = path + (f"?{query}" if query else "")
+    version = getattr(request, "version", "") or "1.0"
+    remote = channel.addr[0] if getattr(channel, "addr", None) else "-"
+    command = getattr(request, "command", "") or "-"
+    log.write(remote, command, target, f"HTTP/{version}", status, size, 0.0)
 
 
 class JsonChannel(HTTPChannel):  # type: ignore[misc]

@@ -87,6 +87,15 @@ class ByteSize(click.ParamType):  # type: ignore[type-arg]  # generic only from 
     help="Seconds a silent connection is kept (env ARBITER_CHANNEL_TIMEOUT).",
 )
 @click.option(
+    "--access-log",
+    envvar="ARBITER_ACCESS_LOG",
+    type=click.Choice(["common", "json", "off"]),
+    default="common",
+    show_default=True,
+    help="One line per request on standard error: the common log format with the seconds "
+    "taken, or JSON lines (env ARBITER_ACCESS_LOG).",
+)
+@click.option(
     "--database",
     envvar="ARBITER_DATABASE",
     metavar="URL",
@@ -118,6 +127,7 @@ def serve(
     max_body: int,
     connection_limit: int,
     channel_timeout: int,
+    access_log: str,
     database: str | None,
     workers: int,
     creation_key: str | None,
@@ -129,6 +139,7 @@ def serve(
     from waitress import create_server
 
     from arbiter.service import create_app
+    from arbiter.service.access_log import AccessLog, Logged
     from arbiter.service.events.store import default_url
     from arbiter.service.front import JsonChannel, raise_open_files, serve_until_stopped
     from arbiter.service.workers import listening_socket, serve_forked
@@ -152,9 +163,13 @@ def serve(
         "asyncore_use_poll": True,  # select() cannot watch more than 1024 connections
     }
 
+    log = AccessLog(access_log)
+    served = app if access_log == "off" else Logged(app, log)
+
     def run() -> None:
-        server = create_server(app, sockets=[sock], **options)
+        server = create_server(served, sockets=[sock], **options)
         server.channel_class = JsonChannel
+        server.access_log = log
         serve_until_stopped(server)
 
     bound = sock.getsockname()[1]

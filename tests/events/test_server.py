@@ -8,6 +8,7 @@ import hashlib
 import http.client
 import json
 import queue
+import re
 import signal
 import subprocess
 import threading
@@ -279,3 +280,55 @@ def test_a_creation_key_guards_the_creation_of_events(tmp_path: Path) -> None:
     finally:
         server.stop()
     assert "k3y-of-the-club" not in server.stderr()
+
+
+def test_the_access_log_has_a_line_per_request_and_never_a_record_or_a_token(
+    tmp_path: Path,
+) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'e.sqlite3'}")
+    try:
+        event, token = new_event(server.url)
+        record = game(7)
+        for number in range(60):  # some of them refused
+            if number % 3 == 0:
+                upload(server.url, event, token, record)
+            elif number % 3 == 1:
+                call(f"{server.url}/api/v1/events/{event}/standings?format=pdf")  # 400
+            else:
+                call(f"{server.url}/api/v1/adjudicate", "POST", b"", kind="text/plain")  # 400
+    finally:
+        server.stop()
+    lines = [line for line in server.stderr().splitlines() if '"' in line]
+    assert len(lines) >= 61  # the creation and the 60 requests
+    pattern = re.compile(
+        r"^127\.0\.0\.1 - - \[\d\d/\w{3}/\d{4}:\d\d:\d\d:\d\d \+0000\] "
+        r'"(GET|POST) /\S+ HTTP/1\.1" (200|201|400) \d+ \d+\.\d{6}$'
+    )
+    assert all(pattern.match(line) for line in lines), lines[:3]
+    assert sum(" 400 " in line for line in lines) == 40
+    said = server.stderr()
+    assert token not in said and token[4:20] not in said
+    assert "player-0007a" not in said and "[Game" not in said
+
+
+def test_the_access_log_can_be_json_lines_or_off(tmp_path: Path) -> None:
+    for style in ("json", "off"):
+        server = Server(f"sqlite:///{tmp_path / 'e.sqlite3'}", "--access-log", style)
+        try:
+            call(f"{server.url}/api/v1/games")
+            call(f"{server.url}/api/v1/events/none?a=b")
+        finally:
+            server.stop()
+        lines = [line for line in server.stderr().splitlines() if line.startswith("{")]
+        if style == "off":
+            assert lines == []
+            continue
+        entries = [json.loads(line) for line in lines]
+        last = entries[-1]
+        assert (last["method"], last["path"], last["query"], last["status"]) == (
+            "GET",
+            "/api/v1/events/none",
+            "a=b",
+            404,
+        )
+        assert last["bytes"] > 0 and last["seconds"] >= 0 and last["time"].endswith("Z")

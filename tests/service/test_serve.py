@@ -53,8 +53,14 @@ class FakeServer:
     calls: list[dict[str, Any]] = []
 
     def __init__(self, app: Any, sockets: list[FakeSocket], **options: Any) -> None:
+        from arbiter.service.access_log import Logged
+
         (sock,) = sockets
-        FakeServer.calls.append({"app": app, "host": sock.host, "port": sock.port, **options})
+        logged = isinstance(app, Logged)  # the access log stands in front of the application
+        app = app.app if logged else app
+        FakeServer.calls.append(
+            {"app": app, "logged": logged, "host": sock.host, "port": sock.port, **options}
+        )
 
     def run(self) -> None:
         return None
@@ -95,6 +101,7 @@ def test_serve_defaults(runner: CliRunner, fake_server: list[dict[str, Any]]) ->
     assert (call["host"], call["port"], call["threads"]) == ("127.0.0.1", 8000, 4)
     assert call["app"].config["MAX_CONTENT_LENGTH"] == DEFAULT_MAX_BODY
     assert "http://127.0.0.1:8000/" in result.stderr
+    assert call["logged"] is True  # the access log is on by default
 
 
 def test_serve_options(runner: CliRunner, fake_server: list[dict[str, Any]]) -> None:
