@@ -72,20 +72,42 @@ class Bar:
         self.stream.flush()
 
     def line(self) -> str:
+        """The bar and its figures, never wider than the terminal less one column (a line
+        that wrapped could not be redrawn in place): the bar shrinks first, then goes."""
         tally = self.tally
+        columns = (terminal_columns(self.stream) or 80) - 1
         rate = tally.records / max(tally.seconds, 1e-9)
         text = f"{tally.records:,} records, {rate:,.0f}/s"
         if tally.total_bytes and tally.read_bytes:
             done = min(tally.read_bytes / tally.total_bytes, 1.0)
             left = tally.seconds * (1 - done) / done if done else 0.0
-            filled = round(done * WIDTH)
-            text = f"[{'#' * filled}{'.' * (WIDTH - filled)}] {done:4.0%} {text}, ETA {left:.0f} s"
-        return text
+            text = f"{done:4.0%} {text}, ETA {left:.0f} s"
+            width = min(WIDTH, columns - len(text) - 3)
+            if width >= 5:
+                filled = round(done * width)
+                text = f"[{'#' * filled}{'.' * (width - filled)}] {text}"
+        return text[:columns]
 
     def close(self) -> None:
         if self.shown:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
+
+
+def terminal_columns(stream: IO[str]) -> int | None:
+    """The width of the terminal ``stream`` writes to, or None when it is not a terminal
+    (a pipe, a file). ``COLUMNS`` wins, as for ``ls`` and ``git``."""
+    try:
+        if not stream.isatty():
+            return None
+        given = os.environ.get("COLUMNS", "")
+        return (
+            int(given)
+            if given.isdigit() and int(given) > 0
+            else os.get_terminal_size(stream.fileno()).columns
+        )
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def file_sizes(names: Iterable[object]) -> int | None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 
 from arbiter.adjudicator.replay import Report
 from arbiter.notation.sources import Format
 from arbiter.service.cli_io import Unreadable, adjudicated_paths, expand_paths, say
-from arbiter.service.progress import Tally, file_sizes, watched
+from arbiter.service.progress import Tally, file_sizes, terminal_columns, watched
 
 
 def run_adjudicate(
@@ -35,9 +36,10 @@ def run_adjudicate(
     names = list(expand_paths(paths, skipped))
     tally = Tally(file_sizes(names), skipped=len(skipped))
     write = sys.stdout.write
+    columns = terminal_columns(sys.stdout)
     if not as_json:
-        write(_TABLE_HEADER + "\n")
-    render = json_line if as_json else _table_row
+        write(table_header(columns) + "\n")
+    render = json_line if as_json else partial(table_row, columns=columns)
     items = rendered(names, render, jobs=jobs, fmt=fmt, tally=tally, scheduler=scheduler)
     try:
         for _valid, text in watched(items, tally, quiet=quiet, valid=_first):
@@ -121,24 +123,53 @@ def finish(tally: Tally, quiet: bool) -> None:
     sys.exit(0 if tally.records and not tally.invalid else 1)
 
 
-_TABLE_HEADER = (
-    f"{'file':<48} {'#':>3} {'game':<8} {'size':>4} {'plies':>5} "
-    f"{'result':<10} {'winner':<22} status"
-)
+FILE_WIDTH = 48
+"""The file column's width on a terminal wide enough (narrower ones narrow it)."""
+WINNER_WIDTH = 22
+FIXED = 59
+"""The width of every column but the file's and the status', with their spaces."""
 
 
-def _table_row(report: Report) -> str:
+def table_widths(columns: int | None) -> tuple[int, int | None]:
+    """The file column's width and the line's most characters, for a terminal of
+    ``columns`` (None: not a terminal, where nothing is cut and names are given whole)."""
+    if columns is None:
+        return FILE_WIDTH, None
+    return max(12, min(FILE_WIDTH, columns - FIXED - 20)), columns - 1
+
+
+def table_header(columns: int | None = None) -> str:
+    file_width, most = table_widths(columns)
+    line = (
+        f"{'file':<{file_width}} {'#':>3} {'game':<8} {'size':>4} {'plies':>5} "
+        f"{'result':<10} {'winner':<{WINNER_WIDTH}} status"
+    )
+    return _fit(line, most)
+
+
+def table_row(report: Report, columns: int | None = None) -> str:
+    """One row of the table. On a terminal of ``columns`` the file name keeps its end and
+    the row is cut to the terminal's width; elsewhere (a pipe, a file) nothing is cut."""
+    file_width, most = table_widths(columns)
     name = report.file or "-"
-    if len(name) > 48:
-        name = "…" + name[-47:]
+    if most is not None and len(name) > file_width:
+        name = "…" + name[-(file_width - 1) :]
     winner = report.winner or ""
     if report.winner_player:
         winner = f"{winner} ({report.winner_player})"
+    if most is not None:
+        winner = winner[:WINNER_WIDTH]
     status = "ok" if report.valid else _first_error(report)
-    return (
-        f"{name:<48} {report.index + 1:>3} {report.game or '?':<8} {report.size or '':>4} "
-        f"{report.plies:>5} {report.result:<10} {winner[:22]:<22} {status}"
+    line = (
+        f"{name:<{file_width}} {report.index + 1:>3} {report.game or '?':<8} "
+        f"{report.size or '':>4} {report.plies:>5} {report.result:<10} "
+        f"{winner:<{WINNER_WIDTH}} {status}"
     )
+    return _fit(line, most)
+
+
+def _fit(line: str, most: int | None) -> str:
+    return line if most is None or len(line) <= most else line[: most - 1] + "…"
 
 
 def _first_error(report: Report) -> str:

@@ -233,7 +233,7 @@ def test_what_the_fast_path_does_not_take_gets_clicks_answer(argv: list[str]) ->
 
 
 def failing(error: BaseException) -> Callable[..., Iterator[str]]:
-    def fail(paths: object) -> Iterator[str]:
+    def fail(paths: object, skipped: object = None) -> Iterator[str]:
         raise error
 
     return fail

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import arbiter
 from arbiter.service import progress
 from arbiter.service.cli import main
 
@@ -118,3 +119,38 @@ def test_a_terminal_sees_the_bar_and_the_json_goes_untouched_to_standard_output(
     assert len(lines) == 300 and all(json.loads(line)["valid"] for line in lines)
     assert b"\r[" in screen and b"% " in screen and b"ETA" in screen  # the bar was drawn
     assert b"arbiter: 300 records, 300 valid, 0 invalid, " in screen
+
+
+@pytest.mark.parametrize("columns", [30, 50, 80, 200])
+def test_the_bar_fits_the_terminal_whatever_its_width(
+    monkeypatch: pytest.MonkeyPatch, columns: int
+) -> None:
+    # In a 50-column terminal a wider bar wrapped, and every redraw added a line.
+    monkeypatch.setenv("COLUMNS", str(columns))
+    tally = progress.Tally(total_bytes=10**9)
+    tally.read_bytes, tally.records = 3 * 10**8, 1_234_567
+    tally.start -= 10  # ten seconds into the run
+    line = progress.Bar(tally, Terminal()).line()
+    assert len(line) <= columns - 1
+    if columns >= 80:  # room for the bar and every figure
+        assert line.startswith("[#") and line.endswith("1,234,567 records, 123,457/s, ETA 23 s")
+
+
+def test_the_table_fits_a_terminal_and_keeps_whole_names_in_a_pipe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arbiter.service.runs import table_header, table_row
+
+    folder = tmp_path / ("a-folder-with-a-name-long-enough-to-be-cut-on-a-terminal" * 2)
+    folder.mkdir()
+    path = folder / "round-1.grn"
+    path.write_bytes((SAMPLES / "pilo" / "invalid").glob("*.grn").__next__().read_bytes())
+    piped = CliRunner().invoke(main, ["adjudicate", str(path)])
+    rows = piped.stdout.splitlines()
+    assert rows[1].startswith(str(path) + " ")  # the whole name, the whole error
+    assert len(rows[1]) > 200 and not rows[1].endswith("…")
+    report = arbiter.adjudicate(next(arbiter.read_records(path)), file=str(path))
+    for columns in (50, 80, 120):
+        lines = [table_header(columns), table_row(report, columns)]
+        assert all(len(line) <= columns - 1 for line in lines), (columns, lines)
+        assert lines[1].split()[0].startswith("…") and lines[1].endswith("…")
