@@ -9,11 +9,13 @@ the server's peak memory, and exits 1 on any finding. Usage::
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -43,6 +45,9 @@ def start_server(threads: int = 4) -> tuple[subprocess.Popen[str], int]:
         process.kill()
         raise RuntimeError(f"the server did not start: {line!r}")
     port = int(found.group(1))
+    # Keep reading what the server writes (its access log has a line per request): a full
+    # pipe would stop it.
+    threading.Thread(target=process.stderr.read, daemon=True).start()
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     for _ in range(100):
         try:
@@ -91,8 +96,31 @@ def schemathesis_run(port: int, examples: int, seed: int) -> int:
         "--suppress-health-check",
         "all",
     ]
-    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    event, token = kept_event(port)
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "ARBITER_EVENT": event,
+                   "ARBITER_TOKEN": token}  # fmt: skip
     return subprocess.run(command, cwd=ROOT, env=environment, check=False).returncode
+
+
+def kept_event(port: int) -> tuple[str, str]:
+    """An event with the tournament's records, for schemathesis to test the event routes on
+    (fuzz/schemathesis.toml names it and its director's token): its id and token."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    base = f"http://127.0.0.1:{port}/api/v1/events"
+
+    def post(url: str, body: bytes, kind: str, token: str | None = None) -> dict[str, str]:
+        headers = {"Content-Type": kind, **({"Authorization": f"Bearer {token}"} if token else {})}
+        request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+        with opener.open(request, timeout=30) as answer:
+            found: dict[str, str] = json.loads(answer.read())
+            return found
+
+    made = post(base, b'{"name": "Fuzzed Open", "game": "Pilo", "rounds": 5}', "application/json")
+    for path in sorted((ROOT / "samples" / "tournament").glob("*.grn")):
+        post(f"{base}/{made['id']}/records", path.read_bytes(), "text/plain", made["token"])
+    post(f"{base}/{made['id']}/tokens", b'{"label": "a player"}', "application/json",
+         made["token"])  # fmt: skip
+    return made["id"], made["token"]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -771,8 +771,8 @@ def _official(value: object, game: str) -> str:
     canonical = normalise_result(text, spec) if text else None
     if canonical is None or canonical == "*":
         first, second = spec.colours
-        raise EventError(
-            400,
+        raise EventError(  # well-formed, but no result of this record's game: 422
+            422,
             "bad-result",
             f"'result' must be a finished result of {game}: {first} or {second}, with +R, +T "
             f"or +F (resignation, time, forfeit){', or a margin' if spec.scored else ''}",

@@ -370,7 +370,7 @@ def test_a_result_must_be_one_of_the_game(client: FlaskClient) -> None:
             json={"result": result, "reason": "x"},
             headers=bearer(token),
         )
-        assert answer.status_code == 400 and answer.json["error"]["code"] == "bad-result", result
+        assert answer.status_code == 422 and answer.json["error"]["code"] == "bad-result", result
 
 
 def test_the_planned_rounds_change_and_may_not_fall_below_those_played(
