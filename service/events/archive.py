@@ -89,20 +89,7 @@ def import_event(store: Store, data: bytes) -> str:
             for row in description["records"]:
                 conn.execute(insert(records).values(**row))
             for item in description["log"]:
-                entry = Entry(**item)
-                conn.execute(
-                    insert(log).values(
-                        event_id=entry.event,
-                        number=entry.number,
-                        at=entry.at,
-                        token=entry.token,
-                        action=entry.action,
-                        details=json.dumps(entry.details, ensure_ascii=False, sort_keys=True),
-                        reason=entry.reason,
-                        prev=entry.prev,
-                        hash=entry.hash,
-                    )
-                )
+                conn.execute(insert(log).values(**Entry(**item).row()))
             verdict = verify_on(conn, event_id)
             if not verdict.valid:
                 raise EventError(

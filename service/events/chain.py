@@ -63,6 +63,20 @@ class Entry:
         """The entry as ``GET /api/v1/events/ID/log`` shows it."""
         return {**self.content(), "hash": self.hash}
 
+    def row(self) -> dict[str, Any]:
+        """The entry as a row of the ``log`` table (its details as JSON text)."""
+        return {
+            "event_id": self.event,
+            "number": self.number,
+            "at": self.at,
+            "token": self.token,
+            "action": self.action,
+            "details": json.dumps(self.details, ensure_ascii=False, sort_keys=True),
+            "reason": self.reason,
+            "prev": self.prev,
+            "hash": self.hash,
+        }
+
 
 def make_entry(
     event: str,

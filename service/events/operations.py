@@ -192,19 +192,7 @@ class Change:
         number, prev = (last.number + 1, last.hash) if last else (1, GENESIS)
         token = self.actor.token if self.actor else None
         entry = make_entry(self.event.id, number, self.at, token, action, details, reason, prev)
-        self.conn.execute(
-            insert(log).values(
-                event_id=entry.event,
-                number=entry.number,
-                at=entry.at,
-                token=entry.token,
-                action=entry.action,
-                details=json.dumps(entry.details, ensure_ascii=False, sort_keys=True),
-                reason=entry.reason,
-                prev=entry.prev,
-                hash=entry.hash,
-            )
-        )
+        self.conn.execute(insert(log).values(**entry.row()))
         return entry
 
 

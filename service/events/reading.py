@@ -128,37 +128,36 @@ def view(
     }
 
 
+def _records_of(event_id: str) -> Any:
+    """The query of an event's records, each with the SHA-256 of its upload, in order."""
+    return (
+        select(records, uploads.c.sha256)
+        .join(
+            uploads,
+            (uploads.c.event_id == records.c.event_id) & (uploads.c.number == records.c.upload),
+        )
+        .where(records.c.event_id == event_id)
+        .order_by(records.c.number)
+    )
+
+
 def list_records(
     store: Store, event_id: str, round_number: int | None = None
 ) -> list[dict[str, Any]]:
     """Every record kept for the event, in the order received (or those of one round)."""
     with store.read() as conn:
         event_row(conn, event_id)
-        query = (
-            select(records, uploads.c.sha256)
-            .join(
-                uploads,
-                (uploads.c.event_id == records.c.event_id) & (uploads.c.number == records.c.upload),
-            )
-            .where(records.c.event_id == event_id)
-            .order_by(records.c.number)
-        )
+        query = _records_of(event_id)
         if round_number is not None:
             query = query.where(records.c.round == round_number)
         return [record_view(row, row.sha256) for row in conn.execute(query)]
 
 
 def record(store: Store, event_id: str, number: int) -> dict[str, Any]:
+    """One record kept, as :func:`list_records` gives it."""
     with store.read() as conn:
         event_row(conn, event_id)
-        row = conn.execute(
-            select(records, uploads.c.sha256)
-            .join(
-                uploads,
-                (uploads.c.event_id == records.c.event_id) & (uploads.c.number == records.c.upload),
-            )
-            .where(records.c.event_id == event_id, records.c.number == number)
-        ).first()
+        row = conn.execute(_records_of(event_id).where(records.c.number == number)).first()
     if row is None:
         raise EventError(404, "no-such-record", f"the event has no record {number}")
     return record_view(row, row.sha256)
