@@ -39,6 +39,7 @@ from arbiter.service.events.common import (
     MAX_BYTES,
     MAX_LABEL,
     MAX_NAME,
+    MAX_NUMBER,
     MAX_REASON,
     MAX_RECORDS,
     MAX_ROUNDS,
@@ -331,9 +332,11 @@ def revoke_token(
     """Revoke token ``number`` of the event; the last director token cannot be revoked."""
     why = _reason(reason, required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        row = change.conn.execute(
-            select(tokens).where(tokens.c.event_id == event_id, tokens.c.number == number)
-        ).first()
+        row = None
+        if 0 <= number <= MAX_NUMBER:  # a larger number names no token (nor fits the column)
+            row = change.conn.execute(
+                select(tokens).where(tokens.c.event_id == event_id, tokens.c.number == number)
+            ).first()
         if row is None:
             raise EventError(404, "no-such-token", f"the event has no token {number}")
         if row.revoked_at is not None:
@@ -644,6 +647,8 @@ def _upload_answer(conn: Connection, event_id: str, number: int) -> dict[str, An
 
 
 def _record_row(change: Change, number: int) -> Row[Any]:
+    if not 0 <= number <= MAX_NUMBER:
+        raise EventError(404, "no-such-record", f"the event has no record {number}")
     row = change.conn.execute(
         select(records).where(records.c.event_id == change.event.id, records.c.number == number)
     ).first()

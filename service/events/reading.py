@@ -17,7 +17,14 @@ from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record, Tag
 from arbiter.notation.games import find_game
 from arbiter.service.events.chain import Entry
-from arbiter.service.events.common import ACCEPTED, CORRECTIONS, EXCLUDED, PENDING, EventError
+from arbiter.service.events.common import (
+    ACCEPTED,
+    CORRECTIONS,
+    EXCLUDED,
+    MAX_NUMBER,
+    PENDING,
+    EventError,
+)
 from arbiter.service.events.store import Store, events, log, records, uploads
 
 
@@ -155,6 +162,8 @@ def list_records(
 
 def record(store: Store, event_id: str, number: int) -> dict[str, Any]:
     """One record kept, as :func:`list_records` gives it."""
+    if not 0 <= number <= MAX_NUMBER:
+        raise EventError(404, "no-such-record", f"the event has no record {number}")
     with store.read() as conn:
         event_row(conn, event_id)
         row = conn.execute(_records_of(event_id).where(records.c.number == number)).first()

@@ -314,6 +314,16 @@ def test_every_refusal_is_json_with_its_status(client: FlaskClient) -> None:
         (client.get("/api/v1/events/nosuchevent"), 404, "no-such-event"),
         (post_files(client, "nosuchevent", token, ROUNDS[0]), 404, "no-such-event"),
         (client.get(f"/api/v1/events/{event}/records/99"), 404, "no-such-record"),
+        (client.get(f"/api/v1/events/{event}/records/12908414394381221888"), 404, "no-such-record"),
+        (
+            client.post(
+                f"/api/v1/events/{event}/records/111598847994572948111360/exclude",
+                json={"reason": "x"},
+                headers=bearer(token),
+            ),
+            404,
+            "no-such-record",
+        ),
         (client.post("/api/v1/events", json={"name": "x", "game": "Chess"}), 400, "bad-field"),
         (client.post("/api/v1/events", json={"game": "Pilo"}), 400, "bad-field"),
         (

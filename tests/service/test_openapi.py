@@ -72,7 +72,7 @@ def test_every_route_is_described() -> None:
     for rule in APP.url_map.iter_rules():
         # The HTML pages and their own files (script, style sheet, icon) are not the API.
         if rule.rule != "/" and not rule.endpoint.startswith(("assets.", "event_pages.")):
-            path = re.sub(r"<(?:[a-z]+:)?([a-z_0-9]+)>", r"{\1}", rule.rule)
+            path = re.sub(r"<(?:[a-z]+(?:\([^)]*\))?:)?([a-z_0-9]+)>", r"{\1}", rule.rule)
             routed.setdefault(path, set()).update(
                 method.lower() for method in rule.methods or () if method not in ("HEAD", "OPTIONS")
             )
