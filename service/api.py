@@ -32,6 +32,7 @@ from arbiter.service.batch import (
 from arbiter.service.errors import ApiError
 from arbiter.service.inputs import Source, request_sources
 from arbiter.service.standings_formats import FORMATS, MEDIA_TYPES, FormatError
+from arbiter.service.standings_formats import Format as StandingsFormat
 from arbiter.service.standings_formats import render as render_standings
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -110,14 +111,7 @@ def standings() -> Response:
     and ``?total_rounds=`` as the CLI's options. 422 when the standings cannot be written
     in that format (TRF of several events)."""
     order = _standings_order()
-    fmt = request.args.get("format", "json")
-    if fmt not in FORMATS:
-        raise ApiError(
-            400,
-            "bad-parameter",
-            f"the query parameter 'format' must be one of {', '.join(FORMATS)}, not {fmt!r}",
-            parameter="format",
-        )
+    fmt = standings_format()
     total = _total_rounds()
     tables = compute_standings(
         (pair for source in request_sources(request) for pair in _adjudicated(source)),
@@ -130,6 +124,19 @@ def standings() -> Response:
     except FormatError as err:
         raise ApiError(422, "cannot-format", str(err), parameter="format") from None
     return Response(text, content_type=MEDIA_TYPES[fmt])
+
+
+def standings_format() -> StandingsFormat:
+    """The request's ``?format=`` of standings (``json`` by default); 400 for another."""
+    fmt = request.args.get("format", "json")
+    if fmt not in FORMATS:
+        raise ApiError(
+            400,
+            "bad-parameter",
+            f"the query parameter 'format' must be one of {', '.join(FORMATS)}, not {fmt!r}",
+            parameter="format",
+        )
+    return fmt
 
 
 def _standings_order() -> tuple[str, ...] | None:

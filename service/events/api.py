@@ -314,17 +314,11 @@ def standings(event_id: str) -> Response:
     """The standings of the records that count, as ``arbiter standings`` writes them
     (``?format=json|table|csv|html|trf``; the TRF with the planned rounds and the
     corrections), made once per version of the event."""
+    from arbiter.service.api import standings_format
     from arbiter.service.events.reading import standings_output
-    from arbiter.service.standings_formats import FORMATS, FormatError
+    from arbiter.service.standings_formats import FormatError
 
-    fmt = request.args.get("format", "json")
-    if fmt not in FORMATS:
-        raise ApiError(
-            400,
-            "bad-parameter",
-            f"'format' must be one of {', '.join(FORMATS)}",
-            parameter="format",
-        )
+    fmt = standings_format()
     try:
         made = call(standings_output, event_id, fmt)
     except FormatError as err:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Row, func, select
 
@@ -26,6 +26,9 @@ from arbiter.service.events.common import (
     EventError,
 )
 from arbiter.service.events.store import Store, events, log, records, uploads
+
+if TYPE_CHECKING:
+    from arbiter.service.standings_formats import Format as StandingsFormat
 
 
 def record_of(header: dict[str, Any], index: int) -> Record:
@@ -172,36 +175,23 @@ def record(store: Store, event_id: str, number: int) -> dict[str, Any]:
     return record_view(row, row.sha256)
 
 
+UPLOAD_COLUMNS = ("number", "sha256", "file_name", "format", "size", "token", "created_at")
+
+
 def list_uploads(store: Store, event_id: str) -> list[dict[str, Any]]:
     """Every upload: number, SHA-256, file name, size, who (token number) and when."""
     with store.read() as conn:
         event_row(conn, event_id)
+        described = [uploads.c[name] for name in UPLOAD_COLUMNS]  # all but the bytes
         rows = conn.execute(
-            select(
-                uploads.c.number,
-                uploads.c.sha256,
-                uploads.c.file_name,
-                uploads.c.format,
-                uploads.c.size,
-                uploads.c.token,
-                uploads.c.created_at,
-                func.count(records.c.number).label("records"),
-            )
+            select(*described, func.count(records.c.number).label("records"))
             .join(
                 records,
                 (records.c.event_id == uploads.c.event_id) & (records.c.upload == uploads.c.number),
                 isouter=True,
             )
             .where(uploads.c.event_id == event_id)
-            .group_by(
-                uploads.c.number,
-                uploads.c.sha256,
-                uploads.c.file_name,
-                uploads.c.format,
-                uploads.c.size,
-                uploads.c.token,
-                uploads.c.created_at,
-            )
+            .group_by(*described)
             .order_by(uploads.c.number)
         )
         return [
@@ -379,7 +369,7 @@ _RENDERED: dict[tuple[str, str, str], Rendered] = {}
 page polling the standings costs one query of the event's version until it changes."""
 
 
-def standings_output(store: Store, event_id: str, fmt: str) -> Rendered:
+def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rendered:
     """The standings of the event in ``fmt`` (``json`` or a format of ``arbiter standings
     --format``), as of its current version. Raises ``FormatError`` when the format cannot
     hold them (a TRF of several events)."""
@@ -401,8 +391,8 @@ def standings_output(store: Store, event_id: str, fmt: str) -> Rendered:
             if planned is not None and planned < max(t.rounds for t in tables):
                 planned = None  # fewer planned than played: the TRF's default
             comments = _trf_comments(conn, event_id) if fmt == "trf" else ()
-            text = render(tables, fmt, total_rounds=planned, comments=comments)  # type: ignore[arg-type]
-            kind = MEDIA_TYPES[fmt]  # type: ignore[index]
+            text = render(tables, fmt, total_rounds=planned, comments=comments)
+            kind = MEDIA_TYPES[fmt]
     done = Rendered(row.version, text.encode("utf-8", "surrogatepass"), kind)
     if len(_RENDERED) > 1024:
         _RENDERED.clear()
