@@ -183,11 +183,14 @@ def finalise(event_id: str) -> Response:
 @bp.post("/<event_id>/records")
 def upload(event_id: str) -> tuple[Response, int]:
     """Records in: the bodies ``/adjudicate`` takes, each kept as sent with its reports."""
-    from arbiter.service.events.operations import Source
+    from arbiter.service.events.common import EventError
+    from arbiter.service.events.operations import Source, require_token
     from arbiter.service.events.operations import upload as keep
 
-    if bearer() is None:  # before reading a body that would be refused anyway
-        call(keep, event_id, None, [])
+    try:  # before reading a body that would be refused anyway
+        require_token(bearer())
+    except EventError as err:
+        _refuse(err)
     sources = [
         Source(s.name, s.data if isinstance(s.data, bytes) else s.data.read(), s.fmt)
         for s in request_sources(request)

@@ -197,18 +197,23 @@ class Change:
         return entry
 
 
-@contextlib.contextmanager
-def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iterator[Change]:
-    """A change to ``event_id`` by the holder of ``secret``, who needs ``role``: the event
-    locked, the token checked in the same transaction. Raises :class:`EventError` 401 (no
-    token, or one not valid), 403 (another event's, or without the right), 404 (no such
-    event), 409 (the event is finalised)."""
+def require_token(secret: str | None) -> None:
+    """Refuse a change asked without a token (401), before anything else is read."""
     if not secret:
         raise EventError(
             401,
             "missing-token",
             "this change needs the event's token (Authorization: Bearer TOKEN)",
         )
+
+
+@contextlib.contextmanager
+def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iterator[Change]:
+    """A change to ``event_id`` by the holder of ``secret``, who needs ``role``: the event
+    locked, the token checked in the same transaction. Raises :class:`EventError` 401 (no
+    token, or one not valid), 403 (another event's, or without the right), 404 (no such
+    event), 409 (the event is finalised)."""
+    require_token(secret)
     with store.write() as conn:
         row = conn.execute(
             update(events)
