@@ -197,14 +197,15 @@ class Change:
         return entry
 
 
-def require_token(secret: str | None) -> None:
-    """Refuse a change asked without a token (401), before anything else is read."""
+def require_token(secret: str | None) -> str:
+    """The token a change was asked with; 401 without one, before anything else is read."""
     if not secret:
         raise EventError(
             401,
             "missing-token",
             "this change needs the event's token (Authorization: Bearer TOKEN)",
         )
+    return secret
 
 
 @contextlib.contextmanager
@@ -213,7 +214,7 @@ def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iter
     locked, the token checked in the same transaction. Raises :class:`EventError` 401 (no
     token, or one not valid), 403 (another event's, or without the right), 404 (no such
     event), 409 (the event is finalised)."""
-    require_token(secret)
+    secret = require_token(secret)
     with store.write() as conn:
         row = conn.execute(
             update(events)
