@@ -6,10 +6,11 @@ missing, or ``ARBITER_PURE=1`` is set, or the install is editable (so that an ed
 takes effect at once), the wheel holds the pure-Python modules alone, which behave the same
 (a test compares the two on the samples and on generated games: ``tests/test_compiled.py``).
 
-mypyc names a module by its folders, and the repository keeps ``notation/`` and
-``adjudicator/`` at the top level while installing them as ``arbiter.notation`` and
-``arbiter.adjudicator``; so the sources are copied into ``build/mypyc-src/arbiter/`` first
-and compiled from there.
+mypyc names a module by its folders: the sources are compiled through the package's links
+(``arbiter/notation`` -> ``notation/``), so ``arbiter/notation/board.py`` is
+``arbiter.notation.board``, as installed. Only a command that builds a wheel compiles:
+setuptools also runs this file to learn the metadata (``egg_info``, ``dist_info``), where
+compiling would be thrown away.
 """
 
 from __future__ import annotations
@@ -22,34 +23,35 @@ from pathlib import Path
 from setuptools import setup
 
 ROOT = Path(__file__).resolve().parent
-STAGE = ROOT / "build" / "mypyc-src"
-LAYERS = {"notation": "notation", "adjudicator": "adjudicator"}
+BUILDS = {"bdist_wheel", "build", "build_ext", "install"}
+"""The setuptools commands that make the modules a wheel ships."""
 COMPILED = [
-    "notation/plain.py",
-    "notation/ast.py",
-    "notation/games.py",
-    "notation/position.py",
-    "notation/build.py",
-    "notation/grn_scan.py",
-    "notation/grn_reader.py",
-    "adjudicator/board.py",
-    "adjudicator/base.py",
-    "adjudicator/patch_scoring.py",
-    "adjudicator/capture_games.py",
-    "adjudicator/pilo.py",
-    "adjudicator/petrify.py",
-    "adjudicator/pletore.py",
-    "adjudicator/implo_board.py",
-    "adjudicator/implo_turn.py",
-    "adjudicator/implo.py",
-    "adjudicator/pilare.py",
-    "adjudicator/replay.py",
+    "arbiter/notation/plain.py",
+    "arbiter/notation/ast.py",
+    "arbiter/notation/games.py",
+    "arbiter/notation/position.py",
+    "arbiter/notation/build.py",
+    "arbiter/notation/grn_scan.py",
+    "arbiter/notation/grn_reader.py",
+    "arbiter/adjudicator/board.py",
+    "arbiter/adjudicator/base.py",
+    "arbiter/adjudicator/patch_scoring.py",
+    "arbiter/adjudicator/capture_games.py",
+    "arbiter/adjudicator/pilo.py",
+    "arbiter/adjudicator/petrify.py",
+    "arbiter/adjudicator/pletore.py",
+    "arbiter/adjudicator/implo_board.py",
+    "arbiter/adjudicator/implo_turn.py",
+    "arbiter/adjudicator/implo.py",
+    "arbiter/adjudicator/pilare.py",
+    "arbiter/adjudicator/replay.py",
 ]
-"""The hot path of reading and replaying a record (repository paths)."""
+"""The hot path of reading and replaying a record (paths in the package, through its links)."""
 
 
 def wanted() -> bool:
-    """Whether this build compiles: not for editable installs, not when told not to."""
+    """Whether this run compiles: only when it builds a wheel (not an editable one, whose
+    edited files must take effect at once), and not when told not to."""
     if os.environ.get("ARBITER_PURE", "") not in ("", "0"):
         return False
     return not any(arg.startswith("editable") for arg in sys.argv[1:])
@@ -66,22 +68,9 @@ def clean() -> None:
                 stale.unlink(missing_ok=True)
 
 
-def stage() -> list[str]:
-    """Copy the layers as installed into ``build/mypyc-src``; the compiled modules' paths.
-
-    The front door, ``arbiter/__init__.py``, is left out (an empty one stands in): it imports
-    every layer, and the compiled modules need none of what it brings."""
-    shutil.rmtree(STAGE, ignore_errors=True)
-    package = STAGE / "arbiter"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    for name, folder in LAYERS.items():
-        shutil.copytree(ROOT / folder, package / name,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.so"))  # fmt: skip
-    return [str(package / path) for path in COMPILED]
-
-
 def extensions() -> list[object]:
+    if not set(sys.argv[1:]) & BUILDS:
+        return []  # metadata only
     clean()
     if not wanted():
         return []
@@ -91,7 +80,8 @@ def extensions() -> list[object]:
         print("arbiter: mypyc is not available; building pure Python", file=sys.stderr)
         return []
     try:
-        modules = mypycify(stage(), opt_level="3", debug_level="0", group_name="arbiter._compiled")
+        paths = [str(ROOT / path) for path in COMPILED]
+        modules = mypycify(paths, opt_level="3", debug_level="0", group_name="arbiter._compiled")
     except SystemExit:  # mypyc's type check refused the sources: they still run as Python
         print("arbiter: mypyc could not compile; building pure Python", file=sys.stderr)
         return []
