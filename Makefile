@@ -38,13 +38,15 @@ system: $(STAMP)
 			>> $(VENV)/apt.log 2>&1) \
 		|| (cat $(VENV)/apt.log; exit 1)
 
-# Lint and format (ruff), types (mypy --strict on the package), then the tests twice: on the checkout, and
+# Lint and format (ruff), types (mypy --strict on the package; pyright on the package and the
+# tests, bench, fuzz and tools, as an editor reads them), then the tests twice: on the checkout, and
 # on the wheel as pip installs it, whose hot modules are compiled by mypyc where a C compiler
 # is present (tools/shipped.py builds it once per change). CI runs exactly this.
 test: $(STAMP) system
 	$(BIN)/ruff check $(SOURCES)
 	$(BIN)/ruff format --check $(SOURCES)
 	$(BIN)/mypy
+	$(BIN)/pyright --pythonpath $(BIN)/python
 	$(BIN)/python tools/shipped.py
 	$(BIN)/python -m pytest
 	$(BIN)/python -m pytest --shipped

@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure (median)")
     parser.add_argument("--chess-games", type=int, default=CHESS_GAMES)
     parser.add_argument("--games", default=",".join(g for g, _, _ in CORPORA))
@@ -111,8 +111,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def chess_corpus(games: int) -> tuple[Path, int]:
     """The PGN corpus of random legal chess games, and its number of plies."""
-    import chess
-    import chess.pgn
+    import chess  # pyright: ignore[reportMissingImports]
+    import chess.pgn  # pyright: ignore[reportMissingImports]
 
     path = OUT / f"chess-{games}-{CHESS_PLIES}.pgn"
     if not path.exists():
@@ -128,7 +128,7 @@ def chess_corpus(games: int) -> tuple[Path, int]:
 
 
 def _chess_plies(path: Path) -> int:
-    import chess.pgn
+    import chess.pgn  # pyright: ignore[reportMissingImports]
 
     total = 0
     with path.open(encoding="utf-8") as stream:
@@ -215,7 +215,7 @@ def arbiter_command() -> str:
 
 
 def in_process_chess(path: Path, repeat: int) -> float:
-    import chess.pgn
+    import chess.pgn  # pyright: ignore[reportMissingImports]
 
     text = path.read_text(encoding="utf-8")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-import chess.pgn
+import chess.pgn  # pyright: ignore[reportMissingImports]
 
 
 def main() -> None:

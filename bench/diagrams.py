@@ -51,7 +51,7 @@ def best(call: Callable[[], object], repeat: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--repeat", type=int, default=50, help="runs per figure (best kept)")
     args = parser.parse_args()
     rng = random.Random(2026)

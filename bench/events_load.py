@@ -211,7 +211,7 @@ def hammer(port: int, record: bytes, seconds: float) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="each workers run")
     args = parser.parse_args(argv)
     import arbiter

@@ -154,7 +154,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--hostile", type=float, default=0.10)

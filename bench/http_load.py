@@ -53,7 +53,9 @@ class Load:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = _arguments(argv)
-    body = arbiter.write_grn(next(iter(arbiter.read_records(str(RECORD))))).encode()
+    record = next(iter(arbiter.read_records(str(RECORD))))
+    assert isinstance(record, arbiter.Record), record
+    body = arbiter.write_grn(record).encode()
     server = None if args.url else _start(args.threads)
     url = args.url or server[1]  # type: ignore[index]
     try:
@@ -72,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--clients", default="8,32")
     parser.add_argument("--threads", type=int, default=8, help="the server's threads")

@@ -203,7 +203,7 @@ def check(sizes: list[int]) -> tuple[list[Finding], list[Finding]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument(
         "--largest", type=int, default=100_000, help="units of the largest input (from 100 up)"
     )

@@ -108,7 +108,8 @@ def compare(count: int, seed_value: int, site: Path) -> tuple[int, list[str]]:
             pure.open(encoding="utf-8", errors="surrogatepass") as one,
             shipped.open(encoding="utf-8", errors="surrogatepass") as two,
         ):
-            one.readline(), two.readline()
+            one.readline()
+            two.readline()
             for (data, fmt), a, b in zip(items, one, two, strict=True):
                 records += a.count('"claimed_result"')
                 if a != b:
@@ -130,7 +131,7 @@ def _difference(data: bytes, fmt: str | None, a: str, b: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     from tools import shipped
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--inputs", type=int, default=30_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--site", type=Path, help="a folder holding an installed wheel to "

@@ -181,7 +181,7 @@ def run(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--budget", type=int, default=100_000, help="library inputs")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", type=Path, help="write each finding's input under here")

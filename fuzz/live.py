@@ -124,7 +124,7 @@ def kept_event(port: int) -> tuple[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=2000, help="hostile HTTP requests")
     parser.add_argument("--examples", type=int, default=200, help="schemathesis examples")
     parser.add_argument("--seed", type=int, default=1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -34,7 +35,7 @@ def batch(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def json_lines(output: str) -> list[dict[str, object]]:
+def json_lines(output: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in output.splitlines()]
 
 

@@ -49,7 +49,10 @@ def test_a_wrong_argument_gets_the_same_error_in_both_builds(
 
 
 def test_a_setup_given_as_lists_of_ranks_is_read_as_a_grid() -> None:
-    game = arbiter.Game("Pilo", 3, setup=[["b", "", ""], ["", "", ""], ["", "", "o"]])
+    # Lists on purpose: Game takes ranks as any sequences, though its annotation says a Grid
+    # (tuples).
+    ranks = [["b", "", ""], ["", "", ""], ["", "", "o"]]
+    game = arbiter.Game("Pilo", 3, setup=ranks)  # pyright: ignore[reportArgumentType]
     assert str(game.position) == "2,o/3/b,2"
     assert game.play("b2") == arbiter.parse_move("Pilo", "b2")
 

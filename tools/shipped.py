@@ -71,7 +71,7 @@ def _run(command: list[str]) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--force", action="store_true", help="build even if nothing changed")
     print(build(parser.parse_args().force))
     return 0

@@ -662,7 +662,7 @@ class TestProperties:
         assert not isinstance(caught.value, AmbiguousMoveError)
 
 
-def _respelled(state: State, move: ImploPlace, draw: st.DrawFn) -> ImploPlace:
+def _respelled(state: State, move: ImploPlace, data: st.DataObject) -> ImploPlace:
     """``move`` (canonical) with every patch named by a random point of it, and a removal
     named by a random stone of the group, also where the group is the only biggest one."""
     size = state.size
@@ -675,9 +675,9 @@ def _respelled(state: State, move: ImploPlace, draw: st.DrawFn) -> ImploPlace:
         groups = [g for g in biggest if step.remove is None or step.remove.index(size) in g]
         group = groups[0] if groups else ()
         remove = None
-        if group and (step.remove is not None or draw(st.booleans())):
-            remove = _point(draw(st.sampled_from(group)), size)
-        steps.append(Resolve(_point(draw(st.sampled_from(patch)), size), remove))
+        if group and (step.remove is not None or data.draw(st.booleans())):
+            remove = _point(data.draw(st.sampled_from(group)), size)
+        steps.append(Resolve(_point(data.draw(st.sampled_from(patch)), size), remove))
         board = _reference_apply(board, size, patch, owner, group)
     return ImploPlace(move.at, tuple(steps))
 
@@ -723,7 +723,7 @@ class TestFastPaths:
         states, played = game
         for before, chosen, after in zip(states[:-1], played, states[1:], strict=True):
             if isinstance(chosen, ImploPlace):
-                respelled = _respelled(before, chosen, data.draw)
+                respelled = _respelled(before, chosen, data)
                 assert RULES.play(before, respelled) == after
                 try:
                     bare = RULES.play(before, ImploPlace(chosen.at))

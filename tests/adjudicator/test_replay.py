@@ -19,7 +19,7 @@ from arbiter.notation.grn_reader import parse_record
 from arbiter.notation.grn_writer import write_record
 from arbiter.notation.json_reader import read_json
 from arbiter.notation.json_writer import write_json
-from tests.strategies import GAME_NAMES, every_move_form, legal_games
+from tests.strategies import EVERY_HEALTH_CHECK, GAME_NAMES, every_move_form, legal_games
 
 # A finished 3x3 Pletore game (White+1), used to test the report's handling of claims.
 PLETORE = (
@@ -166,7 +166,7 @@ def _illegal_move(rules: Rules, state: object, size: int) -> st.SearchStrategy[M
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
-@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=10, deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
 @given(data=st.data())
 def test_canonical_record_is_a_fixed_point(game: str, data) -> None:  # type: ignore[no-untyped-def]
     record = data.draw(legal_games(game, max_plies=40))

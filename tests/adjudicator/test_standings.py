@@ -355,6 +355,7 @@ def test_excluding_a_record_changes_only_what_it_should(games: list, data: st.Da
     (after,) = rest
     assert not before.excluded and not after.excluded
     record, report = items[dropped]
+    assert record is not None
     pair = {name for _, name in record.players}
     old = {s.player: s for s in before.standings}
     new = {s.player: s for s in after.standings}
@@ -387,6 +388,7 @@ def test_an_excluded_record_counts_for_nothing(games: list, data: st.DataObject)
     items = entries(games)
     dropped = data.draw(st.integers(0, len(items) - 1))
     record, report = items[dropped]
+    assert record is not None
     broken = report.replace(valid=False, errors=[{"code": "illegal-move", "message": "x"}])
     (with_broken,) = standings(items[:dropped] + [(record, broken)] + items[dropped + 1 :])
     without = standings(items[:dropped] + items[dropped + 1 :])

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -22,7 +22,7 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 
-def _unavailable(reason: str) -> None:
+def _unavailable(reason: str) -> NoReturn:
     if os.environ.get("CI") == "true":
         pytest.fail(f"the browser tests cannot run in CI: {reason}")
     pytest.skip(f"no browser: {reason}")

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import arbiter
 from arbiter.adjudicator.game import Position
+from arbiter.adjudicator.pletore import PletoreRules
 from arbiter.diagram.frames import frames
 from arbiter.diagram.look import look
 from arbiter.diagram.svg import REFUSED, Options, render
@@ -245,7 +246,9 @@ def test_control_marks_the_empty_points_each_colour_controls() -> None:
     game = arbiter.Game("Pletore", size=5, komi=0)
     for move in ("b1", "e4", "a2", "d5"):  # Black pinches a1, White d4 and e5
         game.play(move)
-    control = game.rules.control_map(game.state)
+    rules = game.rules
+    assert isinstance(rules, PletoreRules)
+    control = rules.control_map(game.state)
     empty = [i for i, row in enumerate(c for r in game.position.grid for c in r) if not row]
     expected = {i: owner for i, owner in enumerate(control) if owner and i in empty}
     root = parse(arbiter.svg(game, control=True))

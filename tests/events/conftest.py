@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from arbiter.service import create_app
 from tools.postgres import Postgres, binaries
@@ -53,6 +54,13 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
+def body(response: TestResponse) -> dict[str, Any]:
+    """The JSON object a response of the API carries."""
+    data = response.json
+    assert isinstance(data, dict), data
+    return data
+
+
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
@@ -61,5 +69,5 @@ def create(client: FlaskClient, **fields: Any) -> tuple[str, str]:
     """A new event (a Pilo event named Autumn Open unless told otherwise): id and token."""
     answer = client.post("/api/v1/events", json={"name": "Autumn Open", "game": "Pilo", **fields})
     assert answer.status_code == 201, answer.json
-    assert answer.json is not None
-    return answer.json["id"], answer.json["token"]
+    created = body(answer)
+    return created["id"], created["token"]

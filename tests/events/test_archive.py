@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from arbiter.service import create_app
 from arbiter.service.cli import main
-from tests.events.conftest import bearer
+from tests.events.conftest import bearer, body
 from tests.events.test_trail import run_event
 from tools.postgres import Postgres
 
@@ -58,7 +58,7 @@ def test_an_event_exported_and_imported_elsewhere_is_the_same(
         one = client.get(f"/api/v1/events/{event}{path}")
         two = restored.get(f"/api/v1/events/{event}{path}")
         assert (two.status_code, two.data) == (one.status_code, one.data), path
-    assert restored.get(f"/api/v1/events/{event}/verify").json["valid"] is True
+    assert body(restored.get(f"/api/v1/events/{event}/verify"))["valid"] is True
     code, out, _ = db("verify", "--database", target)
     assert code == 0 and out == f"{event}: ok (11 entries)\n"
     again = db("import", "--database", target, str(archive))
@@ -180,7 +180,7 @@ def test_the_migrated_schema_is_the_schema_the_code_describes(database: str) -> 
 
 def test_list_shows_the_events(database: str) -> None:
     client: FlaskClient = create_app({"DATABASE": database}).test_client()
-    made = client.post("/api/v1/events", json={"name": "<b>Open</b>", "game": "Implo"}).json
+    made = body(client.post("/api/v1/events", json={"name": "<b>Open</b>", "game": "Implo"}))
     code, out, _ = db("list", "--database", database)
     assert code == 0
     assert out.startswith(f"{made['id']}\tImplo\t{made['created_at']}\topen\t<b>Open</b>")

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from flask.testing import FlaskClient
 
 from arbiter.service.cli import main
-from tests.events.conftest import bearer, create
+from tests.events.conftest import bearer, body, create
 
 ROOT = Path(__file__).resolve().parents[2]
 TOURNAMENT = ROOT / "samples" / "tournament"
@@ -63,7 +63,7 @@ def test_an_event_from_creation_to_final_standings(client: FlaskClient) -> None:
     for path in ROUNDS:  # round by round, as a director uploads them
         answer = post_files(client, event, token, path)
         assert answer.status_code == 201, answer.json
-        (upload,) = answer.json["uploads"]
+        (upload,) = body(answer)["uploads"]
         assert upload["file"] == path.name and not upload["duplicate"]
         assert upload["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
         assert all(one["status"] == "accepted" for one in upload["records"])
@@ -77,23 +77,23 @@ def test_an_event_from_creation_to_final_standings(client: FlaskClient) -> None:
     trf = client.get(f"/api/v1/events/{event}/standings?format=trf").data.decode()
     assert trf == cli_standings("--format", "trf", "--total-rounds", "5")
 
-    summary = client.get(f"/api/v1/events/{event}").json
+    summary = body(client.get(f"/api/v1/events/{event}"))
     assert summary["rounds_played"] == 4 and summary["records"]["accepted"] == 16
-    listed = client.get(f"/api/v1/events/{event}/records").json["records"]
+    listed = body(client.get(f"/api/v1/events/{event}/records"))["records"]
     assert [(r["file"], r["index"]) for r in listed] == [
         (path.name, index) for path in ROUNDS for index in range(4 if "uploads" in path.name else 3)
     ]
     assert {
-        r["round"] for r in client.get(f"/api/v1/events/{event}/records?round=2").json["records"]
+        r["round"] for r in body(client.get(f"/api/v1/events/{event}/records?round=2"))["records"]
     } == {2}
 
     done = client.post(
         f"/api/v1/events/{event}/finalise", json={"reason": "last round"}, headers=bearer(token)
     )
-    assert done.status_code == 200 and done.json["finalised_at"]
+    assert done.status_code == 200 and body(done)["finalised_at"]
     refused = post_files(client, event, token, ROUNDS[0])
-    assert refused.status_code == 409 and refused.json["error"]["code"] == "event-finalised"
-    assert client.get(f"/api/v1/events/{event}/verify").json["valid"] is True
+    assert refused.status_code == 409 and body(refused)["error"]["code"] == "event-finalised"
+    assert body(client.get(f"/api/v1/events/{event}/verify"))["valid"] is True
 
 
 def test_a_correction_with_its_reason_in_the_log_the_standings_and_the_trf(
@@ -101,9 +101,9 @@ def test_a_correction_with_its_reason_in_the_log_the_standings_and_the_trf(
 ) -> None:
     event, token = create(client, rounds=6)
     post_files(client, event, token, *ROUNDS)
-    records = client.get(f"/api/v1/events/{event}/records").json["records"]
+    records = body(client.get(f"/api/v1/events/{event}/records"))["records"]
     target = next(r for r in records if r["file"] == "round-1.grn" and r["index"] == 2)
-    before = client.get(f"/api/v1/events/{event}/standings").json
+    before = body(client.get(f"/api/v1/events/{event}/standings"))
     blue, orange = target["players"]["Blue"], target["players"]["Orange"]
     assert target["adjudicated_result"].startswith("Orange")
 
@@ -113,16 +113,16 @@ def test_a_correction_with_its_reason_in_the_log_the_standings_and_the_trf(
         headers=bearer(token),
     )
     assert answer.status_code == 200, answer.json
-    assert answer.json["official_result"] == "Blue+F" == answer.json["result"]
-    assert answer.json["adjudicated_result"] == target["adjudicated_result"]  # kept beside it
-    after = client.get(f"/api/v1/events/{event}/standings").json
+    assert body(answer)["official_result"] == "Blue+F" == body(answer)["result"]
+    assert body(answer)["adjudicated_result"] == target["adjudicated_result"]  # kept beside it
+    after = body(client.get(f"/api/v1/events/{event}/standings"))
     line = {s["player"]: s for s in after["standings"]}
     old = {s["player"]: s for s in before["standings"]}
     assert line[blue]["points"] == old[blue]["points"] + 1
     assert line[blue]["forfeit_wins"] == old[blue]["forfeit_wins"] + 1
     assert line[orange]["points"] == old[orange]["points"] - 1
 
-    entry = client.get(f"/api/v1/events/{event}/log").json["log"][-1]
+    entry = body(client.get(f"/api/v1/events/{event}/log"))["log"][-1]
     assert entry["action"] == "result-set" and entry["token"] == 1
     assert entry["reason"] == f"{orange} did not come to the board"
     assert entry["details"] == {
@@ -146,22 +146,22 @@ def test_a_correction_with_its_reason_in_the_log_the_standings_and_the_trf(
         json={"reason": "the game was played after all"},
         headers=bearer(token),
     )
-    assert cleared.status_code == 200 and cleared.json["official_result"] is None
+    assert cleared.status_code == 200 and body(cleared)["official_result"] is None
     assert client.get(f"/api/v1/events/{event}/standings").json == before
 
 
 def test_an_excluded_record_stops_counting_and_can_count_again(client: FlaskClient) -> None:
     event, token = create(client)
     post_files(client, event, token, *ROUNDS)
-    before = client.get(f"/api/v1/events/{event}/standings").json
+    before = body(client.get(f"/api/v1/events/{event}/standings"))
     first = 1
     answer = client.post(
         f"/api/v1/events/{event}/records/{first}/exclude",
         json={"reason": "played in the wrong round"},
         headers=bearer(token),
     )
-    assert answer.status_code == 200 and answer.json["status"] == "excluded"
-    after = client.get(f"/api/v1/events/{event}/standings").json
+    assert answer.status_code == 200 and body(answer)["status"] == "excluded"
+    after = body(client.get(f"/api/v1/events/{event}/standings"))
     assert (
         sum(s["games"] for s in after["standings"])
         == sum(s["games"] for s in before["standings"]) - 2
@@ -169,15 +169,15 @@ def test_an_excluded_record_stops_counting_and_can_count_again(client: FlaskClie
     no_reason = client.post(
         f"/api/v1/events/{event}/records/{first}/reinstate", headers=bearer(token)
     )
-    assert no_reason.status_code == 400 and no_reason.json["error"]["field"] == "reason"
+    assert no_reason.status_code == 400 and body(no_reason)["error"]["field"] == "reason"
     back = client.post(
         f"/api/v1/events/{event}/records/{first}/reinstate",
         json={"reason": "it was right"},
         headers=bearer(token),
     )
-    assert back.status_code == 200 and back.json["status"] == "accepted"
+    assert back.status_code == 200 and body(back)["status"] == "accepted"
     assert client.get(f"/api/v1/events/{event}/standings").json == before
-    actions = [e["action"] for e in client.get(f"/api/v1/events/{event}/log").json["log"]]
+    actions = [e["action"] for e in body(client.get(f"/api/v1/events/{event}/log"))["log"]]
     assert actions[-2:] == ["excluded", "reinstated"]
 
 
@@ -186,10 +186,10 @@ def test_the_same_bytes_sent_twice_are_one_upload(client: FlaskClient) -> None:
     first = post_files(client, event, token, ROUNDS[0])
     again = post_files(client, event, token, ROUNDS[0], ROUNDS[0])
     assert (first.status_code, again.status_code) == (201, 200)
-    assert [u["duplicate"] for u in again.json["uploads"]] == [True, True]
-    assert again.json["uploads"][0]["records"] == first.json["uploads"][0]["records"]
-    assert len(client.get(f"/api/v1/events/{event}/uploads").json["uploads"]) == 1
-    assert client.get(f"/api/v1/events/{event}").json["records"]["total"] == 3
+    assert [u["duplicate"] for u in body(again)["uploads"]] == [True, True]
+    assert body(again)["uploads"][0]["records"] == body(first)["uploads"][0]["records"]
+    assert len(body(client.get(f"/api/v1/events/{event}/uploads"))["uploads"]) == 1
+    assert body(client.get(f"/api/v1/events/{event}"))["records"]["total"] == 3
 
 
 def test_uploads_are_kept_as_sent_and_a_bad_record_blocks_none_beside_it(
@@ -205,15 +205,15 @@ def test_uploads_are_kept_as_sent_and_a_bad_record_blocks_none_beside_it(
         content_type="text/plain",
     )
     assert answer.status_code == 201
-    reports = [one["report"] for one in answer.json["uploads"][0]["records"]]
+    reports = [one["report"] for one in body(answer)["uploads"][0]["records"]]
     assert [r["valid"] for r in reports] == [True, True, True, False, True, True, True]
     assert reports[3]["errors"][0]["code"] == "illegal-move"
-    assert (answer.json["count"], answer.json["invalid"]) == (7, 1)
-    sha = answer.json["uploads"][0]["sha256"]
+    assert (body(answer)["count"], body(answer)["invalid"]) == (7, 1)
+    sha = body(answer)["uploads"][0]["sha256"]
     kept = client.get(f"/api/v1/events/{event}/uploads/{sha}")
     assert kept.status_code == 200 and kept.data == data
     assert kept.headers["Content-Type"].startswith("text/plain")
-    listed = client.get(f"/api/v1/events/{event}/uploads").json["uploads"]
+    listed = body(client.get(f"/api/v1/events/{event}/uploads"))["uploads"]
     assert listed[0]["records"] == 7 and listed[0]["token"] == 1 and listed[0]["size"] == len(data)
 
 
@@ -224,46 +224,48 @@ def test_a_players_upload_waits_for_the_directors_confirmation(client: FlaskClie
         json={"role": "upload", "label": "player-07"},
         headers=bearer(token),
     )
-    assert issued.status_code == 201 and issued.json["number"] == 2
-    player = issued.json["token"]
+    assert issued.status_code == 201 and body(issued)["number"] == 2
+    player = body(issued)["token"]
     answer = post_files(client, event, player, ROUNDS[0])
     assert answer.status_code == 201
-    numbers = [one["record"] for one in answer.json["uploads"][0]["records"]]
-    assert {one["status"] for one in answer.json["uploads"][0]["records"]} == {"pending"}
-    assert client.get(f"/api/v1/events/{event}/standings").json["standings"] == []
+    numbers = [one["record"] for one in body(answer)["uploads"][0]["records"]]
+    assert {one["status"] for one in body(answer)["uploads"][0]["records"]} == {"pending"}
+    assert body(client.get(f"/api/v1/events/{event}/standings"))["standings"] == []
     refused = client.post(
         f"/api/v1/events/{event}/records/{numbers[0]}/confirm", headers=bearer(player)
     )
-    assert refused.status_code == 403 and refused.json["error"]["code"] == "not-allowed"
+    assert refused.status_code == 403 and body(refused)["error"]["code"] == "not-allowed"
     for number in numbers:
         done = client.post(
             f"/api/v1/events/{event}/records/{number}/confirm", headers=bearer(token)
         )
-        assert done.status_code == 200 and done.json["status"] == "accepted"
-    assert len(client.get(f"/api/v1/events/{event}/standings").json["standings"]) == 6
+        assert done.status_code == 200 and body(done)["status"] == "accepted"
+    assert len(body(client.get(f"/api/v1/events/{event}/standings"))["standings"]) == 6
     again = client.post(
         f"/api/v1/events/{event}/records/{numbers[0]}/confirm", headers=bearer(token)
     )
-    assert again.status_code == 409 and again.json["error"]["code"] == "not-pending"
-    log = client.get(f"/api/v1/events/{event}/log").json["log"]
+    assert again.status_code == 409 and body(again)["error"]["code"] == "not-pending"
+    log = body(client.get(f"/api/v1/events/{event}/log"))["log"]
     assert [e["token"] for e in log if e["action"] == "uploaded"] == [2]
 
 
 def test_an_event_may_count_players_uploads_at_once(client: FlaskClient) -> None:
     event, token = create(client, confirm_uploads=False)
-    player = client.post(
-        f"/api/v1/events/{event}/tokens", json={"label": "deputy"}, headers=bearer(token)
-    ).json["token"]
+    player = body(
+        client.post(
+            f"/api/v1/events/{event}/tokens", json={"label": "deputy"}, headers=bearer(token)
+        )
+    )["token"]
     answer = post_files(client, event, player, ROUNDS[0])
-    assert {one["status"] for one in answer.json["uploads"][0]["records"]} == {"accepted"}
+    assert {one["status"] for one in body(answer)["uploads"][0]["records"]} == {"accepted"}
 
 
 def test_tokens_are_listed_without_secrets_and_revoked(client: FlaskClient) -> None:
     event, token = create(client)
-    player = client.post(
-        f"/api/v1/events/{event}/tokens", json={"label": "p"}, headers=bearer(token)
-    ).json
-    listed = client.get(f"/api/v1/events/{event}/tokens", headers=bearer(token)).json["tokens"]
+    player = body(
+        client.post(f"/api/v1/events/{event}/tokens", json={"label": "p"}, headers=bearer(token))
+    )
+    listed = body(client.get(f"/api/v1/events/{event}/tokens", headers=bearer(token)))["tokens"]
     assert [(t["number"], t["role"], t["label"]) for t in listed] == [
         (1, "director", "director"),
         (2, "upload", "p"),
@@ -272,19 +274,19 @@ def test_tokens_are_listed_without_secrets_and_revoked(client: FlaskClient) -> N
     revoked = client.delete(
         f"/api/v1/events/{event}/tokens/2", json={"reason": "lost"}, headers=bearer(token)
     )
-    assert revoked.status_code == 200 and revoked.json["revoked_at"]
+    assert revoked.status_code == 200 and body(revoked)["revoked_at"]
     refused = post_files(client, event, player["token"], ROUNDS[0])
-    assert refused.status_code == 401 and refused.json["error"]["code"] == "revoked-token"
+    assert refused.status_code == 401 and body(refused)["error"]["code"] == "revoked-token"
     last = client.delete(f"/api/v1/events/{event}/tokens/1", headers=bearer(token))
-    assert last.status_code == 409 and last.json["error"]["code"] == "last-director-token"
+    assert last.status_code == 409 and body(last)["error"]["code"] == "last-director-token"
 
 
 def test_every_refusal_is_json_with_its_status(client: FlaskClient) -> None:
     event, token = create(client)
     other, other_token = create(client, name="Other")
-    player = client.post(
-        f"/api/v1/events/{event}/tokens", json={"label": "p"}, headers=bearer(token)
-    ).json["token"]
+    player = body(
+        client.post(f"/api/v1/events/{event}/tokens", json={"label": "p"}, headers=bearer(token))
+    )["token"]
     cases = [
         (post_files(client, event, None, ROUNDS[0]), 401, "missing-token"),
         (post_files(client, event, "arb_nonsense", ROUNDS[0]), 401, "bad-token"),
@@ -365,8 +367,8 @@ def test_every_refusal_is_json_with_its_status(client: FlaskClient) -> None:
         (client.get(f"/api/v1/events/{event}/uploads/{'0' * 64}"), 404, "no-such-upload"),
     ]
     for answer, status, code in cases:
-        assert (answer.status_code, answer.json["error"]["code"]) == (status, code), answer.json
-        assert answer.json["error"]["status"] == status
+        assert (answer.status_code, body(answer)["error"]["code"]) == (status, code), answer.json
+        assert body(answer)["error"]["status"] == status
     assert cases[0][0].headers["WWW-Authenticate"] == 'Bearer realm="arbiter"'
     del other
 
@@ -380,7 +382,7 @@ def test_a_result_must_be_one_of_the_game(client: FlaskClient) -> None:
             json={"result": result, "reason": "x"},
             headers=bearer(token),
         )
-        assert answer.status_code == 422 and answer.json["error"]["code"] == "bad-result", result
+        assert answer.status_code == 422 and body(answer)["error"]["code"] == "bad-result", result
 
 
 def test_the_planned_rounds_change_and_may_not_fall_below_those_played(
@@ -391,15 +393,15 @@ def test_the_planned_rounds_change_and_may_not_fall_below_those_played(
     changed = client.patch(
         f"/api/v1/events/{event}", json={"rounds": 7, "reason": "one more"}, headers=bearer(token)
     )
-    assert changed.status_code == 200 and changed.json["rounds"] == 7
+    assert changed.status_code == 200 and body(changed)["rounds"] == 7
     assert "XXR 7" in client.get(f"/api/v1/events/{event}/standings?format=trf").data.decode()
     below = client.patch(f"/api/v1/events/{event}", json={"rounds": 3}, headers=bearer(token))
-    assert below.status_code == 409 and below.json["error"]["code"] == "rounds-below-played"
+    assert below.status_code == 409 and body(below)["error"]["code"] == "rounds-below-played"
     order = client.patch(
         f"/api/v1/events/{event}", json={"tiebreaks": ["wins", "sb"]}, headers=bearer(token)
     )
-    assert order.json["tiebreaks"] == ["wins", "sonneborn-berger"]
-    assert client.get(f"/api/v1/events/{event}/standings").json["tiebreak_order"] == [
+    assert body(order)["tiebreaks"] == ["wins", "sonneborn-berger"]
+    assert body(client.get(f"/api/v1/events/{event}/standings"))["tiebreak_order"] == [
         "wins",
         "sonneborn-berger",
     ]
@@ -414,8 +416,8 @@ def test_an_event_holds_a_bounded_number_of_records(
     event, token = create(client)
     assert post_files(client, event, token, ROUNDS[0]).status_code == 201
     full = post_files(client, event, token, ROUNDS[1])
-    assert full.status_code == 422 and full.json["error"]["code"] == "event-full"
-    assert client.get(f"/api/v1/events/{event}").json["records"]["total"] == 3  # nothing kept
+    assert full.status_code == 422 and body(full)["error"]["code"] == "event-full"
+    assert body(client.get(f"/api/v1/events/{event}"))["records"]["total"] == 3  # nothing kept
 
 
 def test_etags_let_a_page_poll_cheaply(client: FlaskClient) -> None:

@@ -7,7 +7,7 @@ import html
 
 from flask.testing import FlaskClient
 
-from tests.events.conftest import bearer, create
+from tests.events.conftest import bearer, body, create
 from tests.events.test_events import ROUNDS
 
 HOSTILE = "<script>alert(1)</script>"
@@ -31,7 +31,7 @@ def test_the_page_and_every_export_escape_names(client: FlaskClient) -> None:
     for fmt in ("html",):
         export = client.get(f"/api/v1/events/{event}/standings?format={fmt}").data.decode()
         assert HOSTILE not in export and html.escape(HOSTILE) in export
-    raw = client.get(f"/api/v1/events/{event}/uploads").json["uploads"][0]["sha256"]
+    raw = body(client.get(f"/api/v1/events/{event}/uploads"))["uploads"][0]["sha256"]
     kept = client.get(f"/api/v1/events/{event}/uploads/{raw}")
     assert kept.headers["X-Content-Type-Options"] == "nosniff"
     assert kept.headers["Content-Disposition"].startswith("attachment;")

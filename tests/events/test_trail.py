@@ -14,16 +14,18 @@ from sqlalchemy.exc import DatabaseError, IntegrityError, InternalError
 
 from arbiter.service.events.chain import GENESIS, digest
 from arbiter.service.events.store import open_store
-from tests.events.conftest import bearer, create
+from tests.events.conftest import bearer, body, create
 from tests.events.test_events import ROUNDS, post_files
 
 
 def run_event(client: FlaskClient) -> tuple[str, str]:
     """An event with every kind of change: its id and director token."""
     event, token = create(client, rounds=5)
-    player = client.post(
-        f"/api/v1/events/{event}/tokens", json={"label": "player-07"}, headers=bearer(token)
-    ).json["token"]
+    player = body(
+        client.post(
+            f"/api/v1/events/{event}/tokens", json={"label": "player-07"}, headers=bearer(token)
+        )
+    )["token"]
     post_files(client, event, token, *ROUNDS[:2])
     post_files(client, event, player, ROUNDS[2])
     client.post(f"/api/v1/events/{event}/records/7/confirm", headers=bearer(token))
@@ -47,7 +49,7 @@ def run_event(client: FlaskClient) -> tuple[str, str]:
 
 def test_every_change_is_an_entry_chained_to_the_one_before(client: FlaskClient) -> None:
     event, _ = run_event(client)
-    log = client.get(f"/api/v1/events/{event}/log").json["log"]
+    log = body(client.get(f"/api/v1/events/{event}/log"))["log"]
     assert [e["action"] for e in log] == [
         "event-created",
         "token-issued",
@@ -72,7 +74,7 @@ def test_every_change_is_an_entry_chained_to_the_one_before(client: FlaskClient)
         "record": 1,
         "was": "accepted",
     }
-    verdict = client.get(f"/api/v1/events/{event}/verify").json
+    verdict = body(client.get(f"/api/v1/events/{event}/verify"))
     assert verdict == {"event": event, "valid": True, "entries": 11, "problems": []}
 
 
@@ -98,7 +100,7 @@ def test_the_database_refuses_to_change_the_trail_or_an_upload(
     with pytest.raises((IntegrityError, InternalError, DatabaseError)) as caught:
         _sql(app, statement, data=b"x")
     assert "append-only" in str(caught.value)
-    assert client.get(f"/api/v1/events/{event}/verify").json["valid"] is True
+    assert body(client.get(f"/api/v1/events/{event}/verify"))["valid"] is True
 
 
 def _drop_guards(app: Flask) -> None:
@@ -154,7 +156,7 @@ def test_a_change_behind_the_services_back_is_found(
     event, _ = run_event(client)
     _drop_guards(app)
     _sql(app, statement, data=b'[Game "Pilo"]')
-    verdict = client.get(f"/api/v1/events/{event}/verify").json
+    verdict = body(client.get(f"/api/v1/events/{event}/verify"))
     assert verdict["valid"] is False
     assert any(found.startswith(problem) for found in verdict["problems"]), verdict["problems"]
 
@@ -165,11 +167,11 @@ def test_an_entry_rewritten_with_a_new_hash_still_breaks_the_chain(
     # Rehashing the changed entry is not enough: the next entry holds the old hash.
     event, _ = run_event(client)
     _drop_guards(app)
-    log = client.get(f"/api/v1/events/{event}/log").json["log"]
+    log = body(client.get(f"/api/v1/events/{event}/log"))["log"]
     entry = {**log[6], "reason": "a better reason"}
     new_hash = digest({k: v for k, v in entry.items() if k != "hash"})
     _sql(
         app, "UPDATE log SET reason = :r, hash = :h WHERE number = 7", r=entry["reason"], h=new_hash
     )
-    problems = client.get(f"/api/v1/events/{event}/verify").json["problems"]
+    problems = body(client.get(f"/api/v1/events/{event}/verify"))["problems"]
     assert problems == ["entry 8: it does not follow the entry before it"]

@@ -178,7 +178,7 @@ def test_a_site_record_as_grn() -> None:
     [({}, "kept"), ({"pied": True}, "pied"), ({"pie-invoked": True}, "pie-invoked")],
 )
 def test_the_pie_is_the_players_colours_whether_or_not_seats_were_swapped(
-    flag: dict[str, bool], pie: str
+    flag: dict[str, Any], pie: str
 ) -> None:
     obj = ap([["6", "pie"], ["f6", "resign"]], results=(1, 0), **flag)
     record = read(obj)
@@ -701,6 +701,7 @@ def test_numbers_beyond_a_double_are_refused() -> None:
     text = json.dumps(ap([["5", "pie"], ["resign"]], results=(0, 1)))
     huge = text.replace('"result": 1', '"result": 1e999')
     [error] = read_records(huge.encode())
+    assert isinstance(error, RecordError)
     assert (error.code, error.pointer) == ("schema", "/header/players/1/result")
 
 
@@ -722,7 +723,7 @@ def test_every_readable_record_is_a_fixed_point(
     last: list[str],
     results: tuple[int, int],
     variants: list[str] | None,
-    flag: dict[str, bool],
+    flag: dict[str, Any],
 ) -> None:
     moves = [*first, *body, *([last] if last else [])]
     try:

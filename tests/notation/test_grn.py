@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
@@ -27,7 +27,7 @@ from arbiter.notation.errors import RecordError
 from arbiter.notation.grn_lark import lark_parser
 from arbiter.notation.grn_reader import parse_record, read_grn
 from arbiter.notation.grn_writer import write_grn, write_record
-from tests.strategies import records
+from tests.strategies import EVERY_HEALTH_CHECK, records
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -150,19 +150,22 @@ def test_a_broken_record_does_not_stop_the_next_ones() -> None:
     )
     items = list(read_grn(text, file="three.grn"))
     assert [type(i).__name__ for i in items] == ["Record", "InvalidRecordError", "Record"]
+    assert isinstance(items[1], RecordError) and isinstance(items[2], Record)
     assert items[1].index == 1 and items[1].file == "three.grn" and items[1].line == 7
     assert items[2].index == 2 and items[2].turns[0].where.line == 17
 
 
 def test_a_comment_line_starting_with_a_bracket_does_not_cut_the_record() -> None:
     items = list(read_grn(HEAD + "1. d4 {see\n[this] line} e5\n"))
-    assert len(items) == 1 and items[0].turns[0].comment == "see\n[this] line"
+    assert len(items) == 1 and isinstance(items[0], Record)
+    assert items[0].turns[0].comment == "see\n[this] line"
 
 
 def test_oversized_record_is_reported_and_reading_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("arbiter.notation.grn_reader.MAX_RECORD_BYTES", 200)
     big = HEAD + "1. d4 {" + "x" * 300 + "}\n\n"
     items = list(read_grn(big + HEAD + "1. c3\n"))
+    assert isinstance(items[0], RecordError) and isinstance(items[1], Record)
     assert items[0].code == "too-large" and items[0].index == 0
     assert items[1].turns[0].move == Place(Point.parse("c3"))
 
@@ -259,7 +262,7 @@ _FUZZ_GRAMMAR = lark_parser(start="record", lexer="basic")
 GRN_CODES = set(re.findall(r"^\| `([a-z-]+)` \|", (ROOT / "spec/grn.md").read_text(), re.M))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=200, deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
 @given(from_lark(_FUZZ_GRAMMAR, start="record"))
 def test_text_drawn_from_the_grammar_gives_records_or_located_errors(text: str) -> None:
     items = list(read_grn(text))

@@ -6,7 +6,7 @@ import re
 import re._parser as re_parser
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
@@ -16,7 +16,7 @@ from arbiter.notation.errors import RecordError
 from arbiter.notation.grn_lark import lark_parser
 from arbiter.notation.grn_reader import parse_record
 from arbiter.notation.grn_writer import write_record
-from tests.strategies import records
+from tests.strategies import EVERY_HEALTH_CHECK, records
 
 LARK = lark_parser(start=["record", "word"])
 
@@ -50,7 +50,7 @@ def test_the_fast_result_is_the_grammars_result() -> None:
         assert bool(fast.fullmatch(word)) == bool(re.fullmatch(compiled, word)), word
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=150, deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
 @given(records(), st.sampled_from(["", " ", "\t", "\r"]), st.booleans())
 def test_written_records_read_the_same_both_ways(record: Record, blank: str, upper: bool) -> None:
     text = write_record(record).replace(" ", " " + blank).replace("\n", blank + "\n")
@@ -61,13 +61,13 @@ def test_written_records_read_the_same_both_ways(record: Record, blank: str, upp
     assert grn_scan.scan(text) is not None or not isinstance(fast, Record)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=200, deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
 @given(from_lark(LARK, start="record"))
 def test_text_drawn_from_the_grammar_reads_the_same_both_ways(text: str) -> None:
     assert read(text, fast=True) == read(text, fast=False)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=300, deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
 @given(records(max_moves=8), st.data())
 def test_damaged_text_reads_the_same_both_ways(record: Record, data: st.DataObject) -> None:
     text = write_record(record)

@@ -24,9 +24,15 @@ if os.environ.get("CI") != "true":  # in CI the dev extras bring it, and it must
 def scheduler() -> Iterator[str]:
     from distributed import LocalCluster
 
-    with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as local:
+    # None turns the dashboard off, as LocalCluster documents; its unannotated parameter is
+    # typed from its default, a string.
+    local = LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,  # pyright: ignore[reportArgumentType]
+    )
+    with local:  # __enter__ gives the cluster itself, but is typed as a coroutine
         yield local.scheduler_address
 
 

@@ -12,7 +12,7 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -288,10 +288,19 @@ def call(app: Flask, environ: dict[str, Any]) -> tuple[str, Any]:
         "wsgi.errors": None,
     }
     started: list[str] = []
-    body = b"".join(
-        app.wsgi_app({**base, **environ}, lambda status, headers: started.append(status))
-    )
+
+    def start_response(
+        status: str, headers: list[tuple[str, str]], exc_info: object = None
+    ) -> Callable[[bytes], object]:
+        started.append(status)
+        return _no_write
+
+    body = b"".join(app.wsgi_app({**base, **environ}, start_response))
     return started[0], json.loads(body)
+
+
+def _no_write(data: bytes) -> None:
+    raise AssertionError("the app wrote its body through start_response's write()")
 
 
 class _Unread:

@@ -149,7 +149,9 @@ def test_the_table_fits_a_terminal_and_keeps_whole_names_in_a_pipe(
     rows = piped.stdout.splitlines()
     assert rows[1].startswith(str(path) + " ")  # the whole name, the whole error
     assert len(rows[1]) > 200 and not rows[1].endswith("…")
-    report = arbiter.adjudicate(next(arbiter.read_records(path)), file=str(path))
+    record = next(arbiter.read_records(path))
+    assert isinstance(record, arbiter.Record), record
+    report = arbiter.adjudicate(record, file=str(path))
     for columns in (50, 80, 120):
         lines = [table_header(columns), table_row(report, columns)]
         assert all(len(line) <= columns - 1 for line in lines), (columns, lines)

@@ -7,6 +7,7 @@ import csv
 import io
 import re
 from html.parser import HTMLParser
+from typing import TypedDict
 
 import pytest
 from hypothesis import given, settings
@@ -31,11 +32,20 @@ def small() -> list[Adjudicated]:
 # --- TRF ----------------------------------------------------------------------------------
 
 
-def parse_trf(text: str) -> tuple[dict[str, str], dict[int, dict[str, object]]]:
+class TrfPlayer(TypedDict):
+    """A player line of a TRF file, read by column."""
+
+    name: str
+    points: float
+    rank: int
+    rounds: list[tuple[str, str, str]]
+
+
+def parse_trf(text: str) -> tuple[dict[str, str], dict[int, TrfPlayer]]:
     """The header lines by code, and the player lines by number, read by column (TRF-16:
     number 5-8, name 15-47, points 81-84, rank 86-89, rounds from 92 in blocks of 10)."""
     header: dict[str, str] = {}
-    players: dict[int, dict[str, object]] = {}
+    players: dict[int, TrfPlayer] = {}
     for line in text.splitlines():
         code = line[:3]
         if code != "001":
@@ -103,6 +113,7 @@ def test_trf_round_results_agree_with_the_records(games: list[Pairing]) -> None:
     for index, (record, report) in enumerate(items):
         if index in excluded:
             continue
+        assert record is not None
         (first, a), (second, b) = record.players
         round_ = int(next(t.value for t in record.tags if t.name == "Round"))
         won = {a: report.winner_player == a, b: report.winner_player == b}
