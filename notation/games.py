@@ -10,6 +10,7 @@ The rules of play are not described here.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterator, Mapping
 from typing import Final, Literal
@@ -154,11 +155,24 @@ def _keywords() -> tuple[str, ...]:
     return tuple(form.form.keyword for form in _FORMS if form.form.keyword)
 
 
-GAMES: dict[str, GameDescription] = {}
+_GAMES: dict[str, GameDescription] = {}
 """Every registered game by its name and aliases, lower case."""
 
 _ORDER: list[GameDescription] = []
 _generation = 0
+
+BUILT_IN_GAMES = "arbiter.adjudicator"
+"""The module whose import registers the built-in games: each game's description lives with
+its rules, in its own module. The registry imports it at its first use, whatever was
+imported first, so that the notation knows the five games without being told."""
+_built_in_loaded = False
+
+
+def _load_built_in() -> None:
+    global _built_in_loaded
+    if not _built_in_loaded:
+        _built_in_loaded = True  # first: the import registers games, which comes back here
+        importlib.import_module(BUILT_IN_GAMES)
 
 
 def register_game(game: GameDescription) -> GameDescription:
@@ -167,6 +181,7 @@ def register_game(game: GameDescription) -> GameDescription:
     Registering the same description again does nothing. Raises ``ValueError`` if another
     game already has one of its names, or if one of its moves is of no registered form."""
     global _generation
+    _load_built_in()  # the built-in games come first in every list
     unknown = [kind for kind in game.moves if kind not in form_types()]
     if unknown:
         raise ValueError(
@@ -175,12 +190,12 @@ def register_game(game: GameDescription) -> GameDescription:
         )
     keys = [key.lower() for key in (game.name, *game.aliases)]
     for key in keys:
-        if key in GAMES and GAMES[key] != game:
+        if key in _GAMES and _GAMES[key] != game:
             raise ValueError(f"a game named {key!r} is already registered")
     if game in _ORDER:
         return game
     for key in keys:
-        GAMES[key] = game
+        _GAMES[key] = game
     _ORDER.append(game)
     _generation += 1
     return game
@@ -190,14 +205,15 @@ def unregister_game(name: str) -> None:
     """Forget the game ``name`` (for tests and plugins). Raises ``KeyError`` if unknown."""
     global _generation
     game = find_game(name)
-    for key in [key for key, value in GAMES.items() if value == game]:
-        del GAMES[key]
+    for key in [key for key, value in _GAMES.items() if value == game]:
+        del _GAMES[key]
     _ORDER.remove(game)
     _generation += 1
 
 
 def all_games() -> Iterator[GameDescription]:
     """The registered games, in the order they were registered."""
+    _load_built_in()
     return iter(tuple(_ORDER))
 
 
@@ -205,6 +221,7 @@ def generation() -> int:
     """A number that changes whenever a game or a move form is registered or forgotten;
     lets whatever is built from the registries (the JSON schema's validator, the GRN
     patterns) know when to build again."""
+    _load_built_in()
     return _generation
 
 
@@ -279,12 +296,20 @@ def forms_of(game: GameDescription) -> tuple[type[Move], ...]:
     )
 
 
+def game_named(name: str) -> GameDescription | None:
+    """The game ``name`` or an alias names, in any case (as written: no white space
+    around it), or None."""
+    _load_built_in()
+    return _GAMES.get(name.lower())
+
+
 def find_game(name: str) -> GameDescription:
     """Look a game up by name or alias, ignoring case and surrounding white space.
 
     Raises ``KeyError`` whose message lists the known games."""
+    _load_built_in()
     try:
-        return GAMES[name.strip(" \t\r\n").lower()]
+        return _GAMES[name.strip(" \t\r\n").lower()]
     except KeyError:
         known = ", ".join(game.name for game in _ORDER)
         shown = name if len(name) <= 40 else name[:37] + "..."

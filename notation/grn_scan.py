@@ -28,7 +28,13 @@ from arbiter.notation.errors import (
     NotationSyntaxError,
     RecordError,
 )
-from arbiter.notation.games import GAMES, GameDescription, all_games, generation, move_forms
+from arbiter.notation.games import (
+    GameDescription,
+    all_games,
+    game_named,
+    generation,
+    move_forms,
+)
 from arbiter.notation.grn_terminals import GENERATED
 
 SPECIAL_TAGS = ("Game", "Size", "Komi", "Setup", "Result")
@@ -252,7 +258,7 @@ def build(
     problems = [] if problems is None else problems
     named = _read_tags(tags, shift, problems)
     game_value = named.get("Game")
-    spec = GAMES.get(game_value.text.strip(_SPACES).lower()) if game_value else None
+    spec = game_named(game_value.text.strip(_SPACES)) if game_value else None
     colours = spec.colours if spec else ()
     turns, comment, result_word, first = _read_movetext(words, shift, problems)
     start = Location(line=tags[0].line + shift, column=tags[0].column) if tags else first

@@ -28,7 +28,13 @@ from arbiter.notation.errors import (
     RecordError,
     SchemaError,
 )
-from arbiter.notation.games import GAMES, GameDescription, find_game, generation, move_forms
+from arbiter.notation.games import (
+    GameDescription,
+    find_game,
+    game_named,
+    generation,
+    move_forms,
+)
 from arbiter.notation.json_schema import (
     fast_checks,
     record_schema,
@@ -334,7 +340,7 @@ def _exact_game(name: object) -> GameDescription | None:
     """The game a record names in the one spelling JSON allows, if it is registered."""
     if not isinstance(name, str):
         return None
-    game = GAMES.get(name.lower())
+    game = game_named(name)
     return game if game is not None and game.name == name else None
 
 
@@ -576,7 +582,7 @@ def _false_schema_path(error: ValidationError, record: object) -> list[str | int
 
 def _game_name(record: object) -> str | None:
     game = record.get("game") if isinstance(record, dict) else None
-    return game if isinstance(game, str) and game.lower() in GAMES else None
+    return game if isinstance(game, str) and game_named(game) is not None else None
 
 
 def _owner(error: ValidationError, game: str | None) -> str:
@@ -591,7 +597,7 @@ def _owner(error: ValidationError, game: str | None) -> str:
 
 
 def _reserved_tag_message(name: object, game: str | None) -> str:
-    spec = GAMES.get(game.lower()) if game else None
+    spec = game_named(game) if game else None
     if spec and name in spec.colours:
         return f"tag name {name!r} is reserved: give the players in 'players'"
     return f"tag name {name!r} is reserved: use the record's field {str(name).lower()!r}"

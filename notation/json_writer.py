@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from arbiter.notation.ast import Record, Turn
-from arbiter.notation.games import GAMES
+from arbiter.notation.games import game_named
 
 
 def record_to_json(record: Record) -> dict[str, Any]:
@@ -58,7 +58,8 @@ def json_array(elements: Iterable[str]) -> Iterator[str]:
 
 def _players_object(record: Record) -> dict[str, str]:
     """Players in the game's colour order; a colour the game lacks is kept, last."""
-    colours = GAMES[record.game.lower()].colours if record.game.lower() in GAMES else ()
+    game = game_named(record.game)
+    colours = game.colours if game is not None else ()
     order = {colour: number for number, colour in enumerate(colours)}
     ordered = sorted(record.players, key=lambda pair: order.get(pair[0], len(order)))
     return dict(ordered)
