@@ -27,6 +27,7 @@ BUILDS = {"bdist_wheel", "build", "build_ext", "install"}
 """The setuptools commands that make the modules a wheel ships."""
 COMPILED = [
     "arbiter/notation/plain.py",
+    "arbiter/notation/forms.py",
     "arbiter/notation/ast.py",
     "arbiter/notation/games.py",
     "arbiter/notation/position.py",

@@ -16,20 +16,15 @@ from typing import Any, ClassVar, Final, Generic, TypeVar
 from mypy_extensions import mypyc_attr
 
 from arbiter.adjudicator.board import geometry
-from arbiter.notation.ast import (
-    Button,
-    Capture,
-    Flip,
-    Grid,
-    ImploPlace,
-    Move,
-    Pass,
-    Place,
-    Sow,
-    Swap,
-)
+from arbiter.notation.ast import Grid, Move
 from arbiter.notation.errors import IllegalMoveError
-from arbiter.notation.games import GameDescription, find_game, register_game, unregister_game
+from arbiter.notation.games import (
+    GameDescription,
+    find_game,
+    forms_of,
+    register_game,
+    unregister_game,
+)
 from arbiter.notation.plain import Plain
 from arbiter.notation.position import parse_position
 
@@ -77,33 +72,13 @@ def margin_text(margin: float) -> str:
     return str(twice // 2) + (".5" if twice % 2 else "")
 
 
-_FORM_CLASSES: Mapping[str, tuple[type, ...]] = {
-    "place": (Place,),
-    "move": (Capture,),
-    "pass": (Pass,),
-    "swap": (Swap,),
-    "flip": (Flip,),
-    "button": (Button,),
-    "sow": (Sow,),
-}
-_HANDLERS: Mapping[str, str] = {
-    "place": "_place",
-    "move": "_capture",
-    "pass": "_pass",
-    "swap": "_swap",
-    "flip": "_flip",
-    "button": "_button",
-    "sow": "_sow",
-}
-"""The method of a rules class that plays each move form (see :meth:`Rules.play`)."""
-
-
 @mypyc_attr(allow_interpreted_subclasses=True)  # a game may be added without compiling
 class Rules(ABC, Generic[S]):
     """The rules of one game. A subclass sets ``description``, implements the abstract
-    methods, and one handler per move form of its description: ``_place``, ``_capture``,
-    ``_pass``, ``_swap``, ``_flip``, ``_button`` or ``_sow``, each ``(state, move) -> state``
-    raising ``IllegalMoveError`` with the reason a move is refused.
+    methods, and one handler per move form of its description, named by the form
+    (``MoveForm.handler``: ``_place``, ``_capture``, ``_pass``, ``_swap``, ``_flip``,
+    ``_button``, ``_sow``, or a new form's), each ``(state, move) -> state`` raising
+    ``IllegalMoveError`` with the reason a move is refused.
 
     Every method that takes a state leaves it unchanged.
     """
@@ -113,12 +88,8 @@ class Rules(ABC, Generic[S]):
     def __init__(self) -> None:
         game = self.description
         handlers: dict[type, Callable[[S, Any], S]] = {}
-        for form in game.moves:
-            handler = getattr(self, _HANDLERS[form])
-            classes = _FORM_CLASSES[form] + (
-                (ImploPlace,) if form == "place" and game.resolve else ()
-            )
-            handlers.update(dict.fromkeys(classes, handler))
+        for form in forms_of(game):
+            handlers[form] = getattr(self, form.form.handler)
         self._handlers = handlers
 
     @property

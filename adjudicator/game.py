@@ -14,7 +14,7 @@ from typing import Any
 
 from arbiter.adjudicator.base import Outcome, Rules, get_rules
 from arbiter.adjudicator.board import geometry
-from arbiter.notation.ast import MOVE_CLASSES, Grid, Move, Point, Record, Tag, Turn
+from arbiter.notation.ast import Grid, Move, Point, Record, Tag, Turn
 from arbiter.notation.build import check_move
 from arbiter.notation.errors import IllegalMoveError, RecordError
 from arbiter.notation.games import GameDescription
@@ -128,7 +128,7 @@ class Game:
         legality. Raises what :meth:`play` raises for the text itself."""
         if isinstance(move, str):
             return check_move(parse_word(move.strip()), self.description, self.size)
-        if not isinstance(move, MOVE_CLASSES):
+        if not isinstance(move, Move):
             raise TypeError(f"a move is its text or a move object, not {type(move).__name__}")
         return check_move(move, self.description, self.size)
 

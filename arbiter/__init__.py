@@ -33,8 +33,6 @@ import importlib
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import arbiter.adjudicator  # noqa: F401  (registers the games; the engines load quickly)
-from arbiter.adjudicator.base import Outcome, Rules, get_rules
 from arbiter.notation.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -47,6 +45,7 @@ from arbiter.notation.games import GameDescription, all_games, find_game
 
 if TYPE_CHECKING:
     from arbiter.adjudicator.abstractplay import write_abstractplay
+    from arbiter.adjudicator.base import Outcome, Rules, get_rules
     from arbiter.adjudicator.game import Game, Position
     from arbiter.adjudicator.replay import Report
     from arbiter.adjudicator.standings import EventStandings, Exclusion, Standing
@@ -57,6 +56,9 @@ if TYPE_CHECKING:
     from arbiter.notation.sources import parse_record, read_records
 
 _LAZY = {
+    "Outcome": "arbiter.adjudicator.base",
+    "Rules": "arbiter.adjudicator.base",
+    "get_rules": "arbiter.adjudicator.base",
     "write_abstractplay": "arbiter.adjudicator.abstractplay",
     "Game": "arbiter.adjudicator.game",
     "Position": "arbiter.adjudicator.game",
@@ -80,7 +82,9 @@ _LAZY = {
     "read_records": "arbiter.notation.sources",
 }
 """Public names loaded on first use, from the module that defines them: a command that needs
-neither diagrams nor JSON nor standings starts without importing them."""
+neither diagrams nor JSON nor standings starts without importing them, and importing the
+notation alone loads no rules engine (the notation loads the games it knows at their first
+lookup, ``arbiter.notation.games``)."""
 
 
 def __getattr__(name: str) -> Any:

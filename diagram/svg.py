@@ -28,7 +28,8 @@ from html import escape
 
 from arbiter.diagram.frames import Frame
 from arbiter.diagram.look import Look, PieceLook, look
-from arbiter.notation.ast import FILES, Capture, Flip, ImploPlace, Move, Place, Point, Sow
+from arbiter.notation.ast import FILES, Move, Point
+from arbiter.notation.forms import Trace
 from arbiter.notation.games import GameDescription
 
 UNIT = 40
@@ -46,7 +47,6 @@ REFUSED = "#c4007a"
 told from the last move by its shape and line style even without colour."""
 NO_CONTROL = "-"
 """In a control string, a point that no colour controls or that is not empty."""
-STEPS = {"n": (0, 1), "s": (0, -1), "e": (1, 0), "w": (-1, 0)}
 CLOSE = "</svg>\n"
 
 
@@ -203,7 +203,8 @@ def tint(where: Layout, move: Move | None) -> str:
     if move is None or where.look.points:
         return ""
     parts = []
-    for point in _move_points(move):
+    trace = move.trace(where.size)
+    for point in trace.squares[:1] if trace.walk else trace.squares:
         if where.on_board(point.file, point.rank):
             x, y = where.centre(point)
             parts.append(
@@ -211,16 +212,6 @@ def tint(where: Layout, move: Move | None) -> str:
                 f'height="{UNIT - 2}" fill="{HIGHLIGHT}" fill-opacity="0.55"/>'
             )
     return "".join(parts)
-
-
-def _move_points(move: Move) -> list[Point]:
-    if isinstance(move, (Place, ImploPlace, Flip)):
-        return [move.at]
-    if isinstance(move, Capture):
-        return [move.origin, move.target]
-    if isinstance(move, Sow):
-        return [move.origin]
-    return []
 
 
 # Control ---------------------------------------------------------------------------------
@@ -389,51 +380,52 @@ def marks(where: Layout, frame: Frame) -> str:
 
 
 def _last_mark(where: Layout, move: Move | None, grid: Sequence[Sequence[str]]) -> Iterator[str]:
-    """The last move: a ring on the piece placed or flipped, an arrow for a capture, the
-    path of a sowing."""
-    if isinstance(move, (Place, ImploPlace, Flip)):
-        x, y = where.centre(move.at)
-        cell = grid[move.at.rank][move.at.file]
+    """The last move: a ring on the piece placed or flipped (a move seen on one square), an
+    arrow from where a piece left to where it went, or along the squares a walk (a sowing)
+    went through."""
+    trace = Trace() if move is None else move.trace(where.size)
+    if len(trace.squares) == 1 and not trace.walk:
+        at = trace.squares[0]
+        x, y = where.centre(at)
+        cell = grid[at.rank][at.file]
         ink = where.look.pieces[cell[-1]].paint.ink if cell else LAST
         yield f'<circle cx="{x}" cy="{y}" r="6.5" fill="none" stroke="{ink}" stroke-width="2.6"/>'
-    elif isinstance(move, Capture):
-        yield _arrow(where, [move.origin, move.target], LAST, dashed=False, start=13)
-    elif isinstance(move, Sow):
-        yield _arrow(where, _sow_path(where, move)[0], LAST, dashed=False)
+    elif trace.walk:
+        yield _arrow(where, trace.squares, LAST, dashed=False)
+    elif trace.squares:
+        ends = [trace.squares[0], trace.squares[-1]]
+        yield _arrow(where, ends, LAST, dashed=False, start=13)
 
 
 def _refused_mark(where: Layout, move: Move) -> Iterator[str]:
     """The refused move: dashed, in :data:`REFUSED`, with a cross where it would have
     ended. Nothing is drawn for a refused pass, swap or button (the caption says it)."""
-    if isinstance(move, (Place, ImploPlace, Flip)):
-        x, y = where.centre(move.at)
+    trace = move.trace(where.size)
+    if len(trace.squares) == 1 and not trace.walk:
+        x, y = where.centre(trace.squares[0])
         yield (
             f'<circle cx="{x}" cy="{y}" r="17" fill="none" stroke="#ffffff" stroke-width="6" '
             f'stroke-opacity="0.8"/><circle cx="{x}" cy="{y}" r="17" fill="none" '
             f'stroke="{REFUSED}" stroke-width="3" stroke-dasharray="6 4"/>'
         )
         yield _cross(x, y)
-    elif isinstance(move, Capture):
-        yield _arrow(where, [move.origin, move.target], REFUSED, dashed=True, start=13)
-        yield _cross(*where.centre(move.target))
-    elif isinstance(move, Sow):
-        path, end = _sow_path(where, move)
-        yield _arrow(where, path, REFUSED, dashed=True, end=end)
-        yield _cross(*(end or where.centre(path[-1])))
+    elif trace.walk:
+        end = _edge(where, trace)
+        yield _arrow(where, trace.squares, REFUSED, dashed=True, end=end)
+        yield _cross(*(end or where.centre(trace.squares[-1])))
+    elif trace.squares:
+        ends = [trace.squares[0], trace.squares[-1]]
+        yield _arrow(where, ends, REFUSED, dashed=True, start=13)
+        yield _cross(*where.centre(ends[-1]))
 
 
-def _sow_path(where: Layout, move: Sow) -> tuple[list[Point], tuple[int, int] | None]:
-    """The squares a sowing visits, origin first, as far as it stays on the board; and the
-    point on the board's edge where it would leave it, if it does."""
-    path = [move.origin]
-    for letter in move.path:
-        df, dr = STEPS[letter]
-        here = path[-1]
-        if not where.on_board(here.file + df, here.rank + dr):
-            x, y = where.centre(here)
-            return path, (x + df * UNIT // 2, y - dr * UNIT // 2)
-        path.append(Point(here.file + df, here.rank + dr))
-    return path, None
+def _edge(where: Layout, trace: Trace) -> tuple[int, int] | None:
+    """The point on the board's edge where a walk would leave the board, if it does."""
+    if trace.leaves is None:
+        return None
+    df, dr = trace.leaves
+    x, y = where.centre(trace.squares[-1])
+    return x + df * UNIT // 2, y - dr * UNIT // 2
 
 
 def _arrow(

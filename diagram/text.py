@@ -15,14 +15,13 @@ from collections.abc import Sequence
 
 from arbiter.diagram.frames import Frame
 from arbiter.diagram.look import Look, PieceLook, look
-from arbiter.notation.ast import FILES, Capture, Flip, ImploPlace, Move, Place, Point, Sow
+from arbiter.notation.ast import FILES, Move, Point
 
 SYMBOLS = {"disk": "●○", "stone": "●○", "marker": "■□", "block": "▒▒", "man": "●○"}
 """Unicode symbols by shape, for the first and second colour (blocks are nobody's)."""
 CORNERS = "┌┬┐├┼┤└┴┘"
 LAST = "()"
 REFUSED = "><"
-STEPS = {"n": (0, 1), "s": (0, -1), "e": (1, 0), "w": (-1, 0)}
 
 
 def render_text(frame: Frame, *, ascii: bool = False) -> str:
@@ -110,18 +109,7 @@ def _marks(frame: Frame, size: int) -> dict[Point, str]:
 
 
 def _squares(move: Move | None, size: int) -> Sequence[Point]:
-    """The squares a move is seen on: where a piece was placed or flipped, both ends of a
-    capture, the first and last square of a sowing (as far as it stays on the board)."""
-    if isinstance(move, (Place, ImploPlace, Flip)):
-        return [move.at]
-    if isinstance(move, Capture):
-        return [move.origin, move.target]
-    if isinstance(move, Sow):
-        here = move.origin
-        for letter in move.path:
-            df, dr = STEPS[letter]
-            if not (0 <= here.file + df < size and 0 <= here.rank + dr < size):
-                break
-            here = Point(here.file + df, here.rank + dr)
-        return [move.origin, here]
-    return []
+    """The squares a move is seen on: where it starts and where it ends, as far as it
+    stays on the board (one square for a placement or a flip; none for a pass)."""
+    squares = () if move is None else move.trace(size).squares
+    return squares[:1] + squares[-1:] if len(squares) > 1 else squares

@@ -6,8 +6,13 @@ the rules of any game; the adjudicator replays these objects.
 
 from __future__ import annotations
 
-from typing import Any, Final, NamedTuple, TypeAlias, TypeVar
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final, NamedTuple, TypeAlias, TypeVar
 
+from mypy_extensions import mypyc_attr
+
+from arbiter.notation.forms import POINT_FIELD, SQUARE, JsonField, MoveForm, Trace, point_ok
 from arbiter.notation.plain import Plain
 
 FILES = "abcdefghijklmnopqrs"  # 19 files at most; no letter is skipped
@@ -89,19 +94,76 @@ _PARSED: dict[str, Point] = {}
 """Coordinates already read, by their text: reading records looks up the same few hundred."""
 
 
-class Place(Plain):
-    """Place a disk or stone on an empty square (all games but Pilare)."""
+@mypyc_attr(allow_interpreted_subclasses=True)  # a form may be added without compiling
+class Move(Plain):
+    """A move, of one of the registered forms. Each form is a subclass that describes
+    itself once: its ``form`` (:class:`~arbiter.notation.forms.MoveForm`: names, GRN
+    pattern, JSON fields, handler) and the methods below, which read it from a GRN word or
+    a JSON object, write it (``str`` is its GRN word), and name the points it touches."""
 
-    __slots__ = ("at",)
-    _fields = ("at",)
-
-    def __init__(self, at: Point) -> None:
-        self.at: Final = at
+    __slots__ = ()
+    form: ClassVar[MoveForm]
 
     @property
     def type(self) -> str:
         """The move's form, as JSON records name it."""
-        return "place"
+        return self.form.type
+
+    @classmethod
+    def from_grn(cls, word: str) -> Move:
+        """The move a GRN word of this form's pattern writes. Raises ``ValueError`` for a
+        square no board has."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Move:
+        """The move a JSON move object of this form holds (one the schema accepts). Raises
+        ``ValueError`` for a square no board has."""
+        raise NotImplementedError
+
+    def json_fields(self) -> dict[str, Any]:
+        """The move's fields in a JSON move object, besides ``type`` and ``comment``."""
+        return {}
+
+    def points(self) -> tuple[Point, ...]:
+        """Every square the move names: each must lie on the board."""
+        return ()
+
+    def trace(self, size: int) -> Trace:
+        """How the move is seen on a board of ``size`` (diagrams mark these squares)."""
+        return Trace(self.points())
+
+    def called(self) -> str:
+        """The move's form in words, for messages."""
+        return self.form.title
+
+
+class Place(Move):
+    """Place a disk or stone on an empty square (all games but Pilare)."""
+
+    __slots__ = ("at",)
+    _fields = ("at",)
+    form = MoveForm(
+        "place", "placement", "PLACE", SQUARE, "_place",
+        fields={"at": POINT_FIELD}, required=("at",),
+    )  # fmt: skip
+
+    def __init__(self, at: Point) -> None:
+        self.at: Final = at
+
+    @classmethod
+    def from_grn(cls, word: str) -> Move:
+        return Place(Point.parse(word))
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Move:
+        return Place(Point.parse(obj["at"]))
+
+    def json_fields(self) -> dict[str, Any]:
+        return {"at": str(self.at)}
+
+    def points(self) -> tuple[Point, ...]:
+        return (self.at,)
 
     def __str__(self) -> str:
         return str(self.at)
@@ -120,127 +182,279 @@ class Resolve(Plain):
     def __str__(self) -> str:
         return f"{self.patch}:{self.remove}" if self.remove else str(self.patch)
 
+    @classmethod
+    def parse(cls, text: str) -> Resolve:
+        """Read ``c3`` or ``c3:d4``. Raises ``ValueError`` for a square no board has."""
+        patch, _, remove = text.partition(":")
+        return Resolve(Point.parse(patch), Point.parse(remove) if remove else None)
 
-class ImploPlace(Plain):
-    """An Implo turn: a placement and the resolution steps written after it, in order."""
+    @classmethod
+    def from_json(cls, obj: Mapping[str, str]) -> Resolve:
+        remove = obj.get("remove")
+        return Resolve(Point.parse(obj["patch"]), None if remove is None else Point.parse(remove))
+
+    def to_json(self) -> dict[str, str]:
+        out = {"patch": str(self.patch)}
+        if self.remove is not None:
+            out["remove"] = str(self.remove)
+        return out
+
+    def points(self) -> tuple[Point, ...]:
+        return (self.patch,) if self.remove is None else (self.patch, self.remove)
+
+
+def _steps_ok(value: object) -> bool:
+    return type(value) is list and all(map(_step_ok, value))
+
+
+def _step_ok(step: object) -> bool:
+    if type(step) is not dict or "patch" not in step:
+        return False
+    return all(key in ("patch", "remove") and point_ok(value) for key, value in step.items())
+
+
+_STEP_SCHEMA: Mapping[str, Any] = {
+    "title": "an Implo resolution step object",
+    "type": "object",
+    "required": ["patch"],
+    "additionalProperties": False,
+    "properties": {"patch": {"$ref": "#/$defs/point"}, "remove": {"$ref": "#/$defs/point"}},
+}
+_STEPS_FIELD = JsonField(
+    {
+        "title": "an array of Implo resolution steps",
+        "type": "array",
+        "items": {"$ref": "#/$defs/step"},
+    },
+    _steps_ok,
+)
+
+
+class ImploPlace(Move):
+    """An Implo turn: a placement and the resolution steps written after it, in order.
+    A variant of the placement, for games whose description sets ``resolve``."""
 
     __slots__ = ("at", "resolve")
     _fields = ("at", "resolve")
+    form = MoveForm(
+        "place", "placement", "IMPLO", f"{SQUARE}(?:/{SQUARE}(?::{SQUARE})?)+", "_place",
+        fields={"at": POINT_FIELD, "resolve": _STEPS_FIELD}, required=("at",),
+        defs={"step": _STEP_SCHEMA}, variant="resolve",
+    )  # fmt: skip
 
     def __init__(self, at: Point, resolve: tuple[Resolve, ...] = ()) -> None:
         self.at: Final = at
         self.resolve: Final = resolve
 
-    @property
-    def type(self) -> str:
-        """The move's form, as JSON records name it."""
-        return "place"
+    @classmethod
+    def from_grn(cls, word: str) -> Move:
+        at, *steps = word.split("/")
+        return ImploPlace(Point.parse(at), tuple([Resolve.parse(step) for step in steps]))
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Move:
+        steps = tuple([Resolve.from_json(step) for step in obj.get("resolve", ())])
+        return ImploPlace(Point.parse(obj["at"]), steps)
+
+    def json_fields(self) -> dict[str, Any]:
+        steps = [step.to_json() for step in self.resolve]
+        return {"at": str(self.at), **({"resolve": steps} if steps else {})}
+
+    def points(self) -> tuple[Point, ...]:
+        return (self.at, *[point for step in self.resolve for point in step.points()])
+
+    def trace(self, size: int) -> Trace:
+        return Trace((self.at,))
+
+    def called(self) -> str:
+        return "placement with resolution steps" if self.resolve else self.form.title
 
     def __str__(self) -> str:
         return "/".join([str(self.at), *map(str, self.resolve)])
 
 
-class Capture(Plain):
+class Capture(Move):
     """Pilo/Petrify: move the piece on ``origin`` to ``target``, capturing there."""
 
     __slots__ = ("origin", "target")
     _fields = ("origin", "target")
+    form = MoveForm(
+        "move", "capturing move", "CAPTURE", f"{SQUARE}[xX]{SQUARE}", "_capture",
+        fields={"from": POINT_FIELD, "to": POINT_FIELD}, required=("from", "to"),
+    )  # fmt: skip
 
     def __init__(self, origin: Point, target: Point) -> None:
         self.origin: Final = origin
         self.target: Final = target
 
-    @property
-    def type(self) -> str:
-        """The move's form, as JSON records name it."""
-        return "move"
+    @classmethod
+    def from_grn(cls, word: str) -> Move:
+        origin, _, target = word.lower().partition("x")
+        return Capture(Point.parse(origin), Point.parse(target))
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Move:
+        return Capture(Point.parse(obj["from"]), Point.parse(obj["to"]))
+
+    def json_fields(self) -> dict[str, Any]:
+        return {"from": str(self.origin), "to": str(self.target)}
+
+    def points(self) -> tuple[Point, ...]:
+        return (self.origin, self.target)
 
     def __str__(self) -> str:
         return f"{self.origin}x{self.target}"
 
 
-class Flip(Plain):
+class Flip(Move):
     """Pletore: flip the enemy stone on ``at``."""
 
     __slots__ = ("at",)
     _fields = ("at",)
+    form = MoveForm(
+        "flip", "flip", "FLIP", f"{SQUARE}[xX]", "_flip",
+        fields={"at": POINT_FIELD}, required=("at",),
+    )  # fmt: skip
 
     def __init__(self, at: Point) -> None:
         self.at: Final = at
 
-    @property
-    def type(self) -> str:
-        """The move's form, as JSON records name it."""
-        return "flip"
+    @classmethod
+    def from_grn(cls, word: str) -> Move:
+        return Flip(Point.parse(word[:-1]))
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Move:
+        return Flip(Point.parse(obj["at"]))
+
+    def json_fields(self) -> dict[str, Any]:
+        return {"at": str(self.at)}
+
+    def points(self) -> tuple[Point, ...]:
+        return (self.at,)
 
     def __str__(self) -> str:
         return f"{self.at}x"
 
 
-class Sow(Plain):
+STEPS: Mapping[str, tuple[int, int]] = {"n": (0, 1), "s": (0, -1), "e": (1, 0), "w": (-1, 0)}
+"""A sowing's directions: the step in files and ranks of each letter."""
+_PATH = re.compile(r"[nsewNSEW]+\Z")
+
+
+def _path_ok(value: object) -> bool:
+    return type(value) is str and _PATH.match(value) is not None
+
+
+_PATH_FIELD = JsonField(
+    {
+        "title": "a sowing path (letters n, s, e and w, one per man)",
+        "type": "string",
+        "pattern": "^[nsewNSEW]+$",
+    },
+    _path_ok,
+)
+
+
+class Sow(Move):
     """Pilare: lift the stack on ``origin`` and sow it along ``path`` (letters of n, s, e, w)."""
 
     __slots__ = ("origin", "path")
     _fields = ("origin", "path")
+    form = MoveForm(
+        "sow", "sowing move", "SOW", f"{SQUARE}:[nsewNSEW]+", "_sow",
+        fields={"from": POINT_FIELD, "path": _PATH_FIELD}, required=("from", "path"),
+    )  # fmt: skip
 
     def __init__(self, origin: Point, path: str) -> None:
         self.origin: Final = origin
         self.path: Final = path
 
-    @property
-    def type(self) -> str:
-        """The move's form, as JSON records name it."""
-        return "sow"
+    @classmethod
+    def from_grn(cls, word: str) -> Move:
+        origin, _, path = word.partition(":")
+        return Sow(Point.parse(origin), path.lower())
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Move:
+        return Sow(Point.parse(obj["from"]), obj["path"].lower())
+
+    def json_fields(self) -> dict[str, Any]:
+        return {"from": str(self.origin), "path": self.path.lower()}
+
+    def points(self) -> tuple[Point, ...]:
+        return (self.origin,)
+
+    def trace(self, size: int) -> Trace:
+        squares = [self.origin]
+        for letter in self.path:
+            df, dr = STEPS[letter]
+            here = squares[-1]
+            if not (0 <= here.file + df < size and 0 <= here.rank + dr < size):
+                return Trace(tuple(squares), walk=True, leaves=(df, dr))
+            squares.append(Point(here.file + df, here.rank + dr))
+        return Trace(tuple(squares), walk=True)
 
     def __str__(self) -> str:
         return f"{self.origin}:{self.path}"
 
 
-class Pass(Plain):
+class Pass(Move):
     """Pass the turn."""
 
     __slots__ = ()
+    form = MoveForm("pass", "pass", "PASS", "(?i:pass)", "_pass", keyword="pass")
 
-    @property
-    def type(self) -> str:
-        """The move's form, as JSON records name it."""
-        return "pass"
+    @classmethod
+    def from_grn(cls, word: str) -> Move:
+        return Pass()
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Move:
+        return Pass()
 
     def __str__(self) -> str:
         return "pass"
 
 
-class Swap(Plain):
+class Swap(Move):
     """The pie rule: the second player takes the first player's colour."""
 
     __slots__ = ()
+    form = MoveForm("swap", "swap", "SWAP", "(?i:swap)", "_swap", keyword="swap")
 
-    @property
-    def type(self) -> str:
-        """The move's form, as JSON records name it."""
-        return "swap"
+    @classmethod
+    def from_grn(cls, word: str) -> Move:
+        return Swap()
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Move:
+        return Swap()
 
     def __str__(self) -> str:
         return "swap"
 
 
-class Button(Plain):
+class Button(Move):
     """Pletore: take the button."""
 
     __slots__ = ()
+    form = MoveForm("button", "button", "BUTTON", "(?i:button)", "_button", keyword="button")
 
-    @property
-    def type(self) -> str:
-        """The move's form, as JSON records name it."""
-        return "button"
+    @classmethod
+    def from_grn(cls, word: str) -> Move:
+        return Button()
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Move:
+        return Button()
 
     def __str__(self) -> str:
         return "button"
 
 
-Move: TypeAlias = Place | ImploPlace | Capture | Flip | Sow | Pass | Swap | Button
-MOVE_CLASSES = (Place, ImploPlace, Capture, Flip, Sow, Pass, Swap, Button)
-"""The classes of :data:`Move`, for ``isinstance``."""
+BUILT_IN_FORMS: tuple[type[Move], ...] = (Place, Capture, Pass, Swap, Flip, Button, Sow, ImploPlace)
+"""The notation's own move forms, in the order the schema and messages list them."""
 
 
 class Location(NamedTuple):

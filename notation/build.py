@@ -14,20 +14,16 @@ from arbiter.notation import limits
 from arbiter.notation.ast import (
     NOWHERE,
     Capture,
-    Flip,
     ImploPlace,
     Location,
     Move,
     Place,
-    Point,
     Record,
-    Resolve,
-    Sow,
     Tag,
     Turn,
 )
 from arbiter.notation.errors import InvalidRecordError, LimitError, RecordError
-from arbiter.notation.games import FORM_NAMES, GameDescription, find_game
+from arbiter.notation.games import GameDescription, find_game
 from arbiter.notation.limits import BLANK, ascii_number
 from arbiter.notation.plain import Plain
 from arbiter.notation.position import TooManyDigits, format_position, parse_position
@@ -345,9 +341,10 @@ def check_move(
     ``off-board`` for a square beyond ``size``; located at ``ply`` and ``where``."""
     if game.resolve and type(move) is Place:
         move = _with_steps(move)
-    if move.type not in game.moves or (isinstance(move, ImploPlace) and not game.resolve):
+    variant = move.form.variant
+    if move.type not in game.moves or (variant is not None and getattr(game, variant) is not True):
         raise InvalidRecordError(
-            f"{str(move)!r} is a {_form_name(move)}, which {game.name} does not have",
+            f"{str(move)!r} is a {move.called()}, which {game.name} does not have",
             code="wrong-move-form",
             ply=ply,
             move=str(move),
@@ -355,7 +352,7 @@ def check_move(
         )
     if size is None:
         return move
-    for point in _points(move):
+    for point in move.points():
         if point.file >= size or point.rank >= size:
             raise InvalidRecordError(
                 f"{point} is off the {size}×{size} board",
@@ -365,25 +362,3 @@ def check_move(
                 where=where,
             )
     return move
-
-
-def _form_name(move: Move) -> str:
-    if isinstance(move, ImploPlace) and move.resolve:
-        return "placement with resolution steps"
-    return FORM_NAMES[move.type]
-
-
-def _points(move: Move) -> list[Point]:
-    if isinstance(move, Place | Flip):
-        return [move.at]
-    if isinstance(move, ImploPlace):
-        return [move.at, *(p for step in move.resolve for p in _step_points(step))]
-    if isinstance(move, Capture):
-        return [move.origin, move.target]
-    if isinstance(move, Sow):
-        return [move.origin]
-    return []
-
-
-def _step_points(step: Resolve) -> list[Point]:
-    return [step.patch] if step.remove is None else [step.patch, step.remove]

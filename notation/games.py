@@ -10,30 +10,18 @@ The rules of play are not described here.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterator, Mapping
 from typing import Final, Literal
 
+from arbiter.notation.ast import BUILT_IN_FORMS, Move
+from arbiter.notation.forms import SQUARE
 from arbiter.notation.plain import Plain
-
-MOVE_FORMS = ("place", "move", "pass", "swap", "flip", "button", "sow")
-"""Every move form of the notation, by its JSON ``type`` (``spec/grn.md`` section 5)."""
-
-FORM_NAMES: Mapping[str, str] = {
-    "place": "placement",
-    "move": "capturing move",
-    "pass": "pass",
-    "swap": "swap",
-    "flip": "flip",
-    "button": "button",
-    "sow": "sowing move",
-}
-"""Each move form in words, for messages."""
 
 BoardKind = Literal["squares", "points"]
 
 _COLOUR = re.compile(r"[A-Z][a-z]+")
-_KEYWORDS = ("pass", "swap", "button")
 
 
 class Piece(Plain):
@@ -51,7 +39,7 @@ class GameDescription(Plain):
     """The facts about one game that records, readers and writers depend on.
 
     ``colours`` puts the first player's colour first. ``moves`` lists the game's move forms
-    (JSON ``type`` values, see :data:`MOVE_FORMS`). ``pieces`` are the letters of the position
+    (their JSON ``type``, see :func:`form_types`). ``pieces`` are the letters of the position
     notation; ``stacks`` says whether a square may hold several of them. ``scored`` games
     give results with a points margin (``Orange+6``), ``half_points`` ones may end in ``.5``;
     ``komi`` games need a ``Komi`` tag; ``resolve`` is Implo's resolution steps. ``board``
@@ -149,12 +137,12 @@ def _problem(game: GameDescription) -> str | None:
         return "the name must be a capitalised word"
     if len(set(game.colours)) != 2 or not all(map(_COLOUR.fullmatch, game.colours)):
         return "two different colours, each a capitalised word, are needed"
-    if any(c.lower().startswith(_KEYWORDS) for c in game.colours):
+    if any(c.lower().startswith(_keywords()) for c in game.colours):
         return "a colour may not begin with a move keyword"
     if not game.sizes or not all(3 <= size <= 19 for size in game.sizes):
         return "sizes must lie between 3 and 19 (files a to s)"
-    if not game.moves or not set(game.moves) <= set(MOVE_FORMS):
-        return f"moves must be some of {', '.join(MOVE_FORMS)}"
+    if not game.moves or not all(re.fullmatch(r"[a-z]+", kind) for kind in game.moves):
+        return "moves must be move types (lower-case words)"
     letters = game.letters
     if len(set(letters)) != len(letters) or not all(c.isascii() and c.isalpha() for c in letters):
         return "each piece needs its own letter"
@@ -163,27 +151,51 @@ def _problem(game: GameDescription) -> str | None:
     return None
 
 
-GAMES: dict[str, GameDescription] = {}
+def _keywords() -> tuple[str, ...]:
+    return tuple(form.form.keyword for form in _FORMS if form.form.keyword)
+
+
+_GAMES: dict[str, GameDescription] = {}
 """Every registered game by its name and aliases, lower case."""
 
 _ORDER: list[GameDescription] = []
 _generation = 0
+
+BUILT_IN_GAMES = "arbiter.adjudicator"
+"""The module whose import registers the built-in games: each game's description lives with
+its rules, in its own module. The registry imports it at its first use, whatever was
+imported first, so that the notation knows the five games without being told."""
+_built_in_loaded = False
+
+
+def _load_built_in() -> None:
+    global _built_in_loaded
+    if not _built_in_loaded:
+        _built_in_loaded = True  # first: the import registers games, which comes back here
+        importlib.import_module(BUILT_IN_GAMES)
 
 
 def register_game(game: GameDescription) -> GameDescription:
     """Make ``game`` known to the notation (by name and aliases, any case); return it.
 
     Registering the same description again does nothing. Raises ``ValueError`` if another
-    game already has one of its names."""
+    game already has one of its names, or if one of its moves is of no registered form."""
     global _generation
+    _load_built_in()  # the built-in games come first in every list
+    unknown = [kind for kind in game.moves if kind not in form_types()]
+    if unknown:
+        raise ValueError(
+            f"game {game.name!r}: no move form {unknown[0]!r} is registered "
+            f"(known: {', '.join(form_types())})"
+        )
     keys = [key.lower() for key in (game.name, *game.aliases)]
     for key in keys:
-        if key in GAMES and GAMES[key] != game:
+        if key in _GAMES and _GAMES[key] != game:
             raise ValueError(f"a game named {key!r} is already registered")
     if game in _ORDER:
         return game
     for key in keys:
-        GAMES[key] = game
+        _GAMES[key] = game
     _ORDER.append(game)
     _generation += 1
     return game
@@ -193,29 +205,111 @@ def unregister_game(name: str) -> None:
     """Forget the game ``name`` (for tests and plugins). Raises ``KeyError`` if unknown."""
     global _generation
     game = find_game(name)
-    for key in [key for key, value in GAMES.items() if value == game]:
-        del GAMES[key]
+    for key in [key for key, value in _GAMES.items() if value == game]:
+        del _GAMES[key]
     _ORDER.remove(game)
     _generation += 1
 
 
 def all_games() -> Iterator[GameDescription]:
     """The registered games, in the order they were registered."""
+    _load_built_in()
     return iter(tuple(_ORDER))
 
 
 def generation() -> int:
-    """A number that changes whenever a game is registered or forgotten; lets whatever is
-    built from the registry (the JSON schema's validator) know when to build again."""
+    """A number that changes whenever a game or a move form is registered or forgotten;
+    lets whatever is built from the registries (the JSON schema's validator, the GRN
+    patterns) know when to build again."""
+    _load_built_in()
     return _generation
+
+
+# --- move forms ----------------------------------------------------------------------------
+
+_FORMS: list[type[Move]] = list(BUILT_IN_FORMS)
+
+
+def register_form(form: type[Move]) -> type[Move]:
+    """Make the move form ``form`` (a subclass of :class:`~arbiter.notation.ast.Move`)
+    known to the readers, the writers, the schema and the rules engines; return it.
+
+    Registering it again does nothing. Raises ``ValueError`` if the form cannot be read
+    apart from the others: its GRN terminal or keyword is taken, or its pattern is not a
+    word that begins with a square (or its keyword)."""
+    global _generation
+    if form in _FORMS:
+        return form
+    facts = form.form
+    problem = _form_problem(facts.type, facts.terminal, facts.pattern, facts.keyword)
+    if problem:
+        raise ValueError(f"move form {form.__name__}: {problem}")
+    _FORMS.append(form)
+    _generation += 1
+    return form
+
+
+def _form_problem(kind: str, terminal: str, pattern: str, keyword: str | None) -> str | None:
+    if not re.fullmatch(r"[a-z]+", kind):
+        return "its type must be a lower-case word"
+    if not re.fullmatch(r"[A-Z][A-Z_]*", terminal) or terminal == "MOVE_NUMBER":
+        return "its terminal must be an upper-case name of its own"
+    if any(other.form.terminal == terminal for other in _FORMS):
+        return f"the terminal {terminal} is taken"
+    if keyword is not None:
+        if keyword in _keywords():
+            return f"the keyword {keyword!r} is taken"
+        return None if pattern == f"(?i:{keyword})" else "a keyword's pattern is (?i:keyword)"
+    try:
+        re.compile(pattern)
+    except re.error as err:
+        return f"its pattern does not compile: {err}"
+    return None if pattern.startswith(SQUARE) else f"its pattern must begin with {SQUARE}"
+
+
+def unregister_form(form: type[Move]) -> None:
+    """Forget the move form ``form`` (for tests and plugins). Raises ``ValueError`` if it
+    is not registered."""
+    global _generation
+    _FORMS.remove(form)
+    _generation += 1
+
+
+def move_forms() -> tuple[type[Move], ...]:
+    """The registered move forms, in the order they were registered."""
+    return tuple(_FORMS)
+
+
+def form_types() -> tuple[str, ...]:
+    """Every move ``type`` of the registered forms, once each, in order."""
+    return tuple(dict.fromkeys(form.form.type for form in _FORMS))
+
+
+def forms_of(game: GameDescription) -> tuple[type[Move], ...]:
+    """The forms a record of ``game`` may hold: those of its move types, a variant only
+    where the game sets its flag."""
+    return tuple(
+        form
+        for form in _FORMS
+        if form.form.type in game.moves
+        and (form.form.variant is None or getattr(game, form.form.variant) is True)
+    )
+
+
+def game_named(name: str) -> GameDescription | None:
+    """The game ``name`` or an alias names, in any case (as written: no white space
+    around it), or None."""
+    _load_built_in()
+    return _GAMES.get(name.lower())
 
 
 def find_game(name: str) -> GameDescription:
     """Look a game up by name or alias, ignoring case and surrounding white space.
 
     Raises ``KeyError`` whose message lists the known games."""
+    _load_built_in()
     try:
-        return GAMES[name.strip(" \t\r\n").lower()]
+        return _GAMES[name.strip(" \t\r\n").lower()]
     except KeyError:
         known = ", ".join(game.name for game in _ORDER)
         shown = name if len(name) <= 40 else name[:37] + "..."

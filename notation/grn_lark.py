@@ -2,8 +2,12 @@
 (``spec/grn.md`` §11), and the wording of every syntax error.
 
 ``grammar/grn.lark`` is the one definition of GRN; its ``COLOUR`` terminal is made from the
-registered games (:func:`colours_grammar`). Building the LALR parser takes a noticeable
-part of a second, so this module is imported only when a record needs it.
+registered games (:func:`colours_grammar`), and the words of movetext from the registered
+move forms (:func:`moves_grammar`). Building the LALR parser takes a noticeable part of a
+second, so this module is imported only when a record needs it. The fast path reads the
+grammar's other terminals from ``grn_terminals.py``, which :func:`terminals_source` writes
+from this grammar (``python -m arbiter.notation.grn_lark > notation/grn_terminals.py``; a
+test keeps the two the same).
 """
 
 from __future__ import annotations
@@ -18,8 +22,8 @@ from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput
 
 from arbiter.notation.ast import Location
 from arbiter.notation.errors import NotationSyntaxError, RecordError
-from arbiter.notation.games import all_games, generation
-from arbiter.notation.grn_scan import TagLine, Word, short, word_pattern
+from arbiter.notation.games import all_games, generation, move_forms
+from arbiter.notation.grn_scan import WORD_LETTERS, TagLine, Word, short, word_pattern
 from arbiter.notation.limits import BLANK
 
 
@@ -48,12 +52,12 @@ def _record_parser(_generation: int) -> Lark:
 
 
 def lark_parser(**options: Any) -> Lark:
-    """An LALR parser of ``grammar/grn.lark`` for the games registered now, with lark
-    ``options`` (the reader's own, or others for tests and tools)."""
+    """An LALR parser of ``grammar/grn.lark`` for the games and move forms registered now,
+    with lark ``options`` (the reader's own, or others for tests and tools)."""
     text = files("arbiter.notation").joinpath("grammar/grn.lark").read_text(encoding="utf-8")
     # re.ASCII: a case-insensitive letter is an ASCII letter (no Kelvin sign for k).
     return Lark(
-        text,
+        text + moves_grammar(),
         parser="lalr",
         import_paths=[_colours],
         source_path="grammar/grn.lark",
@@ -66,6 +70,46 @@ def colours_grammar() -> str:
     """The grammar that ``grn.lark`` imports its ``COLOUR`` terminal from."""
     colours = sorted({colour.lower() for game in all_games() for colour in game.colours})
     return "COLOUR: " + " | ".join(f'"{colour}"i' for colour in colours) + "\n"
+
+
+def moves_grammar() -> str:
+    """The part of the grammar made from the registered move forms: one terminal per form
+    (its pattern), the ``word`` rule (a move number or a move of one of them), and
+    ``MOVES``, a run of words separated by blanks, each a move number, or a square or a
+    keyword followed by anything but a blank, a brace or a bracket (the reader then reads
+    each word as a ``word``)."""
+    forms = [form.form for form in move_forms()]
+    lines = [f"{form.terminal}: /{_lark_regex(form.pattern)}/" for form in forms]
+    lines.append(f"word: MOVE_NUMBER | {' | '.join(form.terminal for form in forms)}")
+    keywords = "|".join(form.keyword for form in forms if form.keyword)
+    rest = f"[^{WORD_LETTERS}]*"
+    lines.append(f"_MOVE_WORD: MOVE_NUMBER | /[A-Za-z][0-9]{rest}/ | /(?:{keywords}){rest}/i")
+    lines.append("MOVES: _MOVE_WORD (WS _MOVE_WORD)*")
+    return "\n".join(["", "// Made from the registered move forms (grn_lark.py).", *lines, ""])
+
+
+def _lark_regex(pattern: str) -> str:
+    """A Python regular expression as a lark regular expression literal's body."""
+    return pattern.replace("/", "\\/")
+
+
+def terminals_source() -> str:
+    """The text of ``grn_terminals.py``: the grammar's terminals the fast path uses, as lark
+    compiles them (flags inline)."""
+    parser = lark_parser(start=["record", "word"])
+    found = {name: parser.get_terminal(name).pattern.to_regexp() for name in FIXED_TERMINALS}
+    body = "".join(f"    {name!r}: {value!r},\n" for name, value in found.items())
+    return (
+        '"""The terminals of ``grammar/grn.lark`` that the fast path of the GRN reader uses, '
+        "as lark\ncompiles them.\n\nGenerated: ``python -m arbiter.notation.grn_lark > "
+        "notation/grn_terminals.py``; a test\nchecks that this file is what the grammar "
+        'gives. Do not edit.\n"""\n\nGENERATED: dict[str, str] = {\n' + body + "}\n"
+    )
+
+
+FIXED_TERMINALS = ("TAG_NAME", "TAG_VALUE", "COMMENT", "MOVE_NUMBER")
+"""The grammar's terminals that are one regular expression each and are not made from the
+registries."""
 
 
 def _colours(base_path: str | None, grammar_path: str) -> tuple[str, str]:
@@ -202,3 +246,7 @@ def _words(token: Token, shift: int) -> Iterator[Word]:
                 column=start - line_start + 1,
             )
         yield word, kind.lastgroup, line, start - line_start + 1  # type: ignore[misc]
+
+
+if __name__ == "__main__":
+    print(terminals_source(), end="")

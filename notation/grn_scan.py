@@ -3,9 +3,10 @@ record from tokens, which both paths share (``spec/grn.md``).
 
 Most records of an archive are well formed, and for them lark's lexer and LALR parser cost
 more than all the rest of reading; building the parser also costs a large part of a
-second at start-up. This module tokenises one record's text with regular expressions taken
-from the grammar file itself (:func:`terminals` reads the terminal definitions of
-``grammar/grn.lark`` as text), line by line: tag lines, then comments, words and the result.
+second at start-up. This module tokenises one record's text, line by line (tag lines, then
+comments, words and the result), with the grammar's own regular expressions: those lark
+compiles from ``grammar/grn.lark`` (generated into ``grn_terminals.py``) and the registered
+move forms' patterns, which the grammar takes too.
 It accepts only what the grammar accepts, and gives up (returns None) at the first thing it
 is not sure of, so that such a record is read by lark, which also words every syntax
 error. A test checks that these expressions are the ones lark compiles from the grammar.
@@ -13,32 +14,13 @@ error. A test checks that these expressions are the ones lark compiles from the 
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from collections.abc import Callable, Iterable
 from functools import cache
 from typing import NamedTuple
 
 from arbiter.notation import limits
-from arbiter.notation.ast import (
-    Button,
-    Capture,
-    Flip,
-    ImploPlace,
-    Location,
-    Move,
-    Pass,
-    Place,
-    Point,
-    Record,
-    Resolve,
-    Sow,
-    Swap,
-    Tag,
-    Turn,
-    make,
-)
+from arbiter.notation.ast import Location, Move, Record, Tag, Turn, make
 from arbiter.notation.build import Value, build_record, normalise_result
 from arbiter.notation.errors import (
     InvalidRecordError,
@@ -46,32 +28,23 @@ from arbiter.notation.errors import (
     NotationSyntaxError,
     RecordError,
 )
-from arbiter.notation.games import GAMES, GameDescription, all_games, generation
+from arbiter.notation.games import (
+    GameDescription,
+    all_games,
+    game_named,
+    generation,
+    move_forms,
+)
+from arbiter.notation.grn_terminals import GENERATED
 
-GRAMMAR_FILE = os.path.join(os.path.dirname(sys.modules["arbiter.notation"].__file__ or ""),
-                            "grammar", "grn.lark")  # fmt: skip
-"""The grammar, read as a file of the package: cheaper at start-up than
-``importlib.resources``. (Found from the package, not from this module's ``__file__``,
-which a compiled module does not set to its own folder; the package itself is never
-compiled.)"""
 SPECIAL_TAGS = ("Game", "Size", "Komi", "Setup", "Result")
 """Tags that are fields of a record rather than ordinary tags."""
 SINGLE_TAGS = ("Game", "Size", "Komi", "Setup")
 """Tags whose second appearance leaves the record without a meaning: which game, which board."""
 
-WORD_TERMINALS = (
-    "MOVE_NUMBER",
-    "PLACE",
-    "CAPTURE",
-    "FLIP",
-    "SOW",
-    "IMPLO",
-    "PASS",
-    "SWAP",
-    "BUTTON",
-)
-"""The terminals of the grammar's ``word`` rule: what one word of movetext may be."""
-
+WORD_LETTERS = " \\t\\r\\n{}\\[\\]"
+"""What a word of movetext never holds (a regular expression class's body): blanks, braces
+and brackets."""
 BLANK = "[ \t\r\n]"
 """The grammar's ignored white space: exactly space, tab, CR and LF."""
 _SPACES = limits.BLANK
@@ -100,43 +73,49 @@ class Scanned(NamedTuple):
     words: list[Word]
 
 
-@cache
-def terminals() -> dict[str, str]:
-    """The grammar's terminals that are written as one regular expression literal, by name,
-    as Python regular expressions (flags inline)."""
-    with open(GRAMMAR_FILE, encoding="utf-8") as stream:
-        text = stream.read()
-    out = {}
-    for name, body, flags in re.findall(r"^([A-Z_]+): /(.*)/([imsx]*)$", text, re.M):
-        out[name] = f"(?{flags}:{body})" if flags else body
-    return out
-
-
 class _Patterns(NamedTuple):
     tag: re.Pattern[str]
     token: re.Pattern[str]
     word: re.Pattern[str]
     result: re.Pattern[str]
+    readers: dict[str, Callable[[str], Move]]
 
 
 def _patterns() -> _Patterns:
-    return _compiled(generation())
+    global _generation_seen
+    now = generation()
+    if now != _generation_seen:  # a game or a form came or went: words may read otherwise
+        _KINDS.clear()
+        _SEEN_MOVES.clear()
+        _generation_seen = now
+    return _compiled(now)
+
+
+_generation_seen = -1
 
 
 @cache
 def _compiled(_generation: int) -> _Patterns:
-    found = terminals()
+    found = GENERATED
     blank = BLANK.replace("\\n", "")  # within one line
     tag = (
         f"{blank}*\\[{blank}*(?P<name>{found['TAG_NAME']}){blank}*"
         f"(?P<value>{found['TAG_VALUE']}){blank}*\\]{blank}*"
     )
     token = f"(?P<blank>{BLANK}+)|(?P<comment>{found['COMMENT']})|(?P<word>[^ \t\r\n{{}}]+)"
-    word = "|".join(f"(?P<{name}>{found[name]})" for name in WORD_TERMINALS)
+    forms = [form.form for form in move_forms()]
+    words = [("MOVE_NUMBER", found["MOVE_NUMBER"]), *((f.terminal, f.pattern) for f in forms)]
+    word = "|".join(f"(?P<{name}>{pattern})" for name, pattern in words)
+    readers: dict[str, Callable[[str], Move]] = {}
+    for form in move_forms():
+        readers[form.form.terminal] = form.from_grn
     colours = "|".join(sorted({c.lower() for game in all_games() for c in game.colours}))
     result = f"\\*|(?i:{colours})(?:\\+(?i:{MARGIN}))?"
     # re.ASCII: a case-insensitive letter is an ASCII letter (no Kelvin sign for k).
-    return _Patterns(*(re.compile(p, re.ASCII) for p in (tag, token, word, result)))
+    tag_re, token_re, word_re, result_re = [
+        re.compile(p, re.ASCII) for p in (tag, token, word, result)
+    ]
+    return _Patterns(tag_re, token_re, word_re, result_re, readers)
 
 
 def word_pattern() -> re.Pattern[str]:
@@ -279,7 +258,7 @@ def build(
     problems = [] if problems is None else problems
     named = _read_tags(tags, shift, problems)
     game_value = named.get("Game")
-    spec = GAMES.get(game_value.text.strip(_SPACES).lower()) if game_value else None
+    spec = game_named(game_value.text.strip(_SPACES)) if game_value else None
     colours = spec.colours if spec else ()
     turns, comment, result_word, first = _read_movetext(words, shift, problems)
     start = Location(line=tags[0].line + shift, column=tags[0].column) if tags else first
@@ -460,7 +439,7 @@ def move_of_word(word: Word, shift: int) -> Move:
     except KeyError:
         pass
     try:
-        move = _MOVE_READERS[word[1]](word[0])
+        move = _patterns().readers[word[1]](word[0])
     except ValueError:
         raise InvalidRecordError(
             f"{short(word[0])!r} names a square that no board has (files a to s, ranks 1 to 19)",
@@ -481,38 +460,3 @@ MAX_SEEN_LENGTH = 40
 """Only short words are kept: the cache stays small whatever words a file holds."""
 _SEEN_MOVES: dict[str, Move] = {}
 """Moves already read, by their text (moves are immutable values); most words repeat."""
-
-
-_point = Point.parse
-
-
-def _capture(text: str) -> Capture:
-    origin, _, target = text.lower().partition("x")
-    return Capture(_point(origin), _point(target))
-
-
-def _sow(text: str) -> Sow:
-    origin, _, path = text.partition(":")
-    return Sow(_point(origin), path.lower())
-
-
-def _implo(text: str) -> ImploPlace:
-    at, *steps = text.split("/")
-    return ImploPlace(_point(at), tuple(_step(step) for step in steps))
-
-
-def _step(text: str) -> Resolve:
-    patch, _, remove = text.partition(":")
-    return Resolve(_point(patch), _point(remove) if remove else None)
-
-
-_MOVE_READERS: dict[str, Callable[[str], Move]] = {
-    "PLACE": lambda text: Place(_point(text)),
-    "CAPTURE": _capture,
-    "FLIP": lambda text: Flip(_point(text[:-1])),
-    "SOW": _sow,
-    "IMPLO": _implo,
-    "PASS": lambda text: Pass(),
-    "SWAP": lambda text: Swap(),
-    "BUTTON": lambda text: Button(),
-}

@@ -13,28 +13,13 @@ import io
 import json
 import re
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import IO, Any
 
 from jsonschema import ValidationError
 
 from arbiter.notation import limits
-from arbiter.notation.ast import (
-    Button,
-    Capture,
-    Flip,
-    ImploPlace,
-    Location,
-    Move,
-    Pass,
-    Place,
-    Point,
-    Record,
-    Resolve,
-    Sow,
-    Swap,
-    Tag,
-    Turn,
-)
+from arbiter.notation.ast import Location, Move, Record, Tag, Turn
 from arbiter.notation.build import Value, build_record
 from arbiter.notation.errors import (
     InvalidRecordError,
@@ -43,7 +28,13 @@ from arbiter.notation.errors import (
     RecordError,
     SchemaError,
 )
-from arbiter.notation.games import GAMES, GameDescription, find_game
+from arbiter.notation.games import (
+    GameDescription,
+    find_game,
+    game_named,
+    generation,
+    move_forms,
+)
 from arbiter.notation.json_schema import (
     fast_checks,
     record_schema,
@@ -349,7 +340,7 @@ def _exact_game(name: object) -> GameDescription | None:
     """The game a record names in the one spelling JSON allows, if it is registered."""
     if not isinstance(name, str):
         return None
-    game = GAMES.get(name.lower())
+    game = game_named(name)
     return game if game is not None and game.name == name else None
 
 
@@ -478,24 +469,28 @@ def _comment(text: str | None) -> str | None:
 
 
 def _move(obj: dict[str, Any]) -> Move:
-    kind = obj["type"]
-    if kind == "place" and "resolve" in obj:
-        return ImploPlace(Point.parse(obj["at"]), tuple(map(_step, obj["resolve"])))
-    if kind in ("place", "flip"):
-        return (Place if kind == "place" else Flip)(Point.parse(obj["at"]))
-    if kind == "move":
-        return Capture(Point.parse(obj["from"]), Point.parse(obj["to"]))
-    if kind == "sow":
-        return Sow(Point.parse(obj["from"]), obj["path"].lower())
-    return _BARE_MOVES[kind]()
+    """The move of a JSON move object the schema accepted: read by the first registered
+    form of its type that has every field it holds (a placement with ``resolve`` is
+    Implo's)."""
+    readers = _readers(generation())[obj["type"]]
+    if len(readers) == 1:
+        return readers[0][1](obj)
+    for fields, read in readers:
+        if all(key in fields for key in obj):
+            return read(obj)
+    raise InvalidRecordError(f"no move form reads {obj!r}", code="schema")  # the schema would
 
 
-def _step(obj: dict[str, str]) -> Resolve:
-    remove = Point.parse(obj["remove"]) if "remove" in obj else None
-    return Resolve(Point.parse(obj["patch"]), remove)
-
-
-_BARE_MOVES: dict[str, type[Pass | Swap | Button]] = {"pass": Pass, "swap": Swap, "button": Button}
+@cache
+def _readers(
+    _generation: int,
+) -> dict[str, list[tuple[frozenset[str], Callable[[dict[str, Any]], Move]]]]:
+    """For each move type, its forms' fields (with ``type`` and ``comment``) and readers."""
+    readers: dict[str, list[tuple[frozenset[str], Callable[[dict[str, Any]], Move]]]] = {}
+    for form in move_forms():
+        fields = frozenset(["type", "comment", *form.form.fields])
+        readers.setdefault(form.form.type, []).append((fields, form.from_json))
+    return readers
 
 
 # --- schema errors as people read them ------------------------------------------------------
@@ -587,7 +582,7 @@ def _false_schema_path(error: ValidationError, record: object) -> list[str | int
 
 def _game_name(record: object) -> str | None:
     game = record.get("game") if isinstance(record, dict) else None
-    return game if isinstance(game, str) and game.lower() in GAMES else None
+    return game if isinstance(game, str) and game_named(game) is not None else None
 
 
 def _owner(error: ValidationError, game: str | None) -> str:
@@ -602,7 +597,7 @@ def _owner(error: ValidationError, game: str | None) -> str:
 
 
 def _reserved_tag_message(name: object, game: str | None) -> str:
-    spec = GAMES.get(game.lower()) if game else None
+    spec = game_named(game) if game else None
     if spec and name in spec.colours:
         return f"tag name {name!r} is reserved: give the players in 'players'"
     return f"tag name {name!r} is reserved: use the record's field {str(name).lower()!r}"

@@ -21,7 +21,14 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from referencing import Registry, Resource
 
 from arbiter.notation import limits
-from arbiter.notation.games import GameDescription, all_games, generation
+from arbiter.notation.games import (
+    GameDescription,
+    all_games,
+    form_types,
+    forms_of,
+    generation,
+    move_forms,
+)
 
 SCHEMA_ID = "https://arbiter.games/schema/record/1.json"
 RESERVED_TAGS = ("Game", "Size", "Komi", "Setup", "Result")
@@ -70,7 +77,7 @@ def _schema(_generation: int) -> dict[str, Any]:
                 "pattern": "^[a-sA-S](1[0-9]|[1-9])$",
             },
             "tag": _tag(),
-            "step": _step(),
+            **_form_defs(),
             "move": _move(),
         },
     }
@@ -134,8 +141,7 @@ def _game_block(game: GameDescription) -> dict[str, Any]:
     moves: dict[str, Any] = {
         "type": {"title": f"{a} move type ({_or(list(game.moves))})", "enum": list(game.moves)}
     }
-    if not game.resolve:
-        moves["resolve"] = False
+    moves.update(dict.fromkeys(_unavailable_fields(game), False))
     properties["moves"] = {"items": {"properties": moves}}
     properties["result"] = {
         "title": f"{a} result ({_results_text(game)})",
@@ -191,67 +197,51 @@ def _tag() -> dict[str, Any]:
     }
 
 
-def _step() -> dict[str, Any]:
-    return {
-        "title": "an Implo resolution step object",
-        "type": "object",
-        "required": ["patch"],
-        "additionalProperties": False,
-        "properties": {"patch": {"$ref": "#/$defs/point"}, "remove": {"$ref": "#/$defs/point"}},
-    }
+def _form_defs() -> dict[str, Any]:
+    """The definitions the move forms' fields refer to (Implo's ``step``)."""
+    defs: dict[str, Any] = {}
+    for form in move_forms():
+        defs.update(form.form.defs)
+    return defs
 
 
-_MOVE_FIELDS: Mapping[str, dict[str, Any]] = {
-    "place": {
-        "required": ["at"],
-        "properties": {
-            "at": {"$ref": "#/$defs/point"},
-            "resolve": {
-                "title": "an array of Implo resolution steps",
-                "type": "array",
-                "items": {"$ref": "#/$defs/step"},
-            },
-        },
-    },
-    "move": {
-        "required": ["from", "to"],
-        "properties": {"from": {"$ref": "#/$defs/point"}, "to": {"$ref": "#/$defs/point"}},
-    },
-    "flip": {"required": ["at"], "properties": {"at": {"$ref": "#/$defs/point"}}},
-    "sow": {
-        "required": ["from", "path"],
-        "properties": {
-            "from": {"$ref": "#/$defs/point"},
-            "path": {
-                "title": "a sowing path (letters n, s, e and w, one per man)",
-                "type": "string",
-                "pattern": "^[nsewNSEW]+$",
-            },
-        },
-    },
-}
-"""The fields of each move form that has any; the others (pass, swap, button) have none."""
+def _move_shapes() -> dict[str, tuple[list[str], dict[str, Any]]]:
+    """Each move type's required fields (its first form's) and every field any of its forms
+    has, in the order of registration."""
+    shapes: dict[str, tuple[list[str], dict[str, Any]]] = {}
+    for form in move_forms():
+        required, properties = shapes.setdefault(form.form.type, (list(form.form.required), {}))
+        for name, field in form.form.fields.items():
+            properties.setdefault(name, field.schema)
+    return shapes
 
 
 def _move() -> dict[str, Any]:
-    forms = ["place", "move", "pass", "swap", "flip", "button", "sow"]
+    forms = list(form_types())
+    shapes = _move_shapes()
     blocks = []
-    for form, fields in _MOVE_FIELDS.items():
+    for form, (required, properties) in shapes.items():
+        if not properties:
+            continue
         then = {
-            "required": fields["required"],
+            "required": required,
             "additionalProperties": False,
-            "properties": {"type": True, "comment": True, **fields["properties"]},
+            "properties": {"type": True, "comment": True, **properties},
         }
         blocks.append(
             {"if": {"required": ["type"], "properties": {"type": {"const": form}}}, "then": then}
         )
-    bare = [form for form in forms if form not in _MOVE_FIELDS]
-    blocks.append(
-        {
-            "if": {"required": ["type"], "properties": {"type": {"enum": bare}}},
-            "then": {"additionalProperties": False, "properties": {"type": True, "comment": True}},
-        }
-    )
+    bare = [form for form in forms if not shapes[form][1]]
+    if bare:
+        blocks.append(
+            {
+                "if": {"required": ["type"], "properties": {"type": {"enum": bare}}},
+                "then": {
+                    "additionalProperties": False,
+                    "properties": {"type": True, "comment": True},
+                },
+            }
+        )
     return {
         "title": "a move object",
         "type": "object",
@@ -264,12 +254,24 @@ def _move() -> dict[str, Any]:
     }
 
 
+def _unavailable_fields(game: GameDescription) -> list[str]:
+    """The fields only a variant form that ``game`` lacks has (``resolve``, for every game
+    but Implo): the game's schema refuses them where they are."""
+    available = forms_of(game)
+    forms = move_forms()
+    plain = {name for form in forms if form.form.variant is None for name in form.form.fields}
+    return [
+        name
+        for form in forms
+        if form.form.variant is not None and form not in available
+        for name in form.form.fields
+        if name not in plain
+    ]
+
+
 # --- the quick check of moves and tags ---------------------------------------------------
 
-_POINT = re.compile(r"[a-sA-S](?:1[0-9]|[1-9])\Z")
-_PATH = re.compile(r"[nsewNSEW]+\Z")
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
-_KINDS = {"#/$defs/point": "point"}
 
 
 class FastChecks(NamedTuple):
@@ -292,15 +294,12 @@ def fast_checks(game: GameDescription) -> FastChecks:
 @cache
 def _fast_checks(name: str, _generation: int) -> FastChecks:
     game = next(game for game in all_games() if game.name == name)
-    fields: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {}
-    for form in game.moves:
-        shape = _MOVE_FIELDS.get(form, {"required": [], "properties": {}})
-        kinds = {
-            name: _KINDS.get(prop.get("$ref", ""), name)
-            for name, prop in shape["properties"].items()
-            if name != "resolve" or game.resolve
-        }
-        fields[form] = (tuple(shape["required"]), kinds)
+    fields: dict[str, tuple[tuple[str, ...], dict[str, Callable[[object], bool]]]] = {}
+    for form in forms_of(game):
+        required, checks = fields.setdefault(form.form.type, (form.form.required, {}))
+        for name, field in form.form.fields.items():
+            checks.setdefault(name, field.check)
+    checks_of = {kind: {"comment": _comment_ok, **checks} for kind, (_, checks) in fields.items()}
     reserved = {*RESERVED_TAGS, *game.colours}
 
     def move_ok(move: object) -> bool:
@@ -309,14 +308,14 @@ def _fast_checks(name: str, _generation: int) -> FastChecks:
         kind = move.get("type")
         if type(kind) is not str or kind not in fields:
             return False
-        required, kinds = fields[kind]
+        checks = checks_of[kind]
         for key, value in move.items():
             if key == "type":
                 continue
-            what = "comment" if key == "comment" else kinds.get(key)
-            if what is None or not _field_ok(what, value):
+            check = checks.get(key)
+            if check is None or not check(value):
                 return False
-        return all(key in move for key in required)
+        return all(key in move for key in fields[kind][0])
 
     def tag_ok(tag: object) -> bool:
         if type(tag) is not dict or len(tag) != 2:
@@ -340,7 +339,7 @@ def _fast_checks(name: str, _generation: int) -> FastChecks:
             type(value) is dict
             and all(key in game.colours and _line_ok(text) for key, text in value.items())
         ),
-        "comment": lambda value: _field_ok("comment", value),
+        "comment": _comment_ok,
         "moves": lambda value: value == [],
         "tags": lambda value: value == [],
     }
@@ -370,23 +369,8 @@ def _line_ok(value: object) -> bool:
     )
 
 
-def _field_ok(kind: str, value: object) -> bool:
-    if type(value) is not str:
-        return kind == "resolve" and type(value) is list and all(map(_step_ok, value))
-    if kind == "point":
-        return _POINT.match(value) is not None
-    if kind == "path":
-        return _PATH.match(value) is not None
-    return kind == "comment" and "}" not in value and len(value) <= limits.MAX_TEXT
-
-
-def _step_ok(step: object) -> bool:
-    if type(step) is not dict or "patch" not in step:
-        return False
-    return all(
-        key in ("patch", "remove") and type(value) is str and _POINT.match(value) is not None
-        for key, value in step.items()
-    )
+def _comment_ok(value: object) -> bool:
+    return type(value) is str and "}" not in value and len(value) <= limits.MAX_TEXT
 
 
 def _or(words: list[str]) -> str:

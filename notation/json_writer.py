@@ -10,18 +10,8 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from arbiter.notation.ast import (
-    Capture,
-    Flip,
-    ImploPlace,
-    Move,
-    Place,
-    Record,
-    Resolve,
-    Sow,
-    Turn,
-)
-from arbiter.notation.games import GAMES
+from arbiter.notation.ast import Record, Turn
+from arbiter.notation.games import game_named
 
 
 def record_to_json(record: Record) -> dict[str, Any]:
@@ -68,34 +58,15 @@ def json_array(elements: Iterable[str]) -> Iterator[str]:
 
 def _players_object(record: Record) -> dict[str, str]:
     """Players in the game's colour order; a colour the game lacks is kept, last."""
-    colours = GAMES[record.game.lower()].colours if record.game.lower() in GAMES else ()
+    game = game_named(record.game)
+    colours = game.colours if game is not None else ()
     order = {colour: number for number, colour in enumerate(colours)}
     ordered = sorted(record.players, key=lambda pair: order.get(pair[0], len(order)))
     return dict(ordered)
 
 
 def _turn_object(turn: Turn) -> dict[str, Any]:
-    out = {"type": turn.move.type, **_move_fields(turn.move)}
+    out = {"type": turn.move.type, **turn.move.json_fields()}
     if turn.comment is not None:
         out["comment"] = turn.comment
-    return out
-
-
-def _move_fields(move: Move) -> dict[str, Any]:
-    if isinstance(move, Place | Flip):
-        return {"at": str(move.at)}
-    if isinstance(move, ImploPlace):
-        steps = [_step_object(step) for step in move.resolve]
-        return {"at": str(move.at), **({"resolve": steps} if steps else {})}
-    if isinstance(move, Capture):
-        return {"from": str(move.origin), "to": str(move.target)}
-    if isinstance(move, Sow):
-        return {"from": str(move.origin), "path": move.path.lower()}
-    return {}
-
-
-def _step_object(step: Resolve) -> dict[str, str]:
-    out = {"patch": str(step.patch)}
-    if step.remove is not None:
-        out["remove"] = str(step.remove)
     return out

@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from arbiter.notation.games import MOVE_FORMS, all_games, generation
+from arbiter.notation.games import all_games, form_types, generation
 from arbiter.notation.json_schema import record_schema
 
 
@@ -37,7 +37,7 @@ def _document(_generation: int) -> dict[str, Any]:
     names = [game.name for game in all_games()]
     schemas = document["components"]["schemas"]
     schemas["Game"]["properties"]["name"]["enum"] = names
-    schemas["Game"]["properties"]["moves"]["items"]["enum"] = list(MOVE_FORMS)
+    schemas["Game"]["properties"]["moves"]["items"]["enum"] = list(form_types())
     schemas["Report"]["properties"]["game"]["enum"] = [*names, None]
     schemas["NewEvent"]["properties"]["game"]["enum"] = names
     source = _embedded(record_schema(), "#/components/schemas/RecordSource")

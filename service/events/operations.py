@@ -28,7 +28,7 @@ from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record
 from arbiter.notation.build import normalise_result
 from arbiter.notation.errors import RecordError
-from arbiter.notation.games import GAMES, find_game
+from arbiter.notation.games import all_games, find_game, game_named
 from arbiter.notation.sources import Format, read_records
 from arbiter.service.batch import report_for
 from arbiter.service.events.chain import GENESIS, Entry, digest, make_entry
@@ -126,10 +126,11 @@ def _reason(value: object, *, required: bool = True) -> str | None:
 
 
 def _game(value: object) -> str:
-    if not isinstance(value, str) or value.lower() not in GAMES:
-        names = ", ".join(game.name for game in GAMES.values())
+    game = game_named(value) if isinstance(value, str) else None
+    if game is None:
+        names = ", ".join(game.name for game in all_games())
         raise EventError(400, "bad-field", f"'game' must be one of {names}", field="game")
-    return GAMES[value.lower()].name
+    return game.name
 
 
 def _rounds(value: object) -> int | None:

@@ -24,7 +24,7 @@ from arbiter.notation.ast import (
     Swap,
 )
 from arbiter.notation.errors import RecordError
-from arbiter.notation.grn_lark import lark_parser
+from arbiter.notation.grn_lark import lark_parser, moves_grammar
 from arbiter.notation.grn_reader import parse_record, read_grn
 from arbiter.notation.grn_writer import write_grn, write_record
 from tests.strategies import EVERY_HEALTH_CHECK, records
@@ -279,6 +279,8 @@ def test_spec_grammar_section_is_the_grammar_file() -> None:
     spec = (ROOT / "spec/grn.md").read_text(encoding="utf-8")
     block = spec.split("```lark\n", 1)[1].split("```", 1)[0]
     assert block == (ROOT / "notation/grammar/grn.lark").read_text(encoding="utf-8")
+    made = spec.split("```lark\n", 2)[2].split("```", 1)[0]
+    assert made.strip() == moves_grammar().strip()
 
 
 def test_grammar_is_lalr_and_strict() -> None:

@@ -9,12 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
+from lark import Token, UnexpectedInput
 
 from arbiter.notation import grn_reader, grn_scan
-from arbiter.notation.ast import Record
+from arbiter.notation.ast import Move, Record
 from arbiter.notation.errors import RecordError
-from arbiter.notation.grn_lark import lark_parser
+from arbiter.notation.games import move_forms
+from arbiter.notation.grn_lark import FIXED_TERMINALS, lark_parser
 from arbiter.notation.grn_reader import parse_record
+from arbiter.notation.grn_terminals import GENERATED
 from arbiter.notation.grn_writer import write_record
 from tests.strategies import EVERY_HEALTH_CHECK, records
 
@@ -34,11 +37,33 @@ def read(text: str, *, fast: bool) -> Record | tuple[object, ...]:
         grn_reader.scan = saved
 
 
-@pytest.mark.parametrize("name", [*grn_scan.WORD_TERMINALS, "TAG_NAME", "TAG_VALUE", "COMMENT"])
-def test_the_fast_path_uses_the_grammars_own_terminals(name: str) -> None:
-    # Compared as parsed expressions: lark writes the grammar's escapes (\\n) as characters.
-    ours, lark = grn_scan.terminals()[name], LARK.get_terminal(name).pattern.to_regexp()
-    assert str(re_parser.parse(ours)) == str(re_parser.parse(lark))
+def test_the_generated_terminals_are_what_lark_compiles_from_the_grammar() -> None:
+    compiled = {name: LARK.get_terminal(name).pattern.to_regexp() for name in FIXED_TERMINALS}
+    assert GENERATED == compiled
+    assert set(GENERATED) == set(FIXED_TERMINALS)
+
+
+@pytest.mark.parametrize("form", move_forms(), ids=lambda form: form.form.terminal)
+def test_the_grammar_takes_each_move_forms_pattern_as_it_is(form: type[Move]) -> None:
+    # Compared as parsed expressions: lark writes the escapes of a literal as characters.
+    lark = LARK.get_terminal(form.form.terminal).pattern.to_regexp()
+    assert str(re_parser.parse(form.form.pattern)) == str(re_parser.parse(lark))
+
+
+def test_every_word_of_the_grammar_is_read_by_the_fast_path_as_the_same_terminal() -> None:
+    words = ["12.", "3...", "d4", "D14", "b2xd2", "c3X", "e5:nnw", "c3/d4:e5/f6", "Pass", "SWAP",
+             "button", "d4x4", "pass2", "d4:x"]  # fmt: skip
+    fast = grn_scan.word_pattern()
+    for word in words:
+        kind = fast.fullmatch(word)
+        try:
+            tree = LARK.parse(word, start="word")
+        except UnexpectedInput:
+            assert kind is None, word
+            continue
+        [token] = tree.children
+        assert isinstance(token, Token) and kind is not None, word
+        assert kind.lastgroup == token.type, word
 
 
 def test_the_fast_result_is_the_grammars_result() -> None:

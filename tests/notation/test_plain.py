@@ -25,6 +25,7 @@ from arbiter.notation.ast import (
     Flip,
     ImploPlace,
     Location,
+    Move,
     Pass,
     Place,
     Point,
@@ -56,6 +57,8 @@ EXAMPLES: list[Plain] = [
     Tag("Event", "Open", Location(3, 1)),
     Record("Pilo", 6, turns=(Turn(Place(C3)),), tags=(Tag("Round", "2"),), index=4),
     Piece("b", "Blue disk"),
+    Sow.form,
+    Sow.form.fields["path"],
     find_game("Pletore"),
     Outcome("White", {"White": 7, "Black": 5}, "a tie-break", {"White": {"stones": 7}}),
     Report("a.grn", 2, game="Pilo", valid=True, errors=[{"code": "x", "message": "y"}]),
@@ -71,9 +74,13 @@ def _subclasses(cls: type) -> set[type]:
     return found.union(*(_subclasses(sub) for sub in found))
 
 
+BASES = {Move}
+"""Bases with no fields of their own, whose subclasses each have an example."""
+
+
 def test_every_value_class_has_an_example() -> None:
     named = {cls for cls in _subclasses(Plain) if cls.__module__.startswith("arbiter.")}
-    assert named <= {type(example) for example in EXAMPLES}
+    assert named - BASES <= {type(example) for example in EXAMPLES}
 
 
 @pytest.mark.checkout_only  # compiled classes show no signature to inspect
