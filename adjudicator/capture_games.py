@@ -83,25 +83,6 @@ class CaptureRules(Rules[S]):
     def to_move(self, state: S) -> str:
         return COLOURS[state.turn]
 
-    def outcome(self, state: S) -> Outcome | None:
-        """None until two passes in a row; then the patch scores and, if tied, the
-        tie-break."""
-        if state.passes < 2:
-            return None
-        patches = score_patches(state.board, state.size)
-        blue, orange = scores(patches)
-        decided_by = None
-        if blue != orange:
-            winner = BLUE if blue > orange else ORANGE
-        else:
-            winner, decided_by = tiebreak(state.last_play, blue)
-        return Outcome(
-            winner=COLOURS[winner],
-            scores={COLOURS[BLUE]: blue, COLOURS[ORANGE]: orange},
-            tiebreak=decided_by,
-            details=patch_details(patches, state.size),
-        )
-
     def position(self, state: S) -> Grid:
         return geometry(state.size).grid(state.board)
 
@@ -118,6 +99,22 @@ class CaptureRules(Rules[S]):
 
     def _game_over(self, state: S) -> str | None:
         return GAME_OVER if state.passes >= 2 else None
+
+    def _outcome(self, state: S) -> Outcome:
+        """The patch scores and, if they tie, the tie-break."""
+        patches = score_patches(state.board, state.size)
+        blue, orange = scores(patches)
+        decided_by = None
+        if blue != orange:
+            winner = BLUE if blue > orange else ORANGE
+        else:
+            winner, decided_by = tiebreak(state.last_play, blue)
+        return Outcome(
+            winner=COLOURS[winner],
+            scores={COLOURS[BLUE]: blue, COLOURS[ORANGE]: orange},
+            tiebreak=decided_by,
+            details=patch_details(patches, state.size),
+        )
 
     def _legal_moves(self, state: S) -> Iterator[Move]:
         """Placements (a1, b1, ... rank by rank), captures (by origin, direction, distance),

@@ -67,10 +67,28 @@ class ImploRules(Rules[State]):
         """``move`` as the canonical writer prints it, every resolution step written."""
         return after.last_move if after.last_move is not None and move.type == "place" else move
 
-    def outcome(self, state: State) -> Outcome | None:
-        """The winner once the board is full (see ``spec/rules/implo.md``, "End")."""
-        if state.empty:
-            return None
+    def position(self, state: State) -> Grid:
+        return geometry(state.size).grid(state.board)
+
+    def details(self, state: State) -> dict[str, Any]:
+        """Marker groups by colour and size, and stones by colour, as the game stands."""
+        return _figures(state, marker_groups(state.board, state.size))
+
+    # The interface's parts -----------------------------------------------------------------
+
+    def _initial(self, size: int, komi: int | None, cells: tuple[str, ...] | None) -> State:
+        """The empty board, or ``cells``; Black moves first either way.
+
+        Raises ``ValueError`` for a setup no turn can start from: no empty point, or a
+        patch."""
+        board = (EMPTY,) * (size * size) if cells is None else _checked(cells, size)
+        return State(size, board, empty=board.count(EMPTY))
+
+    def _game_over(self, state: State) -> str | None:
+        return None if state.empty else GAME_OVER
+
+    def _outcome(self, state: State) -> Outcome:
+        """The winner of a full board (see ``spec/rules/implo.md``, "End")."""
         sizes = marker_groups(state.board, state.size)
         figures = _figures(state, sizes)
         stones = figures["stones"]
@@ -96,26 +114,6 @@ class ImploRules(Rules[State]):
             )
             decided_by = "last mover"
         return Outcome(winner, None, tiebreak, {**figures, "decided_by": decided_by})
-
-    def position(self, state: State) -> Grid:
-        return geometry(state.size).grid(state.board)
-
-    def details(self, state: State) -> dict[str, Any]:
-        """Marker groups by colour and size, and stones by colour, as the game stands."""
-        return _figures(state, marker_groups(state.board, state.size))
-
-    # The interface's parts -----------------------------------------------------------------
-
-    def _initial(self, size: int, komi: int | None, cells: tuple[str, ...] | None) -> State:
-        """The empty board, or ``cells``; Black moves first either way.
-
-        Raises ``ValueError`` for a setup no turn can start from: no empty point, or a
-        patch."""
-        board = (EMPTY,) * (size * size) if cells is None else _checked(cells, size)
-        return State(size, board, empty=board.count(EMPTY))
-
-    def _game_over(self, state: State) -> str | None:
-        return None if state.empty else GAME_OVER
 
     def _legal_moves(self, state: State) -> Iterator[Move]:
         """Every placement with every choice sequence, canonically written, then ``swap``.

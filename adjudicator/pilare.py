@@ -103,16 +103,6 @@ class PilareRules(Rules[State]):
         """Red on even plies, Black on odd ones."""
         return COLOURS[state.ply % 2]
 
-    def outcome(self, state: State) -> Outcome | None:
-        """The other colour wins when the player to move has no stack topped by their own
-        colour; otherwise None (there is no pass and no draw)."""
-        turn = state.ply % 2
-        if state.topped[turn]:
-            return None
-        loser, winner = COLOURS[turn], COLOURS[1 - turn]
-        details = {"reason": f"{loser} has no stack topped by {loser}", **self.details(state)}
-        return Outcome(winner=winner, scores=None, tiebreak=None, details=details)
-
     def position(self, state: State) -> Grid:
         """The board as ``grid[rank][file]``, stacks bottom man first."""
         return geometry(state.size).grid(state.board)
@@ -142,10 +132,15 @@ class PilareRules(Rules[State]):
         return State(size, board, 0, _count_topped(board))
 
     def _game_over(self, state: State) -> str | None:
-        if state.topped[state.ply % 2]:
-            return None
-        colour = COLOURS[state.ply % 2]
-        return f"the game is over: {colour} has no stack topped by {colour}"
+        turn = state.ply % 2
+        return None if state.topped[turn] else f"the game is over: {_stuck(COLOURS[turn])}"
+
+    def _outcome(self, state: State) -> Outcome:
+        """The player to move, left without a stack topped by their own colour, loses (there
+        is no pass and no draw)."""
+        turn = state.ply % 2
+        details = {"reason": _stuck(COLOURS[turn]), **self.details(state)}
+        return Outcome(winner=COLOURS[1 - turn], scores=None, tiebreak=None, details=details)
 
     def _legal_moves(self, state: State) -> Iterator[Move]:
         """Every legal move, lazily: origins from a1 rank by rank, paths in sorted order.
@@ -192,9 +187,8 @@ def count_paths(size: int, origin: Point, height: int) -> int:
 
 
 def count_legal_moves(state: State) -> int:
-    """The number of moves ``legal_moves(state)`` would yield, computed without listing."""
-    if not state.topped[state.ply % 2]:
-        return 0
+    """The number of moves ``legal_moves(state)`` would yield, computed without listing (none
+    once the game is over: the mover then has no stack to lift)."""
     size, mine = state.size, MEN[state.ply % 2]
     return sum(
         _tails(size, len(stack))[start][NO_DIRECTION]
@@ -217,6 +211,11 @@ def _checked(board: tuple[str, ...], size: int) -> tuple[str, ...]:
                 f"a {size}×{size} game has only {limit}"
             )
     return board
+
+
+def _stuck(colour: str) -> str:
+    """Why ``colour``, to move, cannot: the end of the game in words."""
+    return f"{colour} has no stack topped by {colour}"
 
 
 def _check_stack(stack: str, origin: Point, turn: int) -> None:
