@@ -108,11 +108,13 @@ class PletoreRules(Rules[State]):
         Raises ``RuntimeError`` on a tied score, which the rules make impossible (spec
         section 6); a tie means a state that no legal game reaches."""
         details = _breakdown(state)
-        black, white = details["Black"]["total"], details["White"]["total"]
+        totals = {name: figures["total"] for name, figures in details.items()}
+        black, white = totals[NAMES[BLACK]], totals[NAMES[WHITE]]
         if black == white:
-            raise RuntimeError(f"Pletore score tied at {black}: this state breaks the rules")
-        winner = "Black" if black > white else "White"
-        return Outcome(winner, scores={"Black": black, "White": white}, details=details)
+            raise RuntimeError(
+                f"{DESCRIPTION.name} score tied at {black}: this state breaks the rules"
+            )
+        return Outcome(NAMES[BLACK if black > white else WHITE], scores=totals, details=details)
 
     def _legal_moves(self, state: State) -> Iterator[Move]:
         """Placements and flips in board order (a1, b1, ..., then rank 2), then the button or
