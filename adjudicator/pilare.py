@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules
 from arbiter.adjudicator.board import EAST, NORTH, OFF, SOUTH, WEST, geometry
@@ -21,37 +21,51 @@ from arbiter.notation.ast import FILES, Grid, Move, Point, Sow, make
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
 
+SIZES = (6, 8)
+"""The board sizes, each with its standard start (and so its equipment)."""
+PIECES = (Piece("r", "Red man"), Piece("b", "Black man"), Piece("n", "neutral man"))
+"""The description's men: each colour's, in the order of the colours, then the neutral
+ones. Named ahead of the description because its standard starts are written with them."""
+
 
 def _standard(size: int) -> str:
     """The standard start of RULINGS.md in the position notation: a neutral man on every
     square, Red's men on top of rank 1 and of the two side files up to the middle, Black's
     mirrored from the top rank (spec/rules/pilare.md shows the same strings)."""
-    half, inner = size // 2, ",".join(["n"] * (size - 2))
-    top = ",".join(["nb"] * size)
-    bottom = ",".join(["nr"] * size)
+    red, black, neutral = (piece.letter for piece in PIECES)
+    on_red, on_black = neutral + red, neutral + black  # a colour's man on a neutral one
+    inner = ",".join([neutral] * (size - 2))
+    sides = size // 2 - 1  # the ranks between an edge rank and the middle of the board
     return "/".join(
-        [top, *[f"nb,{inner},nb"] * (half - 1), *[f"nr,{inner},nr"] * (half - 1), bottom]
+        [
+            ",".join([on_black] * size),
+            *[f"{on_black},{inner},{on_black}"] * sides,
+            *[f"{on_red},{inner},{on_red}"] * sides,
+            ",".join([on_red] * size),
+        ]
     )
 
 
 DESCRIPTION = GameDescription(
     name="Pilare",
     colours=("Red", "Black"),
-    sizes=(6, 8),
+    sizes=SIZES,
     moves=("sow",),
-    pieces=(Piece("r", "Red man"), Piece("b", "Black man"), Piece("n", "neutral man")),
+    pieces=PIECES,
     stacks=True,
-    start={size: _standard(size) for size in (6, 8)},
+    start={size: _standard(size) for size in SIZES},
 )
-COLOURS = DESCRIPTION.colours
-MEN = (DESCRIPTION.pieces[0].letter, DESCRIPTION.pieces[1].letter)  # each colour's men
-NEUTRAL = DESCRIPTION.pieces[2].letter
+COLOURS: Final = DESCRIPTION.colours
+MEN: Final = (PIECES[0].letter, PIECES[1].letter)
+"""Each colour's men, by colour."""
+NEUTRAL: Final = PIECES[2].letter
 
-# The game's equipment (published text): men per colour, and one neutral man per square.
 EQUIPMENT: Mapping[int, Mapping[str, int]] = {
-    6: {MEN[0]: 10, MEN[1]: 10, NEUTRAL: 36},
-    8: {MEN[0]: 14, MEN[1]: 14, NEUTRAL: 64},
+    size: {letter: start.count(letter) for letter in DESCRIPTION.letters}
+    for size, start in DESCRIPTION.start.items()
 }
+"""The men of each kind that a game owns, by size: those of the standard start, which puts
+every man on the board (spec/rules/pilare.md, section 1); none ever leaves it."""
 
 # Directions in the order legal_moves tries them (alphabetical, so each origin's paths come
 # out in sorted order). Index d and 3 - d are opposite: e/w and n/s.
@@ -78,7 +92,7 @@ class State(NamedTuple):
 
 
 class PilareRules(Rules[State]):
-    """The rules of Pilare on 6×6 and 8×8 boards (``spec/rules/pilare.md``)."""
+    """The rules of Pilare (``spec/rules/pilare.md``), on the sizes of its description."""
 
     description = DESCRIPTION
 
@@ -276,17 +290,18 @@ def _sown(state: State, start: int, stack: str, squares: list[int]) -> State:
     board[start] = ""
     for man, square in zip(stack, squares, strict=True):
         board[square] += man
+    red_man, black_man = MEN
     red, black = state.topped
     for square in {start, *squares}:
         before, after = old[square][-1:], board[square][-1:]
-        red += (after == "r") - (before == "r")
-        black += (after == "b") - (before == "b")
+        red += (after == red_man) - (before == red_man)
+        black += (after == black_man) - (before == black_man)
     return make(State, (state.size, tuple(board), state.ply + 1, (red, black)))
 
 
 def _count_topped(board: tuple[str, ...]) -> tuple[int, int]:
     tops = [stack[-1] for stack in board if stack]
-    return tops.count("r"), tops.count("b")
+    return tops.count(MEN[0]), tops.count(MEN[1])
 
 
 def _paths(size: int, start: int, height: int) -> Iterator[str]:
