@@ -4,7 +4,8 @@ See ``spec/rules/README.md`` section "The rules interface". A rules object is st
 are immutable values owned by whoever holds them, so a replay is just a sequence of states.
 What is the same for every game is written here once: the checks of a starting position
 against the game's description, the game-over check, and the dispatch of a move to the
-game's handler for its form.
+game's handler for its form. A game states its end once, in ``_game_over``: the refusal of
+a move, the end of the move list and ``outcome`` all ask it, so they cannot disagree.
 """
 
 from __future__ import annotations
@@ -159,9 +160,9 @@ class Rules(ABC, Generic[S]):
     def to_move(self, state: S) -> str:
         """The colour whose turn it is."""
 
-    @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """The outcome if the game is over under the rules, else None."""
+        return None if self._game_over(state) is None else self._outcome(state)
 
     @abstractmethod
     def position(self, state: S) -> Grid:
@@ -195,6 +196,11 @@ class Rules(ABC, Generic[S]):
     def _game_over(self, state: S) -> str | None:
         """Why no move may be played any more (a sentence), or None while the game goes on.
         Called before every move: keep it cheap."""
+
+    @abstractmethod
+    def _outcome(self, state: S) -> Outcome:
+        """The outcome of a state whose game is over (``_game_over`` gave a reason): the
+        game's scoring alone, which takes the end for granted rather than testing it again."""
 
     @abstractmethod
     def _legal_moves(self, state: S) -> Iterator[Move]:

@@ -8,9 +8,10 @@ square may hold; :mod:`~arbiter.adjudicator.pilo` and :mod:`~arbiter.adjudicator
 supply those parts through the hooks of :class:`CaptureRules`.
 
 A board is a flat tuple indexed by ``rank * size + file`` whose cells are the Setup letters
-of the square, bottom to top: ``""`` empty, ``"x"`` a block, ``"bbb"`` a Blue stack of
-height 3. Keeping the notation's own letters makes :meth:`CaptureRules.position` a slice and
-keeps every cell a small immutable string.
+of the square, bottom to top: ``""`` empty, else a block or a one-coloured stack (in Pilo
+``"bbb"`` is a Blue stack of height 3). Keeping the notation's own letters makes
+:meth:`CaptureRules.position` a slice and keeps every cell a small immutable string. The
+letters and colours are each game's, from its description, as :class:`Pieces`.
 """
 
 from __future__ import annotations
@@ -21,11 +22,9 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 from arbiter.adjudicator.base import Outcome, Rules, check_pie
 from arbiter.adjudicator.board import Direction, geometry
 from arbiter.adjudicator.patch_scoring import (
-    BLOCK,
     BLUE,
-    COLOURS,
-    LETTERS,
     ORANGE,
+    Pieces,
     patch_details,
     score_patches,
     scores,
@@ -34,7 +33,7 @@ from arbiter.adjudicator.patch_scoring import (
 from arbiter.notation.ast import Capture, Grid, Move, Pass, Place, Swap, make
 from arbiter.notation.errors import IllegalMoveError
 
-__all__ = ["BLOCK", "BLUE", "COLOURS", "LETTERS", "ORANGE", "CaptureRules", "CaptureState"]
+__all__ = ["BLUE", "ORANGE", "CaptureRules", "CaptureState", "Pieces", "score_patches"]
 
 EMPTY = ""
 GAME_OVER = "the game is over (both players passed)"
@@ -75,32 +74,14 @@ class CaptureRules(Rules[S]):
     wording so that move generation and the pass check never build a message.
     """
 
+    pieces: Pieces  # the game's colours and letters, from its description
     directions: ClassVar[tuple[Direction, ...]]
     piece: ClassVar[str]  # "stack" or "disk", for messages
     lines: ClassVar[str]  # "one row or column", for messages
     state_type: type[S]  # the game's own State class
 
     def to_move(self, state: S) -> str:
-        return COLOURS[state.turn]
-
-    def outcome(self, state: S) -> Outcome | None:
-        """None until two passes in a row; then the patch scores and, if tied, the
-        tie-break."""
-        if state.passes < 2:
-            return None
-        patches = score_patches(state.board, state.size)
-        blue, orange = scores(patches)
-        decided_by = None
-        if blue != orange:
-            winner = BLUE if blue > orange else ORANGE
-        else:
-            winner, decided_by = tiebreak(state.last_play, blue)
-        return Outcome(
-            winner=COLOURS[winner],
-            scores={COLOURS[BLUE]: blue, COLOURS[ORANGE]: orange},
-            tiebreak=decided_by,
-            details=patch_details(patches, state.size),
-        )
+        return self.pieces.colours[state.turn]
 
     def position(self, state: S) -> Grid:
         return geometry(state.size).grid(state.board)
@@ -108,7 +89,8 @@ class CaptureRules(Rules[S]):
     def details(self, state: S) -> dict[str, Any]:
         """The patch count of the board as it stands (what the score would be if the game
         ended now), in the form of ``Outcome.details``."""
-        return patch_details(score_patches(state.board, state.size), state.size)
+        patches = score_patches(state.board, state.size, self.pieces)
+        return patch_details(patches, state.size, self.pieces.colours)
 
     # The interface's parts -----------------------------------------------------------------
 
@@ -118,6 +100,23 @@ class CaptureRules(Rules[S]):
 
     def _game_over(self, state: S) -> str | None:
         return GAME_OVER if state.passes >= 2 else None
+
+    def _outcome(self, state: S) -> Outcome:
+        """The patch scores and, if they tie, the tie-break."""
+        colours = self.pieces.colours
+        patches = score_patches(state.board, state.size, self.pieces)
+        blue, orange = scores(patches)
+        decided_by = None
+        if blue != orange:
+            winner = BLUE if blue > orange else ORANGE
+        else:
+            winner, decided_by = tiebreak(state.last_play, blue, colours)
+        return Outcome(
+            winner=colours[winner],
+            scores={colours[BLUE]: blue, colours[ORANGE]: orange},
+            tiebreak=decided_by,
+            details=patch_details(patches, state.size, colours),
+        )
 
     def _legal_moves(self, state: S) -> Iterator[Move]:
         """Placements (a1, b1, ... rank by rank), captures (by origin, direction, distance),
@@ -169,7 +168,7 @@ class CaptureRules(Rules[S]):
         cell = state.board[i]
         if cell:
             raise IllegalMoveError(f"{at} is occupied by {self._describe(cell)}")
-        board = state.board[:i] + (LETTERS[state.turn],) + state.board[i + 1 :]
+        board = state.board[:i] + (self.pieces.disks[state.turn],) + state.board[i + 1 :]
         return self._next(state, board, empty=state.empty - 1)
 
     def _capture(self, state: S, move: Capture) -> S:
@@ -180,7 +179,7 @@ class CaptureRules(Rules[S]):
             raise IllegalMoveError(f"{move}: {fault}")
         board = list(state.board)
         board[target] = self._landed(board[origin])
-        board[origin] = BLOCK
+        board[origin] = self.pieces.block
         return self._next(state, tuple(board), empty=state.empty)
 
     def _pass(self, state: S, move: Pass) -> S:
@@ -209,7 +208,8 @@ class CaptureRules(Rules[S]):
             for i, cell in enumerate(board):
                 if not cell:
                     yield Place(names[i])
-        mine, theirs = LETTERS[state.turn], LETTERS[1 - state.turn]
+        disks, block = self.pieces.disks, self.pieces.block
+        mine, theirs = disks[state.turn], disks[1 - state.turn]
         all_rays = table.rays(self.directions)
         for origin, cell in enumerate(board):
             if cell[:1] != mine or not self._may_leave(board, n, origin):
@@ -221,14 +221,15 @@ class CaptureRules(Rules[S]):
                         if self._may_take(cell, found):
                             yield Capture(names[origin], names[target])
                         break
-                    if found == BLOCK:
+                    if found == block:
                         break
 
     def _capture_fault(self, state: S, origin: int, target: int) -> str | None:
         """Why moving from ``origin`` to ``target`` is no legal capture (None if it is)."""
         board, n = state.board, state.size
         names = geometry(n).names
-        mine, theirs = LETTERS[state.turn], LETTERS[1 - state.turn]
+        disks, block = self.pieces.disks, self.pieces.block
+        mine, theirs = disks[state.turn], disks[1 - state.turn]
         if origin == target:
             return f"a {self.piece} must move to another square"
         if board[origin][:1] != mine:
@@ -240,7 +241,7 @@ class CaptureRules(Rules[S]):
             return f"{names[origin]} and {names[target]} are not on {self.lines}"
         for between in range(origin + step, target, step):
             cell = board[between]
-            if cell == BLOCK or cell[:1] == theirs:
+            if cell == block or cell[:1] == theirs:
                 return f"{self._describe(cell)} on {names[between]} is in the way"
         if not self._may_take(board[origin], board[target]):
             return self._why_not_take(board, n, origin, target)
@@ -257,24 +258,26 @@ class CaptureRules(Rules[S]):
         return unit[1] * size + unit[0] if unit in self.directions else None
 
     def _origin_problem(self, cell: str, square: str, turn: int) -> str:
-        if not cell or cell == BLOCK:
+        if not cell or cell == self.pieces.block:
             return f"{square} {'is empty' if not cell else 'holds a block'}"
+        colours = self.pieces.colours
         return (
-            f"the {self.piece} on {square} is {COLOURS[1 - turn]}'s, and {COLOURS[turn]} is to move"
+            f"the {self.piece} on {square} is {colours[1 - turn]}'s, and {colours[turn]} is to move"
         )
 
     def _target_problem(self, cell: str, square: str) -> str:
         if not cell:
             return f"{square} is empty, and a move must end on an enemy {self.piece}"
-        if cell == BLOCK:
+        if cell == self.pieces.block:
             return f"{square} holds a block, and a move must end on an enemy {self.piece}"
         return f"the {self.piece} on {square} is the mover's own"
 
     def _describe(self, cell: str) -> str:
         """``cell`` in words: "a block", "a Blue stack"."""
-        if cell == BLOCK:
+        if cell == self.pieces.block:
             return "a block"
-        return f"{'an Orange' if cell[0] == LETTERS[ORANGE] else 'a Blue'} {self.piece}"
+        colour = self.pieces.colours[self.pieces.disks.index(cell[0])]
+        return f"{'an' if colour[0] in 'AEIOU' else 'a'} {colour} {self.piece}"
 
     # Setup ---------------------------------------------------------------------------------
 

@@ -4,33 +4,50 @@ A turn places a stone, then resolves every patch (an empty territory of at most 
 in an order the mover chooses. The record says which choices were made (``d4/e5/a1:b2``);
 this engine checks those choices, fills in the ones that are forced, refuses the ones left
 open (``AmbiguousMoveError``), and remembers the fully written canonical form of each turn in
-``State.last_move`` so that a writer can print it. The board mechanics are in
-:mod:`arbiter.adjudicator.implo_board`, the steps of a turn in
-:mod:`arbiter.adjudicator.implo_turn`.
+``State.last_move`` so that a writer can print it. The game's description is here; the
+board mechanics are in :mod:`arbiter.adjudicator.implo_board`, the steps of a turn in
+:mod:`arbiter.adjudicator.implo_turn`, which take its letters from :data:`PIECES`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules, check_pie
 from arbiter.adjudicator.board import geometry
 from arbiter.adjudicator.implo_board import (
-    COLOURS,
-    DESCRIPTION,
     EMPTY,
-    STONES,
+    Pieces,
     deciding_size,
     marker_groups,
-    piece_name,
     placed_patches,
     territory,
 )
 from arbiter.adjudicator.implo_turn import Turn, choice_sequences, write_steps
 from arbiter.notation.ast import Grid, ImploPlace, Move, Place, Point, Swap, make
 from arbiter.notation.errors import IllegalMoveError
+from arbiter.notation.games import GameDescription, Piece
 
+DESCRIPTION = GameDescription(
+    name="Implo",
+    colours=("Black", "White"),
+    sizes=tuple(range(3, 20)),
+    moves=("place", "swap"),
+    pieces=(
+        Piece("b", "black stone"),
+        Piece("w", "white stone"),
+        Piece("B", "black marker"),
+        Piece("W", "white marker"),
+    ),
+    resolve=True,
+    board="points",
+)
+PIECES: Final = Pieces(DESCRIPTION)
+"""The description's colours and letters, as the board mechanics and the turn take them."""
+COLOURS: Final = PIECES.colours
+STONES: Final = PIECES.stones
+MARKERS: Final = PIECES.markers
 GAME_OVER = "the game is over (the board is full)"
 
 
@@ -67,42 +84,12 @@ class ImploRules(Rules[State]):
         """``move`` as the canonical writer prints it, every resolution step written."""
         return after.last_move if after.last_move is not None and move.type == "place" else move
 
-    def outcome(self, state: State) -> Outcome | None:
-        """The winner once the board is full (see ``spec/rules/implo.md``, "End")."""
-        if state.empty:
-            return None
-        sizes = marker_groups(state.board, state.size)
-        figures = _figures(state, sizes)
-        stones = figures["stones"]
-        size = deciding_size(*sizes)
-        if size is not None:
-            counts = [sizes[colour].get(size, 0) for colour in (0, 1)]
-            winner, tiebreak = COLOURS[counts[1] > counts[0]], None
-            decided_by = f"marker groups of size {size}"
-        elif stones["Black"] != stones["White"]:
-            winner = COLOURS[stones["White"] > stones["Black"]]
-            loser = COLOURS[winner == COLOURS[0]]
-            tiebreak = (
-                f"marker groups tie at every size; {winner} has more stones on the "
-                f"board ({stones[winner]} to {stones[loser]})"
-            )
-            decided_by = "stones"
-        else:
-            assert state.last_mover is not None  # a finished game has had a turn
-            winner = COLOURS[1 - state.last_mover]
-            tiebreak = (
-                f"marker groups and stones tie; {COLOURS[state.last_mover]} made the "
-                "last turn and loses"
-            )
-            decided_by = "last mover"
-        return Outcome(winner, None, tiebreak, {**figures, "decided_by": decided_by})
-
     def position(self, state: State) -> Grid:
         return geometry(state.size).grid(state.board)
 
     def details(self, state: State) -> dict[str, Any]:
         """Marker groups by colour and size, and stones by colour, as the game stands."""
-        return _figures(state, marker_groups(state.board, state.size))
+        return _figures(state, marker_groups(state.board, state.size, MARKERS))
 
     # The interface's parts -----------------------------------------------------------------
 
@@ -116,6 +103,34 @@ class ImploRules(Rules[State]):
 
     def _game_over(self, state: State) -> str | None:
         return None if state.empty else GAME_OVER
+
+    def _outcome(self, state: State) -> Outcome:
+        """The winner of a full board (see ``spec/rules/implo.md``, "End")."""
+        sizes = marker_groups(state.board, state.size, MARKERS)
+        figures = _figures(state, sizes)
+        stones = [figures["stones"][colour] for colour in COLOURS]
+        size = deciding_size(*sizes)
+        if size is not None:
+            counts = [sizes[colour].get(size, 0) for colour in (0, 1)]
+            winner, tiebreak = COLOURS[counts[1] > counts[0]], None
+            decided_by = f"marker groups of size {size}"
+        elif stones[0] != stones[1]:
+            more = 1 if stones[1] > stones[0] else 0  # the colour with more stones
+            winner = COLOURS[more]
+            tiebreak = (
+                f"marker groups tie at every size; {winner} has more stones on the "
+                f"board ({stones[more]} to {stones[1 - more]})"
+            )
+            decided_by = "stones"
+        else:
+            assert state.last_mover is not None  # a finished game has had a turn
+            winner = COLOURS[1 - state.last_mover]
+            tiebreak = (
+                f"marker groups and stones tie; {COLOURS[state.last_mover]} made the "
+                "last turn and loses"
+            )
+            decided_by = "last mover"
+        return Outcome(winner, None, tiebreak, {**figures, "decided_by": decided_by})
 
     def _legal_moves(self, state: State) -> Iterator[Move]:
         """Every placement with every choice sequence, canonically written, then ``swap``.
@@ -146,7 +161,7 @@ class ImploRules(Rules[State]):
         at = table.index(point)
         board = state.board
         if board[at]:
-            raise IllegalMoveError(f"{point} is occupied (by {piece_name(board[at])})")
+            raise IllegalMoveError(f"{point} is occupied (by {PIECES.names[board[at]]})")
         mover = state.mover
         cells = list(board)
         cells[at] = STONES[mover]
@@ -162,7 +177,7 @@ class ImploRules(Rules[State]):
             )
             values = (size, placed, 1 - mover, state.ply + 1, state.empty - 1, canonical, mover)
             return make(State, values)
-        turn = Turn(size, list(placed), pending, mover, at, [])
+        turn = Turn(PIECES, size, list(placed), pending, mover, at, [])
         kept = write_steps(turn, steps)
         turn.finish()  # the record stops here: only forced steps may be left out
         exact = exact and kept == len(turn.steps)
@@ -183,7 +198,7 @@ def _placed(state: State, at: int) -> Turn:
     cells = list(state.board)
     cells[at] = STONES[state.mover]
     pending = placed_patches(cells.copy(), geometry(state.size).neighbours, at)
-    return Turn(state.size, cells, pending, state.mover, at, [])
+    return Turn(PIECES, state.size, cells, pending, state.mover, at, [])
 
 
 def _figures(state: State, sizes: tuple[dict[int, int], dict[int, int]]) -> dict[str, Any]:

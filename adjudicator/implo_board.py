@@ -1,40 +1,26 @@
-"""Implo's pieces and board mechanics: patches, their owners, resolving them, marker groups.
+"""Implo's board mechanics: patches, their owners, resolving them, marker groups.
 
 Implements the sections "Patches", "Owner", "Resolving" and "End" of ``spec/rules/implo.md``
 on a board that is a list (during a turn) or tuple of one-letter strings indexed by
-``rank * size + file``: ``""`` empty, ``b``/``w`` stones, ``B``/``W`` markers (the Setup
-letters). All flood fills are local: a territory is explored only until it proves too big to
-be a patch, a stone group only when a patch next to it is resolved, and a removal needs no
-fill at all (see :func:`resolve`). The turn itself (which steps, in which order) is
-:mod:`arbiter.adjudicator.implo_turn`; the rules class is :mod:`arbiter.adjudicator.implo`.
+``rank * size + file``: ``""`` empty, else a stone or a marker in the Setup letters of the
+game's description. The description is the game's module's, :mod:`arbiter.adjudicator.implo`,
+which imports this one; so this one takes the letters it needs as arguments (see
+:class:`Pieces`). All flood fills are local: a territory is explored only until it proves too
+big to be a patch, a stone group only when a patch next to it is resolved, and a removal
+needs no fill at all (see :func:`resolve`). The turn itself (which steps, in which order) is
+:mod:`arbiter.adjudicator.implo_turn`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
+from typing import Final
 
 from arbiter.adjudicator.board import geometry
-from arbiter.notation.games import GameDescription, Piece
+from arbiter.notation.games import GameDescription
 
-DESCRIPTION = GameDescription(
-    name="Implo",
-    colours=("Black", "White"),
-    sizes=tuple(range(3, 20)),
-    moves=("place", "swap"),
-    pieces=(
-        Piece("b", "black stone"),
-        Piece("w", "white stone"),
-        Piece("B", "black marker"),
-        Piece("W", "white marker"),
-    ),
-    resolve=True,
-    board="points",
-)
-COLOURS = DESCRIPTION.colours
 EMPTY = ""
-STONES = (DESCRIPTION.pieces[0].letter, DESCRIPTION.pieces[1].letter)
-MARKERS = (DESCRIPTION.pieces[2].letter, DESCRIPTION.pieces[3].letter)
 VISITED = "."
 """Marks the empty points a fill has met, on a scratch copy of the board (see
 :func:`placed_patches`)."""
@@ -44,6 +30,26 @@ PATCH_MAX = 4
 Patch = tuple[int, ...]
 """A patch as the sorted tuple of its points: ``patch[0]`` is its lowest point (rank, then
 file), the point the canonical form names it by."""
+
+
+class Pieces:
+    """The colours and letters of a description whose pieces are each colour's stone, then
+    each colour's marker, by colour (0 for the first colour), ready for the mechanics.
+
+    The game's module builds one from its description, once, and hands it over: this module
+    cannot read the description where it is written (that module imports this one)."""
+
+    __slots__ = ("colours", "stones", "markers", "names")
+
+    def __init__(self, game: GameDescription) -> None:
+        stones, markers = game.pieces[:2], game.pieces[2:]
+        self.colours: Final = game.colours
+        self.stones: Final = (stones[0].letter, stones[1].letter)
+        self.markers: Final = (markers[0].letter, markers[1].letter)
+        self.names: Final[Mapping[str, str]] = {
+            piece.letter: f"a {piece.name}" for piece in game.pieces
+        }
+        """Each piece in words, for messages: "a black stone"."""
 
 
 def placed_patches(scratch: list[str], nbrs: tuple[tuple[int, ...], ...], at: int) -> list[Patch]:
@@ -100,23 +106,26 @@ def options(
     arounds: dict[Patch, tuple[int, ...]],
     patch: Patch,
     mover: int,
+    stones: tuple[str, str],
 ) -> tuple[int, list[list[int]]]:
     """The owner of ``patch`` and the owner's tied biggest adjacent groups, each sorted, the
-    one with the lowest stone first (a new list: the caller may keep it).
+    one with the lowest stone first (a new list: the caller may keep it). ``stones`` are the
+    stone letters of the two colours (:attr:`Pieces.stones`).
 
     Ownership compares the biggest adjacent group of each colour, not stone totals; a tie
     (0 against 0 included) gives the patch to the mover's opponent. Written out flat, with
-    literal letters, because every resolution of every replay runs it."""
+    the letters in locals, because every resolution of every replay runs it."""
     around = arounds.get(patch)
     if around is None:
         around = arounds[patch] = _around(patch, nbrs)
+    black_stone, white_stone = stones
     black = white = 0  # the biggest adjacent group of each colour ...
     blacks: list[list[int]] = []  # ... and the groups of that size
     whites: list[list[int]] = []
     seen: list[int] | None = None  # the stones of the groups of two or more filled so far
     for q in around:
         stone = cells[q]
-        if stone == "b" or stone == "w":
+        if stone == black_stone or stone == white_stone:
             if seen is not None and q in seen:
                 continue
             group = [q]
@@ -130,7 +139,7 @@ def options(
                     seen = group.copy()
                 else:
                     seen += group
-            if stone == "b":
+            if stone == black_stone:
                 if size > black:
                     black, blacks = size, [group]
                 elif size == black:
@@ -153,17 +162,16 @@ def resolve(
     nbrs: tuple[tuple[int, ...], ...],
     pending: list[Patch],
     patch: Patch,
-    owner: int,
+    marker: str,
     group: Sequence[int],
 ) -> None:
-    """Resolve ``patch``: markers of ``owner`` on it, ``group`` removed, ``pending`` updated.
+    """Resolve ``patch``: its owner's ``marker`` on it, ``group`` removed, ``pending`` updated.
 
     The removed stones' points are empty now: with the empty points next to them they form
     one territory, which takes in every patch next to the group, and is a new patch if still
     small enough. No fill is needed: a turn starts without a patch and ``pending`` holds
     every patch, so an empty point outside ``pending`` lies in a territory of more than
     ``PATCH_MAX`` points. Kept in one piece: it runs once per resolution of every replay."""
-    marker = MARKERS[owner]
     for p in patch:
         cells[p] = marker
     pending.remove(patch)
@@ -219,12 +227,15 @@ def arounds(size: int) -> dict[Patch, tuple[int, ...]]:
     return {}
 
 
-def marker_groups(board: Sequence[str], size: int) -> tuple[dict[int, int], dict[int, int]]:
-    """The number of marker groups of each size, for Black and for White."""
+def marker_groups(
+    board: Sequence[str], size: int, markers: tuple[str, str]
+) -> tuple[dict[int, int], dict[int, int]]:
+    """The number of marker groups of each size, for each colour (its marker in
+    ``markers``)."""
     nbrs = geometry(size).neighbours
     cells = list(board)  # a marker met by a fill is emptied here: it is not met again
     counts: tuple[dict[int, int], dict[int, int]] = ({}, {})
-    for marker, sizes in zip(MARKERS, counts, strict=True):
+    for marker, sizes in zip(markers, counts, strict=True):
         left, p = cells.count(marker), 0
         while left:
             p = cells.index(marker, p)  # the next marker not met yet
@@ -246,9 +257,3 @@ def deciding_size(black: dict[int, int], white: dict[int, int]) -> int | None:
         if black.get(size, 0) != white.get(size, 0):
             return size
     return None
-
-
-def piece_name(piece: str) -> str:
-    """``"a black stone"``, ``"a white marker"``."""
-    colour = COLOURS[piece.lower() == "w"]
-    return f"a {colour.lower()} {'stone' if piece in STONES else 'marker'}"

@@ -13,15 +13,7 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 
 from arbiter.adjudicator.board import geometry
-from arbiter.adjudicator.implo_board import (
-    COLOURS,
-    PATCH_MAX,
-    Patch,
-    arounds,
-    options,
-    piece_name,
-    resolve,
-)
+from arbiter.adjudicator.implo_board import PATCH_MAX, Patch, Pieces, arounds, options, resolve
 from arbiter.notation.ast import ImploPlace, Point, Resolve
 from arbiter.notation.errors import AmbiguousMoveError, IllegalMoveError
 
@@ -37,15 +29,16 @@ HINTS = 3
 class Turn:
     """A turn under way: a mutable board, the patches still to resolve, the steps taken.
 
-    ``pending`` always holds every patch on the board (see ``implo_board.Patch``); ``steps``
-    are the steps taken so far as the canonical writer writes them. ``play`` needs a turn
-    object only for steps a record leaves out; ``legal_moves`` walks the choices with
-    copies of one."""
+    ``pieces`` are the game's letters and colours; ``pending`` always holds every patch on
+    the board (see ``implo_board.Patch``); ``steps`` are the steps taken so far as the
+    canonical writer writes them. ``play`` needs a turn object only for steps a record leaves
+    out; ``legal_moves`` walks the choices with copies of one."""
 
-    __slots__ = ("size", "nbrs", "arounds", "cells", "pending", "mover", "at", "steps")
+    __slots__ = ("pieces", "size", "nbrs", "arounds", "cells", "pending", "mover", "at", "steps")
 
     def __init__(
         self,
+        pieces: Pieces,
         size: int,
         cells: list[str],
         pending: list[Patch],
@@ -53,6 +46,7 @@ class Turn:
         at: int,
         steps: list[Resolve],
     ) -> None:
+        self.pieces = pieces
         self.size, self.nbrs, self.arounds = size, geometry(size).neighbours, arounds(size)
         self.cells, self.pending, self.mover, self.at, self.steps = (
             cells,
@@ -64,6 +58,7 @@ class Turn:
 
     def copy(self) -> Turn:
         return Turn(
+            self.pieces,
             self.size,
             self.cells.copy(),
             self.pending.copy(),
@@ -74,11 +69,11 @@ class Turn:
 
     def options(self, patch: Patch) -> tuple[int, list[list[int]]]:
         """The owner of ``patch`` and the owner's tied biggest adjacent groups."""
-        return options(self.cells, self.nbrs, self.arounds, patch, self.mover)
+        return options(self.cells, self.nbrs, self.arounds, patch, self.mover, self.pieces.stones)
 
     def apply(self, patch: Patch, owner: int, group: Sequence[int], tied: bool) -> None:
         """Resolve ``patch``; the step is recorded as the canonical writer names it."""
-        resolve(self.cells, self.nbrs, self.pending, patch, owner, group)
+        resolve(self.cells, self.nbrs, self.pending, patch, self.pieces.markers[owner], group)
         points = geometry(self.size).points
         self.steps.append(Resolve(points[patch[0]], points[group[0]] if tied else None))
 
@@ -126,6 +121,37 @@ class Turn:
             f"{groups}; write {self._examples(choices)}"
         )
 
+    def not_a_patch(self, point: Point, index: int, where: str) -> IllegalMoveError:
+        """A step names ``point``, which lies in no patch."""
+        if not self.pending:
+            return IllegalMoveError(f"{where}: no patch remains to resolve")
+        content = self.cells[index]
+        why = (
+            f"it holds {self.pieces.names[content]}"
+            if content
+            else f"its territory has more than {PATCH_MAX} points"
+        )
+        return IllegalMoveError(f"{where}: {point} is not in a patch ({why})")
+
+    def wrong_group(
+        self, point: Point, patch: Patch, owner: int, biggest: Sequence[Sequence[int]], where: str
+    ) -> IllegalMoveError:
+        """A step removes the group of ``point``, which is not one the patch may remove."""
+        names = geometry(self.size).names
+        at = names[patch[0]]
+        colour = self.pieces.colours[owner]
+        if not biggest:
+            return IllegalMoveError(
+                f"{where}: the patch at {at} goes to {colour}, who has no stone next "
+                f"to it, so nothing is removed; drop ':{point}'"
+            )
+        groups = ", ".join(names[g[0]] for g in biggest)
+        kind = "the group" if len(biggest) == 1 else "one of the groups"
+        return IllegalMoveError(
+            f"{where}: {point} is not a stone of a biggest {colour} group next to the "
+            f"patch at {at}; the patch must remove {kind} at {groups}"
+        )
+
     def _examples(self, firsts: Sequence[tuple[Patch, int, Sequence[int], bool]]) -> str:
         """Whole moves, one per first step given, each finished the first way there is:
         moves a record may contain as they are written."""
@@ -147,6 +173,7 @@ def write_steps(turn: Turn, steps: tuple[Resolve, ...]) -> int:
     ``AmbiguousMoveError`` if a needed group is unnamed. Runs in every replay: the common
     step (written canonically) costs one membership test and one ownership check."""
     size, cells, pending, done = turn.size, turn.cells, turn.pending, turn.steps
+    markers = turn.pieces.markers
     table = geometry(size)
     kept = 0
     for number, step in enumerate(steps, 1):
@@ -156,7 +183,7 @@ def write_steps(turn: Turn, steps: tuple[Resolve, ...]) -> int:
             if index in patch:
                 break
         else:
-            raise not_a_patch(cells, pending, named, index, f"step {number} ({step})")
+            raise turn.not_a_patch(named, index, f"step {number} ({step})")
         owner, biggest = turn.options(patch)
         group: Sequence[int]
         remove = step.remove
@@ -166,7 +193,7 @@ def write_steps(turn: Turn, steps: tuple[Resolve, ...]) -> int:
                 if stone in group:
                     break
             else:
-                raise wrong_group(remove, patch, owner, biggest, size, f"step {number} ({step})")
+                raise turn.wrong_group(remove, patch, owner, biggest, f"step {number} ({step})")
             tied = len(biggest) > 1
             canonical = tied and stone == group[0] and type(remove) is Point
         elif len(biggest) > 1:
@@ -174,7 +201,7 @@ def write_steps(turn: Turn, steps: tuple[Resolve, ...]) -> int:
         else:
             group = biggest[0] if biggest else []
             tied, canonical = False, True
-        resolve(cells, turn.nbrs, pending, patch, owner, group)
+        resolve(cells, turn.nbrs, pending, patch, markers[owner], group)
         if canonical and index == patch[0] and type(step) is Resolve and type(named) is Point:
             done.append(step)  # the record's own step: it is the canonical one
             kept += 1
@@ -189,40 +216,6 @@ def _index(point: Point, size: int, number: int, step: Resolve) -> int:
     if not (0 <= point.file < size and 0 <= point.rank < size):
         raise IllegalMoveError(f"step {number} ({step}): {point} is off the {size}×{size} board")
     return point.rank * size + point.file
-
-
-def not_a_patch(
-    cells: list[str], pending: list[Patch], point: Point, index: int, where: str
-) -> IllegalMoveError:
-    """A step names ``point``, which lies in no patch."""
-    if not pending:
-        return IllegalMoveError(f"{where}: no patch remains to resolve")
-    content = cells[index]
-    why = (
-        f"it holds {piece_name(content)}"
-        if content
-        else f"its territory has more than {PATCH_MAX} points"
-    )
-    return IllegalMoveError(f"{where}: {point} is not in a patch ({why})")
-
-
-def wrong_group(
-    point: Point, patch: Patch, owner: int, biggest: Sequence[Sequence[int]], size: int, where: str
-) -> IllegalMoveError:
-    """A step removes the group of ``point``, which is not one the patch may remove."""
-    names = geometry(size).names
-    at = names[patch[0]]
-    if not biggest:
-        return IllegalMoveError(
-            f"{where}: the patch at {at} goes to {COLOURS[owner]}, who has no stone next "
-            f"to it, so nothing is removed; drop ':{point}'"
-        )
-    groups = ", ".join(names[g[0]] for g in biggest)
-    kind = "the group" if len(biggest) == 1 else "one of the groups"
-    return IllegalMoveError(
-        f"{where}: {point} is not a stone of a biggest {COLOURS[owner]} group next to the "
-        f"patch at {at}; the patch must remove {kind} at {groups}"
-    )
 
 
 def choice_sequences(turn: Turn) -> list[tuple[Resolve, ...]]:

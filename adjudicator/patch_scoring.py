@@ -2,26 +2,38 @@
 
 Implements the sections "Scoring" and "Tie-break" that ``spec/rules/pilo.md`` and
 ``spec/rules/petrify.md`` share. Pure functions of a final board (cells are the Setup letters
-of each square, bottom to top: ``""`` empty, ``"x"`` a block, ``"bbb"`` a Blue stack of
-height 3) and, for the tie-break, of the colour of the last board play.
+of each square, bottom to top: ``""`` empty, else a block or a one-coloured stack) and, for
+the tie-break, of the colour of the last board play. Each game names its letters and colours
+in its own description; the scoring is handed them as :class:`Pieces`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.board import geometry
-from arbiter.notation.games import Piece
+from arbiter.notation.games import GameDescription
 
-COLOURS = ("Blue", "Orange")
-PIECES = (Piece("b", "Blue disk"), Piece("o", "Orange disk"), Piece("x", "block"))
-"""The pieces of Pilo and Petrify, whose descriptions share them; the scoring reads them."""
 BLUE, ORANGE = 0, 1
-LETTERS = (PIECES[BLUE].letter, PIECES[ORANGE].letter)
-"""The disk letter of each colour, as in the Setup notation."""
-BLOCK = PIECES[2].letter
+"""The colours by their place in the description: Blue (the first) moves first."""
+
+
+class Pieces:
+    """A capture game's colours and letters, by colour, as its rules and scoring use them.
+
+    Built once by the game's module from its description, whose pieces are each colour's
+    disk in the order of the colours, then the block (the Setup letters)."""
+
+    __slots__ = ("colours", "disks", "block")
+
+    def __init__(self, game: GameDescription) -> None:
+        first, second, block = game.pieces
+        self.colours: Final = game.colours
+        self.disks: Final = (first.letter, second.letter)
+        """The disk letter of each colour."""
+        self.block: Final = block.letter
 
 
 class PatchResult(NamedTuple):
@@ -36,20 +48,21 @@ class PatchResult(NamedTuple):
     group: int
 
 
-def score_patches(board: tuple[str, ...], size: int) -> list[PatchResult]:
+def score_patches(board: tuple[str, ...], size: int, pieces: Pieces) -> list[PatchResult]:
     """Every patch of ``board`` with its owner, in the order of their first squares
     (``spec/rules/pilo.md``, "Scoring").
 
     Group and patch sizes count squares, so a stack of any height adds one."""
     neighbours = geometry(size).neighbours
+    block = pieces.block
     label = [-1] * len(board)
     firsts: list[int] = []
     areas: list[int] = []
     for i, cell in enumerate(board):
-        if cell != BLOCK and label[i] < 0:
-            areas.append(_fill(i, neighbours, label, len(firsts), lambda j: board[j] != BLOCK))
+        if cell != block and label[i] < 0:
+            areas.append(_fill(i, neighbours, label, len(firsts), lambda j: board[j] != block))
             firsts.append(i)
-    groups = _group_sizes(board, neighbours, label, len(firsts))
+    groups = _group_sizes(board, neighbours, label, len(firsts), pieces)
     return [
         PatchResult(first, area, *_owner(*counts))
         for first, area, counts in zip(firsts, areas, groups, strict=True)
@@ -63,7 +76,9 @@ def scores(patches: list[PatchResult]) -> tuple[int, int]:
     return blue, orange
 
 
-def patch_details(patches: list[PatchResult], size: int) -> dict[str, Any]:
+def patch_details(
+    patches: list[PatchResult], size: int, colours: tuple[str, str]
+) -> dict[str, Any]:
     """The JSON-ready ``Outcome.details``: per colour its score and the patches it owns,
     then the patches nobody owns (``spec/rules/pilo.md``, "Outcome details")."""
     names = geometry(size).names
@@ -77,23 +92,23 @@ def patch_details(patches: list[PatchResult], size: int) -> dict[str, Any]:
                 if p.owner == c
             ],
         }
-        for c, colour in enumerate(COLOURS)
+        for c, colour in enumerate(colours)
     }
     out["unowned"] = [{"at": names[p.at], "size": p.size} for p in patches if p.owner is None]
     return out
 
 
-def tiebreak(last_play: int | None, score: int) -> tuple[int, str]:
+def tiebreak(last_play: int | None, score: int, colours: tuple[str, str]) -> tuple[int, str]:
     """The winner of a tie and the sentence that says why (``spec/rules/pilo.md``,
     "Tie-break"): whoever made the last board play loses."""
     if last_play is None:
         # Only a Setup game can end with no board play; the Setup stands for a position
         # with Blue to move, as if Orange had just played (spec: "Tie-break").
         return BLUE, (
-            f"scores tied at {score} and no board play was made; Orange counts as "
-            "having made the last one and loses"
+            f"scores tied at {score} and no board play was made; {colours[ORANGE]} counts "
+            "as having made the last one and loses"
         )
-    loser = COLOURS[last_play]
+    loser = colours[last_play]
     return 1 - last_play, f"scores tied at {score}; {loser} made the last board play and loses"
 
 
@@ -102,15 +117,17 @@ def _group_sizes(
     neighbours: tuple[tuple[int, ...], ...],
     patch_of: list[int],
     count: int,
+    pieces: Pieces,
 ) -> list[tuple[Counter[int], Counter[int]]]:
     """Per patch, how many Blue and how many Orange groups it holds of each size."""
     groups = [(Counter[int](), Counter[int]()) for _ in range(count)]
     seen = [-1] * len(board)
+    block, disks = pieces.block, pieces.disks
     for i, cell in enumerate(board):
-        if cell and cell != BLOCK and seen[i] < 0:
+        if cell and cell != block and seen[i] < 0:
             letter = cell[0]
             area = _fill(i, neighbours, seen, 0, _coloured(board, letter))
-            groups[patch_of[i]][LETTERS.index(letter)][area] += 1
+            groups[patch_of[i]][disks.index(letter)][area] += 1
     return groups
 
 

@@ -10,21 +10,22 @@ directions, any enemy disk as a target, and the formations.
 from __future__ import annotations
 
 from functools import cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from arbiter.adjudicator.board import DIAGONAL, ORTHOGONAL, geometry
-from arbiter.adjudicator.capture_games import BLOCK, COLOURS, CaptureRules, CaptureState
-from arbiter.adjudicator.patch_scoring import PIECES
-from arbiter.notation.games import GameDescription
+from arbiter.adjudicator.capture_games import CaptureRules, CaptureState, Pieces
+from arbiter.notation.games import GameDescription, Piece
 
 DESCRIPTION = GameDescription(
     name="Petrify",
-    colours=COLOURS,
+    colours=("Blue", "Orange"),
     sizes=tuple(range(3, 20)),
     moves=("place", "move", "pass", "swap"),
-    pieces=PIECES,
+    pieces=(Piece("b", "Blue disk"), Piece("o", "Orange disk"), Piece("x", "block")),
     scored=True,
 )
+PIECES: Final = Pieces(DESCRIPTION)
+BLOCK: Final = PIECES.block
 EIGHT = ORTHOGONAL + DIAGONAL
 EDGE = "the edge of the board"
 
@@ -49,6 +50,7 @@ class PetrifyRules(CaptureRules[State]):
     """Petrify (Luis Bolaños Mures, 2021) as ``spec/rules/petrify.md`` states it."""
 
     description = DESCRIPTION
+    pieces = PIECES
     directions = EIGHT
     piece = "disk"
     lines = "one row, column or diagonal"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules
 from arbiter.adjudicator.board import EAST, NORTH, OFF, SOUTH, WEST, geometry
@@ -21,37 +21,51 @@ from arbiter.notation.ast import FILES, Grid, Move, Point, Sow, make
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
 
+SIZES = (6, 8)
+"""The board sizes, each with its standard start (and so its equipment)."""
+PIECES = (Piece("r", "Red man"), Piece("b", "Black man"), Piece("n", "neutral man"))
+"""The description's men: each colour's, in the order of the colours, then the neutral
+ones. Named ahead of the description because its standard starts are written with them."""
+
 
 def _standard(size: int) -> str:
     """The standard start of RULINGS.md in the position notation: a neutral man on every
     square, Red's men on top of rank 1 and of the two side files up to the middle, Black's
     mirrored from the top rank (spec/rules/pilare.md shows the same strings)."""
-    half, inner = size // 2, ",".join(["n"] * (size - 2))
-    top = ",".join(["nb"] * size)
-    bottom = ",".join(["nr"] * size)
+    red, black, neutral = (piece.letter for piece in PIECES)
+    on_red, on_black = neutral + red, neutral + black  # a colour's man on a neutral one
+    inner = ",".join([neutral] * (size - 2))
+    sides = size // 2 - 1  # the ranks between an edge rank and the middle of the board
     return "/".join(
-        [top, *[f"nb,{inner},nb"] * (half - 1), *[f"nr,{inner},nr"] * (half - 1), bottom]
+        [
+            ",".join([on_black] * size),
+            *[f"{on_black},{inner},{on_black}"] * sides,
+            *[f"{on_red},{inner},{on_red}"] * sides,
+            ",".join([on_red] * size),
+        ]
     )
 
 
 DESCRIPTION = GameDescription(
     name="Pilare",
     colours=("Red", "Black"),
-    sizes=(6, 8),
+    sizes=SIZES,
     moves=("sow",),
-    pieces=(Piece("r", "Red man"), Piece("b", "Black man"), Piece("n", "neutral man")),
+    pieces=PIECES,
     stacks=True,
-    start={size: _standard(size) for size in (6, 8)},
+    start={size: _standard(size) for size in SIZES},
 )
-COLOURS = DESCRIPTION.colours
-MEN = (DESCRIPTION.pieces[0].letter, DESCRIPTION.pieces[1].letter)  # each colour's men
-NEUTRAL = DESCRIPTION.pieces[2].letter
+COLOURS: Final = DESCRIPTION.colours
+MEN: Final = (PIECES[0].letter, PIECES[1].letter)
+"""Each colour's men, by colour."""
+NEUTRAL: Final = PIECES[2].letter
 
-# The game's equipment (published text): men per colour, and one neutral man per square.
 EQUIPMENT: Mapping[int, Mapping[str, int]] = {
-    6: {MEN[0]: 10, MEN[1]: 10, NEUTRAL: 36},
-    8: {MEN[0]: 14, MEN[1]: 14, NEUTRAL: 64},
+    size: {letter: start.count(letter) for letter in DESCRIPTION.letters}
+    for size, start in DESCRIPTION.start.items()
 }
+"""The men of each kind that a game owns, by size: those of the standard start, which puts
+every man on the board (spec/rules/pilare.md, section 1); none ever leaves it."""
 
 # Directions in the order legal_moves tries them (alphabetical, so each origin's paths come
 # out in sorted order). Index d and 3 - d are opposite: e/w and n/s.
@@ -78,7 +92,7 @@ class State(NamedTuple):
 
 
 class PilareRules(Rules[State]):
-    """The rules of Pilare on 6×6 and 8×8 boards (``spec/rules/pilare.md``)."""
+    """The rules of Pilare (``spec/rules/pilare.md``), on the sizes of its description."""
 
     description = DESCRIPTION
 
@@ -102,16 +116,6 @@ class PilareRules(Rules[State]):
     def to_move(self, state: State) -> str:
         """Red on even plies, Black on odd ones."""
         return COLOURS[state.ply % 2]
-
-    def outcome(self, state: State) -> Outcome | None:
-        """The other colour wins when the player to move has no stack topped by their own
-        colour; otherwise None (there is no pass and no draw)."""
-        turn = state.ply % 2
-        if state.topped[turn]:
-            return None
-        loser, winner = COLOURS[turn], COLOURS[1 - turn]
-        details = {"reason": f"{loser} has no stack topped by {loser}", **self.details(state)}
-        return Outcome(winner=winner, scores=None, tiebreak=None, details=details)
 
     def position(self, state: State) -> Grid:
         """The board as ``grid[rank][file]``, stacks bottom man first."""
@@ -142,10 +146,15 @@ class PilareRules(Rules[State]):
         return State(size, board, 0, _count_topped(board))
 
     def _game_over(self, state: State) -> str | None:
-        if state.topped[state.ply % 2]:
-            return None
-        colour = COLOURS[state.ply % 2]
-        return f"the game is over: {colour} has no stack topped by {colour}"
+        turn = state.ply % 2
+        return None if state.topped[turn] else f"the game is over: {_stuck(COLOURS[turn])}"
+
+    def _outcome(self, state: State) -> Outcome:
+        """The player to move, left without a stack topped by their own colour, loses (there
+        is no pass and no draw)."""
+        turn = state.ply % 2
+        details = {"reason": _stuck(COLOURS[turn]), **self.details(state)}
+        return Outcome(winner=COLOURS[1 - turn], scores=None, tiebreak=None, details=details)
 
     def _legal_moves(self, state: State) -> Iterator[Move]:
         """Every legal move, lazily: origins from a1 rank by rank, paths in sorted order.
@@ -192,9 +201,8 @@ def count_paths(size: int, origin: Point, height: int) -> int:
 
 
 def count_legal_moves(state: State) -> int:
-    """The number of moves ``legal_moves(state)`` would yield, computed without listing."""
-    if not state.topped[state.ply % 2]:
-        return 0
+    """The number of moves ``legal_moves(state)`` would yield, computed without listing (none
+    once the game is over: the mover then has no stack to lift)."""
     size, mine = state.size, MEN[state.ply % 2]
     return sum(
         _tails(size, len(stack))[start][NO_DIRECTION]
@@ -217,6 +225,11 @@ def _checked(board: tuple[str, ...], size: int) -> tuple[str, ...]:
                 f"a {size}×{size} game has only {limit}"
             )
     return board
+
+
+def _stuck(colour: str) -> str:
+    """Why ``colour``, to move, cannot: the end of the game in words."""
+    return f"{colour} has no stack topped by {colour}"
 
 
 def _check_stack(stack: str, origin: Point, turn: int) -> None:
@@ -277,17 +290,18 @@ def _sown(state: State, start: int, stack: str, squares: list[int]) -> State:
     board[start] = ""
     for man, square in zip(stack, squares, strict=True):
         board[square] += man
+    red_man, black_man = MEN
     red, black = state.topped
     for square in {start, *squares}:
         before, after = old[square][-1:], board[square][-1:]
-        red += (after == "r") - (before == "r")
-        black += (after == "b") - (before == "b")
+        red += (after == red_man) - (before == red_man)
+        black += (after == black_man) - (before == black_man)
     return make(State, (state.size, tuple(board), state.ply + 1, (red, black)))
 
 
 def _count_topped(board: tuple[str, ...]) -> tuple[int, int]:
     tops = [stack[-1] for stack in board if stack]
-    return tops.count("r"), tops.count("b")
+    return tops.count(MEN[0]), tops.count(MEN[1])
 
 
 def _paths(size: int, start: int, height: int) -> Iterator[str]:

@@ -8,20 +8,23 @@ moves, equal heights, a capture that adds a disk.
 
 from __future__ import annotations
 
+from typing import Final
+
 from arbiter.adjudicator.board import ORTHOGONAL, geometry
-from arbiter.adjudicator.capture_games import BLOCK, COLOURS, CaptureRules, CaptureState
-from arbiter.adjudicator.patch_scoring import PIECES
-from arbiter.notation.games import GameDescription
+from arbiter.adjudicator.capture_games import CaptureRules, CaptureState, Pieces
+from arbiter.notation.games import GameDescription, Piece
 
 DESCRIPTION = GameDescription(
     name="Pilo",
-    colours=COLOURS,
+    colours=("Blue", "Orange"),
     sizes=tuple(range(3, 20)),
     moves=("place", "move", "pass", "swap"),
-    pieces=PIECES,
+    pieces=(Piece("b", "Blue disk"), Piece("o", "Orange disk"), Piece("x", "block")),
     stacks=True,
     scored=True,
 )
+PIECES: Final = Pieces(DESCRIPTION)
+BLOCK: Final = PIECES.block
 
 
 State = CaptureState
@@ -34,6 +37,7 @@ class PiloRules(CaptureRules[State]):
     """Pilo (Luis Bolaños Mures, 2021) as ``spec/rules/pilo.md`` states it."""
 
     description = DESCRIPTION
+    pieces = PIECES
     directions = ORTHOGONAL
     piece = "stack"
     lines = "one row or column"

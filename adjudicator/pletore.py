@@ -66,10 +66,6 @@ class State(NamedTuple):
         """The button is used only when komi and size have the same parity."""
         return self.komi % 2 == self.size % 2
 
-    @property
-    def over(self) -> bool:
-        return self.passes >= 2
-
 
 class PletoreRules(Rules[State]):
     """Pletore as in ``spec/rules/pletore.md``: Black first, integer komi, optional button."""
@@ -78,20 +74,6 @@ class PletoreRules(Rules[State]):
 
     def to_move(self, state: State) -> str:
         return NAMES[state.mover]
-
-    def outcome(self, state: State) -> Outcome | None:
-        """The result once both players have passed in a row, else None.
-
-        Raises ``RuntimeError`` on a tied score, which the rules make impossible (spec
-        section 6); a tie means a state that no legal game reaches."""
-        if not state.over:
-            return None
-        details = _breakdown(state)
-        black, white = details["Black"]["total"], details["White"]["total"]
-        if black == white:
-            raise RuntimeError(f"Pletore score tied at {black}: this state breaks the rules")
-        winner = "Black" if black > white else "White"
-        return Outcome(winner, scores={"Black": black, "White": white}, details=details)
 
     def position(self, state: State) -> Grid:
         return geometry(state.size).grid([LETTERS[cell] for cell in state.board])
@@ -119,6 +101,20 @@ class PletoreRules(Rules[State]):
 
     def _game_over(self, state: State) -> str | None:
         return GAME_OVER if state.passes >= 2 else None
+
+    def _outcome(self, state: State) -> Outcome:
+        """The higher total wins.
+
+        Raises ``RuntimeError`` on a tied score, which the rules make impossible (spec
+        section 6); a tie means a state that no legal game reaches."""
+        details = _breakdown(state)
+        totals = {name: figures["total"] for name, figures in details.items()}
+        black, white = totals[NAMES[BLACK]], totals[NAMES[WHITE]]
+        if black == white:
+            raise RuntimeError(
+                f"{DESCRIPTION.name} score tied at {black}: this state breaks the rules"
+            )
+        return Outcome(NAMES[BLACK if black > white else WHITE], scores=totals, details=details)
 
     def _legal_moves(self, state: State) -> Iterator[Move]:
         """Placements and flips in board order (a1, b1, ..., then rank 2), then the button or

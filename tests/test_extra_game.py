@@ -50,12 +50,6 @@ class DotsRules(Rules[DotsState]):
     def to_move(self, state: DotsState) -> str:
         return DOTS.colours[state.ply % 2]
 
-    def outcome(self, state: DotsState) -> Outcome | None:
-        if self._game_over(state) is None:
-            return None
-        green, purple = state.board.count("g"), state.board.count("p")
-        return Outcome("Green" if green > purple else "Purple", {"Green": green, "Purple": purple})
-
     def position(self, state: DotsState) -> Grid:
         return geometry(state.size).grid(state.board)
 
@@ -65,6 +59,10 @@ class DotsRules(Rules[DotsState]):
     def _game_over(self, state: DotsState) -> str | None:
         full = "" not in state.board
         return "the game is over" if state.passes >= 2 or full else None
+
+    def _outcome(self, state: DotsState) -> Outcome:
+        green, purple = state.board.count("g"), state.board.count("p")
+        return Outcome("Green" if green > purple else "Purple", {"Green": green, "Purple": purple})
 
     def _legal_moves(self, state: DotsState) -> Iterator[Move]:
         table = geometry(state.size)

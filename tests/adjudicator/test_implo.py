@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from arbiter.adjudicator import implo_turn
-from arbiter.adjudicator.implo import ImploRules, State
-from arbiter.adjudicator.implo_board import COLOURS, placed_patches
+from arbiter.adjudicator.implo import COLOURS, ImploRules, State
+from arbiter.adjudicator.implo_board import placed_patches
 from arbiter.notation.ast import ImploPlace, Move, Pass, Place, Point, Resolve, Swap
 from arbiter.notation.errors import AmbiguousMoveError, IllegalMoveError
 from arbiter.notation.games import find_game

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from arbiter.adjudicator.pilare import (
     DESCRIPTION,
+    EQUIPMENT,
     PilareRules,
     State,
     count_legal_moves,
@@ -66,6 +67,11 @@ def test_standard_positions_are_the_spec_strings() -> None:
     for size, text in DESCRIPTION.start.items():
         assert f"    {text}\n" in spec_text
         assert format_position(RULES.position(RULES.initial_state(size))) == text
+
+
+def test_the_equipment_is_the_published_one() -> None:
+    """Counted from the standard starts, it is what the published text lists (section 1)."""
+    assert EQUIPMENT == {6: {"r": 10, "b": 10, "n": 36}, 8: {"r": 14, "b": 14, "n": 64}}
 
 
 @pytest.mark.parametrize(
@@ -448,7 +454,7 @@ def snapshot(state: State) -> tuple[object, ...]:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.data(), st.sampled_from([6, 8]))
+@given(st.data(), st.sampled_from(DESCRIPTION.sizes))
 def test_random_games_never_raise_and_never_mutate(data: st.DataObject, size: int) -> None:
     state = RULES.initial_state(size)
     men = RULES.details(state)["men"]
@@ -490,7 +496,7 @@ def corrupt(data: st.DataObject, state: State, move: Sow) -> Sow:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.data(), st.sampled_from([6, 8]), st.integers(0, 40))
+@given(st.data(), st.sampled_from(DESCRIPTION.sizes), st.integers(0, 40))
 def test_a_corrupted_move_is_caught_at_its_ply(
     data: st.DataObject, size: int, bad_ply: int
 ) -> None:
@@ -509,7 +515,7 @@ def test_a_corrupted_move_is_caught_at_its_ply(
 @st.composite
 def small_setups(draw: st.DrawFn) -> State:
     """A sparse position (a few short stacks), where random games often reach their end."""
-    size = draw(st.sampled_from([6, 8]))
+    size = draw(st.sampled_from(DESCRIPTION.sizes))
     # At most 5 stacks of at most 2 men: never more men of a colour than a 6x6 game has.
     squares = draw(st.lists(st.integers(0, size * size - 1), min_size=1, max_size=5, unique=True))
     rows = [[""] * size for _ in range(size)]

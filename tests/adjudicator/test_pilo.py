@@ -482,4 +482,5 @@ def owners_by_pairing(board_: tuple[str, ...], size: int) -> list[int | None]:
 def test_scoring_agrees_with_removing_pairs_one_by_one(case: tuple[int, list[str]]) -> None:
     size, cells = case
     board_ = tuple(cells)
-    assert [p.owner for p in score_patches(board_, size)] == owners_by_pairing(board_, size)
+    owners = [p.owner for p in score_patches(board_, size, RULES.pieces)]
+    assert owners == owners_by_pairing(board_, size)
