@@ -5,6 +5,12 @@
 - :func:`svg` draws a frame, a record at a ply, a :class:`~arbiter.Game` or a bare
   :class:`~arbiter.Position` as a self-contained SVG document.
 - :func:`text` draws the same as text (Unicode, or ASCII).
+- :func:`viewer_parts` cuts every picture of a record into the parts a viewer puts each
+  ply's picture together from (the board drawn once, each ply's own marks), and
+  :func:`control_string` says who controls each point of a frame, for a viewer to mark.
+- :func:`render` and :func:`render_text` draw a frame with :class:`Options` (or as text),
+  and :func:`iter_frames` and :func:`frame_at` replay a record one frame at a time, for
+  callers that pick their own frames (the command line, the HTTP API).
 
 Everything a drawing knows of a game comes from its description (board of squares or
 points, colours, pieces and stacks), so a game registered later is drawn too.
@@ -15,15 +21,42 @@ from __future__ import annotations
 from dataclasses import replace
 
 from arbiter.adjudicator.game import Game, Position
-from arbiter.diagram.frames import Frame, Frames, frames, game_frame, position_frame
-from arbiter.diagram.svg import Options, render
+from arbiter.diagram.frames import (
+    Frame,
+    Frames,
+    frame_at,
+    frames,
+    game_frame,
+    iter_frames,
+    position_frame,
+)
+from arbiter.diagram.parts import PlyParts, Sheet, ViewerParts, viewer_parts
+from arbiter.diagram.svg import Options, control_string, render
 from arbiter.diagram.text import render_text
 from arbiter.notation.ast import Move, Record
 
 Drawable = Frame | Game | Position | Record
 """What :func:`svg` and :func:`text` draw."""
 
-__all__ = ["Drawable", "Frame", "Frames", "Options", "frame", "frames", "svg", "text"]
+__all__ = [
+    "Drawable",
+    "Frame",
+    "Frames",
+    "Options",
+    "PlyParts",
+    "Sheet",
+    "ViewerParts",
+    "control_string",
+    "frame",
+    "frame_at",
+    "frames",
+    "iter_frames",
+    "render",
+    "render_text",
+    "svg",
+    "text",
+    "viewer_parts",
+]
 
 
 def frame(

@@ -3,10 +3,11 @@
 Everything is derived from the game's description (:class:`GameDescription`): the board
 kind (squares or points), the colours, and each piece's name, whose first word names its
 owner's colour ("Blue disk", "white marker") or none ("block", "neutral man") and whose last
-word names its shape (disk, stone, marker, block, man). A game registered later gets a
-sensible look from its description alone; the table :data:`BOARDS` only gives the five
-games their own board tints, and :data:`COLUMNS` names the games whose stacks mix colours
-and are drawn as columns of men.
+word names its shape (disk, stone, marker, block, man); the shape of a game's pieces also
+says how its stacks are drawn (a man is a bar of a column). A game registered later gets a
+sensible look from its description alone: no letter, colour or stack style is keyed by a
+game's name, and the table :data:`BOARDS` only gives the five games their own board tints,
+any other game getting the tint of its kind of board (:data:`DEFAULT_BOARDS`).
 
 The palette is chosen to survive black-and-white print and colour-blind eyes: the two
 colours of a game always differ strongly in lightness (dark blue against light orange,
@@ -16,7 +17,7 @@ blocks, and every mark of a move is told by its shape and line style, not by its
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -106,15 +107,15 @@ BOARDS: Mapping[str, Board] = {
     "Implo": Board("#edd49c", "#4f3a1c", "#4f3a1c"),
     "Pletore": Board("#ddb670", "#3f2c12", "#3f2c12"),
 }
-"""The five games' own board tints, so that each is known at a glance."""
+"""The five games' own board tints, so that each is known at a glance; a tint is a matter
+of taste that no fact of a description decides, so it is keyed by name, and any other game
+is drawn with :data:`DEFAULT_BOARDS`."""
 
 DEFAULT_BOARDS: Mapping[str, Board] = {
     "squares": Board("#ebe4d3", "#7d7461", "#4f4636"),
     "points": Board("#e4c583", "#4a3818", "#4a3818"),
 }
-
-COLUMNS = frozenset({"Pilare"})
-"""Games whose stacks mix colours, drawn as a column of men from the bottom up."""
+"""The board of any game without a tint of its own, by its kind of board."""
 
 SHAPES: Mapping[str, Shape] = {
     "disk": "disk",
@@ -148,11 +149,19 @@ def _build(game: GameDescription) -> Look:
     pieces = {
         piece.letter: _piece(piece.letter, piece.name, game, colours) for piece in game.pieces
     }
-    stacks: StackStyle | None = None
-    if game.stacks:
-        stacks = "column" if game.name in COLUMNS else "height"
+    stacks = _stack_style(pieces.values()) if game.stacks else None
     board = BOARDS.get(game.name, DEFAULT_BOARDS[game.board])
     return Look(game, board, pieces, colours, stacks)
+
+
+def _stack_style(pieces: Iterable[PieceLook]) -> StackStyle:
+    """Stacks of men are drawn as columns, every man in its place from the bottom up, since
+    a man is drawn as a bar of a column; stacks of disks by their height, a stack whose
+    colours mix being a column all the same (:func:`arbiter.diagram.svg.fragment`). The
+    description does not say whether a game's stacks may mix colours, only what its pieces
+    are: games whose stacks mix (Pilare) play with men, those whose stacks are of one colour
+    (Pilo) with disks."""
+    return "column" if any(piece.shape == "man" for piece in pieces) else "height"
 
 
 def _paint(colour: str, index: int) -> Paint:

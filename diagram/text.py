@@ -5,7 +5,8 @@ numbers on both sides. Each square or point is one slot: a mark on its left, the
 mark on its right. Unicode uses ● ○ for the two colours' stones and disks, ■ □ for markers, ▒
 for blocks, box-drawing lines for a board of points and · for an empty square; ASCII uses
 the position notation's letters, ``+`` and ``.``. A stack of one colour is its piece and its
-height (``●3``, ``b3``); a stack of several colours is its letters, bottom to top (``nnr``).
+height (``●3``, ``b3``); a stack of several colours, and any square of a game whose stacks
+are columns of men, is its letters, bottom to top (``nnr``, ``r``).
 The last move's squares are marked ``( )``, a refused move's ``> <``.
 """
 

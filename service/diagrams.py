@@ -13,21 +13,14 @@ from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
 
 from arbiter.adjudicator.replay import Report, adjudicate, error_report
-from arbiter.diagram.frames import Frame, Frames, frame_at, iter_frames
-from arbiter.diagram.svg import (
-    CLOSE,
-    PAD,
-    UNIT,
-    Layout,
-    board,
-    control_fragments,
+from arbiter.diagram import (
+    Frame,
+    Frames,
+    PlyParts,
     control_string,
-    fragment,
-    layout,
-    marks,
-    open_tag,
-    tint,
-    title,
+    frame_at,
+    iter_frames,
+    viewer_parts,
 )
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
@@ -117,7 +110,7 @@ def positions_entry(
 ) -> dict[str, Any]:
     """One record as ``POST /api/v1/positions`` gives it: its report, every turn of the
     record, and one entry per frame; with ``svg``, the parts its pictures are put together
-    from (:func:`sheet`), and with ``control`` who controls each point.
+    from (:func:`arbiter.diagram.viewer_parts`), and with ``control`` who controls each point.
 
     Raises ``TooManyPlies`` when the ``budget`` runs out."""
     report = report_of(item, file=file)
@@ -134,10 +127,11 @@ def positions_entry(
     }
     if found is None:
         return entry
-    where = layout(found.game, found.record.size) if svg else None
-    entry["frames"] = [_frame(frame, where, control) for frame in found]
-    if where is not None:
-        entry["svg"] = sheet(found, where)
+    parts = viewer_parts(found) if svg else None
+    plies = parts.plies if parts is not None else (None,) * len(found)
+    entry["frames"] = [_frame(frame, own, control) for frame, own in zip(found, plies, strict=True)]
+    if parts is not None:
+        entry["svg"] = parts.sheet.to_dict()
     return entry
 
 
@@ -156,24 +150,6 @@ def _frames(item: Record | RecordError, budget: Budget) -> Frames | None:
     return Frames(item, items[0].game, tuple(items), items[-1].error)
 
 
-def sheet(found: Frames, where: Layout) -> dict[str, Any]:
-    """The parts every picture of a record shares, for the viewer to put each ply's picture
-    together as :func:`arbiter.diagram.svg.render` does (without a caption): the opening tag,
-    the board, the closing tag, the geometry, each kind of square's fragment and each
-    colour's control mark (``spec/api.md`` section 3.6)."""
-    cells = sorted({cell for frame in found for row in frame.position.grid for cell in row})
-    return {
-        "open": open_tag(where.width, where.bottom + PAD - 4),
-        "board": board(where),
-        "close": CLOSE,
-        "unit": UNIT,
-        "left": where.left,
-        "top": where.top,
-        "pieces": {cell: fragment(where.look, cell) for cell in cells if cell},
-        "control": list(control_fragments(where.look)),
-    }
-
-
 def _moves(record: Record) -> Iterator[dict[str, Any]]:
     """Every turn as written, with where it stands (also those after a refused move)."""
     for ply, turn in enumerate(record.turns, 1):
@@ -186,7 +162,8 @@ def _moves(record: Record) -> Iterator[dict[str, Any]]:
         yield entry
 
 
-def _frame(frame: Frame, where: Layout | None, control: bool) -> dict[str, Any]:
+def _frame(frame: Frame, parts: PlyParts | None, control: bool) -> dict[str, Any]:
+    """One ply as the answer gives it; ``parts`` are its picture's own, when asked for."""
     move = frame.move
     entry: dict[str, Any] = {
         "ply": frame.ply,
@@ -200,10 +177,6 @@ def _frame(frame: Frame, where: Layout | None, control: bool) -> dict[str, Any]:
     }
     if control:
         entry["control"] = control_string(frame)
-    if where is not None:
-        entry["svg"] = {
-            "title": title(frame),
-            "tint": tint(where, frame.last),
-            "marks": marks(where, frame),
-        }
+    if parts is not None:
+        entry["svg"] = parts.to_dict()
     return entry

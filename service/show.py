@@ -18,9 +18,7 @@ from typing import NoReturn
 import click
 
 from arbiter.adjudicator.replay import Report
-from arbiter.diagram.frames import Frame
-from arbiter.diagram.svg import Options, render
-from arbiter.diagram.text import render_text
+from arbiter.diagram import Frame, Options, render, render_text
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import read_records
 from arbiter.service.diagrams import NoSuchPly, NoSuchRecord, frame_of, pick, report_of

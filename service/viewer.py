@@ -16,7 +16,7 @@ from importlib import resources
 
 from flask import Blueprint, Request, Response, jsonify
 
-from arbiter.diagram.svg import Options, render
+from arbiter.diagram import Options, render
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import read_records

@@ -4,7 +4,7 @@
 // then steps through every ply without asking again. The server sends the parts of the
 // pictures (the board once, each kind of square's drawing once, and per ply its title, the
 // tint and marks of the moves); each ply's picture is put together here in the same order
-// as arbiter.diagram.svg.render puts it together, so that it is the picture that
+// as arbiter.diagram.viewer_parts describes, so that it is the picture that
 // POST /api/v1/diagram draws for that ply (a browser test compares the two).
 "use strict";
 
