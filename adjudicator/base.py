@@ -43,8 +43,8 @@ class Outcome(Plain):
     Implo's marker groups, ...), all JSON-ready.
     """
 
-    __slots__ = ("winner", "scores", "tiebreak", "details")
     _fields = ("winner", "scores", "tiebreak", "details")
+    __slots__ = _fields
 
     def __init__(
         self,

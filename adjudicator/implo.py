@@ -24,7 +24,7 @@ from arbiter.adjudicator.implo_board import (
     placed_patches,
     territory,
 )
-from arbiter.adjudicator.implo_turn import Turn, choice_sequences, write_steps
+from arbiter.adjudicator.implo_turn import TurnUnderWay, choice_sequences, write_steps
 from arbiter.notation.ast import Grid, ImploPlace, Move, Place, Point, Swap, make
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
@@ -177,7 +177,7 @@ class ImploRules(Rules[State]):
             )
             values = (size, placed, 1 - mover, state.ply + 1, state.empty - 1, canonical, mover)
             return make(State, values)
-        turn = Turn(PIECES, size, list(placed), pending, mover, at, [])
+        turn = TurnUnderWay(PIECES, size, list(placed), pending, mover, at, [])
         kept = write_steps(turn, steps)
         turn.finish()  # the record stops here: only forced steps may be left out
         exact = exact and kept == len(turn.steps)
@@ -193,12 +193,12 @@ class ImploRules(Rules[State]):
         return state._replace(ply=2, last_move=None, last_mover=state.mover)
 
 
-def _placed(state: State, at: int) -> Turn:
+def _placed(state: State, at: int) -> TurnUnderWay:
     """The turn just after the mover's stone lands on the empty point ``at``."""
     cells = list(state.board)
     cells[at] = STONES[state.mover]
     pending = placed_patches(cells.copy(), geometry(state.size).neighbours, at)
-    return Turn(PIECES, state.size, cells, pending, state.mover, at, [])
+    return TurnUnderWay(PIECES, state.size, cells, pending, state.mover, at, [])
 
 
 def _figures(state: State, sizes: tuple[dict[int, int], dict[int, int]]) -> dict[str, Any]:

@@ -26,7 +26,7 @@ HINTS = 3
 """Whole moves an ambiguity error offers at most."""
 
 
-class Turn:
+class TurnUnderWay:
     """A turn under way: a mutable board, the patches still to resolve, the steps taken.
 
     ``pieces`` are the game's letters and colours; ``pending`` always holds every patch on
@@ -56,8 +56,8 @@ class Turn:
             steps,
         )
 
-    def copy(self) -> Turn:
-        return Turn(
+    def copy(self) -> TurnUnderWay:
+        return TurnUnderWay(
             self.pieces,
             self.size,
             self.cells.copy(),
@@ -164,7 +164,7 @@ class Turn:
         return ", ".join(moves[:-1]) + " or " + moves[-1] if len(moves) > 1 else moves[0]
 
 
-def write_steps(turn: Turn, steps: tuple[Resolve, ...]) -> int:
+def write_steps(turn: TurnUnderWay, steps: tuple[Resolve, ...]) -> int:
     """Apply a record's written ``steps`` to ``turn`` in order (each appended to
     ``turn.steps`` as the canonical writer writes it); return how many were written that way
     already, so appended as they are.
@@ -218,7 +218,7 @@ def _index(point: Point, size: int, number: int, step: Resolve) -> int:
     return point.rank * size + point.file
 
 
-def choice_sequences(turn: Turn) -> list[tuple[Resolve, ...]]:
+def choice_sequences(turn: TurnUnderWay) -> list[tuple[Resolve, ...]]:
     """The step sequences that finish ``turn``, depth first (patch by lowest point, then
     group by lowest stone): all of them if there are at most ``SEQUENCE_CAP``.
 
@@ -233,7 +233,7 @@ def choice_sequences(turn: Turn) -> list[tuple[Resolve, ...]]:
 
 
 def walk(
-    turn: Turn, seen: set[tuple[str, ...]] | None, budget: list[int] | None
+    turn: TurnUnderWay, seen: set[tuple[str, ...]] | None, budget: list[int] | None
 ) -> Iterator[tuple[Resolve, ...]]:
     """Depth-first ways to finish ``turn``. With ``seen``, a board met before is not walked
     again; with ``budget`` (a one-item counter), the walk stops after that many steps."""

@@ -27,16 +27,12 @@ class Report(Plain):
     """What the adjudicator says of one record (``spec/report.md``); filled in as the
     replay goes, so not immutable."""
 
-    __slots__ = (
-        "file", "index", "game", "size", "valid", "finished", "result", "termination",
-        "winner", "winner_player", "scores", "tiebreak", "plies", "swapped", "players",
-        "claimed_result", "claim_ok", "details", "final_position", "errors",
-    )  # fmt: skip
     _fields = (
         "file", "index", "game", "size", "valid", "finished", "result", "termination",
         "winner", "winner_player", "scores", "tiebreak", "plies", "swapped", "players",
         "claimed_result", "claim_ok", "details", "final_position", "errors",
     )  # fmt: skip
+    __slots__ = _fields
 
     def __init__(  # one parameter per field of the report, in its order
         self,

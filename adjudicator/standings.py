@@ -18,7 +18,7 @@ from arbiter.adjudicator.replay import Report
 from arbiter.adjudicator.tiebreaks import (
     MARGIN,
     RoundResult,
-    Value,
+    TiebreakValue,
     name_key,
     parse_order,
     rank,
@@ -75,10 +75,10 @@ class Standing:
     losses: int
     forfeit_wins: int
     forfeit_losses: int
-    tiebreaks: tuple[tuple[str, Value], ...]
+    tiebreaks: tuple[tuple[str, TiebreakValue], ...]
     results: tuple[RoundResult | None, ...]
 
-    def tiebreak(self, name: str) -> Value:
+    def tiebreak(self, name: str) -> TiebreakValue:
         """The player's value of one tie-break; raises ``KeyError`` if it was not applied."""
         return dict(self.tiebreaks)[name]
 
@@ -374,7 +374,7 @@ def _standing(
     place: int,
     player: str,
     own: dict[int, RoundResult],
-    ties: tuple[tuple[str, Value], ...],
+    ties: tuple[tuple[str, TiebreakValue], ...],
     rounds: int,
 ) -> Standing:
     played = [r for r in own.values() if r.played]
@@ -464,7 +464,7 @@ def _scored(game: str | None) -> bool:
     return game is not None and find_game(game).scored
 
 
-def _number(value: Value) -> Value:
+def _number(value: TiebreakValue) -> TiebreakValue:
     """Whole numbers as integers, so that JSON shows ``4`` rather than ``4.0``."""
     if isinstance(value, float) and value.is_integer():
         return int(value)

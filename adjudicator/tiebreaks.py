@@ -61,7 +61,7 @@ ALIASES = {
 }
 """Other spellings accepted in a tie-break list (any case)."""
 
-Value = float | int | None
+TiebreakValue = float | int | None
 """A tie-break value: a number, or None where it does not apply (``direct`` for a player
 who was not tied when it was applied)."""
 
@@ -138,7 +138,7 @@ class Ranking:
 
     order: tuple[str, ...]
     places: tuple[tuple[str, ...], ...]
-    values: Mapping[str, Mapping[str, Value]]
+    values: Mapping[str, Mapping[str, TiebreakValue]]
 
 
 def parse_order(spec: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -194,7 +194,7 @@ def rank(results: Results, rounds: int, order: Sequence[str]) -> Ranking:
     a counted game)."""
     players = sorted(results, key=name_key)
     field = Field.of(results, rounds)
-    values: dict[str, dict[str, Value]] = {player: {} for player in players}
+    values: dict[str, dict[str, TiebreakValue]] = {player: {} for player in players}
     places = _split([players], field.score)
     for name in order:
         if name == DIRECT:
@@ -270,7 +270,7 @@ def _split(places: Iterable[Sequence[str]], value: Mapping[str, float | int]) ->
 
 
 def _direct(
-    tied: Sequence[str], results: Results, values: dict[str, dict[str, Value]]
+    tied: Sequence[str], results: Results, values: dict[str, dict[str, TiebreakValue]]
 ) -> list[list[str]]:
     """Split one place by direct encounter and record each player's place within it (1 is
     best; None for a player who was not tied)."""

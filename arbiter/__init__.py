@@ -29,9 +29,8 @@ pictures) and :mod:`arbiter.service` (command line and HTTP API).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from arbiter.notation.errors import (
     AmbiguousMoveError,
@@ -41,6 +40,7 @@ from arbiter.notation.errors import (
     RecordError,
     ResultMismatchError,
 )
+from arbiter.notation.exports import lazy_exports
 from arbiter.notation.games import GameDescription, all_games, find_game
 
 if TYPE_CHECKING:
@@ -87,18 +87,7 @@ notation alone loads no rules engine (the notation loads the games it knows at t
 lookup, ``arbiter.notation.games``)."""
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'arbiter' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
-
+__getattr__, __dir__ = lazy_exports(globals(), _LAZY)
 
 __version__ = "0.2.0"
 

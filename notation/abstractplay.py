@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from arbiter.notation.ast import Location, Move, Record, Tag, Turn
-from arbiter.notation.build import Value, build_record
+from arbiter.notation.build import RawValue, build_record
 from arbiter.notation.errors import (
     InvalidRecordError,
     NotationSyntaxError,
@@ -125,7 +125,7 @@ class _Entry:
 class _Opening:
     """What comes before the first stone: the komi, the bid as typed, the pie."""
 
-    komi: Value
+    komi: RawValue
     bid: str | None  # None: no bid phase (no komi offer); "": the game ended before it
     pie: str | None  # "pied", "pie-invoked", KEPT, or None when no pie entry was written
     length: int  # entries of the move list it takes
@@ -152,10 +152,10 @@ def _read(root: dict[str, Any], index: int) -> Record:
     turns, ending = _turns(entries[opening.length :])
     colours = find_game(GAME).colours
     return build_record(
-        game=Value(GAME, Location(pointer="/header/game/name")),
+        game=RawValue(GAME, Location(pointer="/header/game/name")),
         size=size,
         komi=opening.komi,
-        players=[(c, Value(s.name, s.at("name"))) for c, s in zip(colours, seats, strict=True)],
+        players=[(c, RawValue(s.name, s.at("name"))) for c, s in zip(colours, seats, strict=True)],
         tags=_tags(header, variants, opening, seats, colours),
         turns=turns,
         result=_claim(seats, ending, colours),
@@ -201,12 +201,12 @@ def _variants(game: dict[str, Any]) -> tuple[str, ...] | None:
     return tuple(items)
 
 
-def _board_size(variants: tuple[str, ...] | None) -> Value:
+def _board_size(variants: tuple[str, ...] | None) -> RawValue:
     """The board's side, read from a variant such as "Smaller board (11x11)"; 13 without one.
 
     Raises ``InvalidRecordError`` (``bad-size``) for a board that is not square, or for two
     variants that give different sizes."""
-    found: Value | None = None
+    found: RawValue | None = None
     for number, text in enumerate(variants or ()):
         match = _SIZE.search(text)
         if match is None:
@@ -224,8 +224,8 @@ def _board_size(variants: tuple[str, ...] | None) -> Value:
                 code="bad-size",
                 where=where,
             )
-        found = Value(side, where)
-    return found or Value(str(DEFAULT_SIZE), Location(pointer="/header/game"))
+        found = RawValue(side, where)
+    return found or RawValue(str(DEFAULT_SIZE), Location(pointer="/header/game"))
 
 
 def _no_komi_offer(variants: Sequence[str] | None) -> bool:
@@ -245,9 +245,9 @@ def _opening(
 ) -> _Opening:
     """The komi bid and the pie that open a game with komi offer (none without one)."""
     if _no_komi_offer(variants):
-        opening = _Opening(Value("0", Location(pointer="/header/game/variants")), None, None, 0)
+        opening = _Opening(RawValue("0", Location(pointer="/header/game/variants")), None, None, 0)
     elif not entries or entries[0].text in END_WORDS:
-        opening = _Opening(Value("0", Location(pointer="/moves")), "", None, 0)
+        opening = _Opening(RawValue("0", Location(pointer="/moves")), "", None, 0)
     else:
         komi = _bid(entries[0], size)
         second = entries[1].text if len(entries) > 1 else None
@@ -270,7 +270,7 @@ def _opening(
     return opening
 
 
-def _bid(entry: _Entry, size: int) -> Value:
+def _bid(entry: _Entry, size: int) -> RawValue:
     """The komi a bid gives; the site takes whole numbers up to the points plus one."""
     limit = size * size + 1
     if not BID.fullmatch(entry.text) or abs(int(entry.text)) > limit:
@@ -281,7 +281,7 @@ def _bid(entry: _Entry, size: int) -> Value:
             code="bad-komi",
             where=entry.where,
         )
-    return Value(str(int(entry.text)), entry.where)
+    return RawValue(str(int(entry.text)), entry.where)
 
 
 def _turns(entries: Sequence[_Entry]) -> tuple[list[Turn], _Entry | None]:
@@ -366,7 +366,7 @@ def _seat(number: int, item: object) -> _Seat:
     return _Seat(number, name, int(result), player)
 
 
-def _claim(seats: list[_Seat], ending: _Entry | None, colours: tuple[str, str]) -> Value:
+def _claim(seats: list[_Seat], ending: _Entry | None, colours: tuple[str, str]) -> RawValue:
     """The result the record claims: the winner from ``players[].result`` (never from the
     column of the end word), ``+R``/``+T`` for a resignation or a timeout, else the margin
     of the header's scores (checked on replay against the moves).
@@ -390,10 +390,10 @@ def _claim(seats: list[_Seat], ending: _Entry | None, colours: tuple[str, str]) 
                 code="result-conflict",
                 where=ending.where,
             )
-        return Value(f"{colours[winner]}+{ENDINGS[ending.text]}", ending.where)
+        return RawValue(f"{colours[winner]}+{ENDINGS[ending.text]}", ending.where)
     margin = _margin(seats[winner].fields.get("score"), seats[1 - winner].fields.get("score"))
     text = colours[winner] if margin is None else f"{colours[winner]}+{margin}"
-    return Value(text, Location(pointer="/header/players"))
+    return RawValue(text, Location(pointer="/header/players"))
 
 
 def _margin(won: object, lost: object) -> str | None:

@@ -141,8 +141,8 @@ class Move(Plain):
 class Place(Move):
     """Place a disk or stone on an empty square (all games but Pilare)."""
 
-    __slots__ = ("at",)
     _fields = ("at",)
+    __slots__ = _fields
     form = MoveForm(
         "place", "placement", "PLACE", SQUARE, "_place",
         fields={"at": POINT_FIELD}, required=("at",),
@@ -172,8 +172,8 @@ class Place(Move):
 class Resolve(Plain):
     """One Implo resolution step: the patch containing ``patch``; ``remove`` names a group."""
 
-    __slots__ = ("patch", "remove")
     _fields = ("patch", "remove")
+    __slots__ = _fields
 
     def __init__(self, patch: Point, remove: Point | None = None) -> None:
         self.patch: Final = patch
@@ -234,8 +234,8 @@ class ImploPlace(Move):
     """An Implo turn: a placement and the resolution steps written after it, in order.
     A variant of the placement, for games whose description sets ``resolve``."""
 
-    __slots__ = ("at", "resolve")
     _fields = ("at", "resolve")
+    __slots__ = _fields
     form = MoveForm(
         "place", "placement", "IMPLO", f"{SQUARE}(?:/{SQUARE}(?::{SQUARE})?)+", "_place",
         fields={"at": POINT_FIELD, "resolve": _STEPS_FIELD}, required=("at",),
@@ -276,8 +276,8 @@ class ImploPlace(Move):
 class Capture(Move):
     """Pilo/Petrify: move the piece on ``origin`` to ``target``, capturing there."""
 
-    __slots__ = ("origin", "target")
     _fields = ("origin", "target")
+    __slots__ = _fields
     form = MoveForm(
         "move", "capturing move", "CAPTURE", f"{SQUARE}[xX]{SQUARE}", "_capture",
         fields={"from": POINT_FIELD, "to": POINT_FIELD}, required=("from", "to"),
@@ -309,8 +309,8 @@ class Capture(Move):
 class Flip(Move):
     """Pletore: flip the enemy stone on ``at``."""
 
-    __slots__ = ("at",)
     _fields = ("at",)
+    __slots__ = _fields
     form = MoveForm(
         "flip", "flip", "FLIP", f"{SQUARE}[xX]", "_flip",
         fields={"at": POINT_FIELD}, required=("at",),
@@ -359,8 +359,8 @@ _PATH_FIELD = JsonField(
 class Sow(Move):
     """Pilare: lift the stack on ``origin`` and sow it along ``path`` (letters of n, s, e, w)."""
 
-    __slots__ = ("origin", "path")
     _fields = ("origin", "path")
+    __slots__ = _fields
     form = MoveForm(
         "sow", "sowing move", "SOW", f"{SQUARE}:[nsewNSEW]+", "_sow",
         fields={"from": POINT_FIELD, "path": _PATH_FIELD}, required=("from", "path"),
@@ -508,8 +508,8 @@ class Tag(Plain):
     """A tag other than the ones the model gives fields to; kept in order, value unchanged.
     Where it stood is not part of the record (two tags differing only there are equal)."""
 
-    __slots__ = ("name", "value", "where")
     _fields = ("name", "value", "where")
+    __slots__ = _fields
     _compared = ("name", "value")
 
     def __init__(self, name: str, value: str, where: Location = NOWHERE) -> None:
@@ -532,14 +532,11 @@ class Record(Plain):
     two records differing only there are equal.
     """
 
-    __slots__ = (
-        "game", "size", "komi", "setup", "players", "tags", "turns", "result", "comment",
-        "where", "index",
-    )  # fmt: skip
     _fields = (
         "game", "size", "komi", "setup", "players", "tags", "turns", "result", "comment",
         "where", "index",
     )  # fmt: skip
+    __slots__ = _fields
     _compared = (
         "game", "size", "komi", "setup", "players", "tags", "turns", "result", "comment",
     )  # fmt: skip

@@ -31,11 +31,11 @@ from arbiter.notation.position import TooManyDigits, format_position, parse_posi
 TERMINATIONS = ("R", "T", "F")
 
 
-class Value(Plain):
+class RawValue(Plain):
     """A raw value as a reader found it, with its location."""
 
-    __slots__ = ("text", "where")
     _fields = ("text", "where")
+    __slots__ = _fields
 
     def __init__(self, text: str, where: Location = NOWHERE) -> None:
         self.text: Final = text
@@ -44,14 +44,14 @@ class Value(Plain):
 
 def build_record(
     *,
-    game: Value | None,
-    size: Value | None,
-    komi: Value | None = None,
-    setup: Value | None = None,
-    players: Sequence[tuple[str, Value]] = (),
+    game: RawValue | None,
+    size: RawValue | None,
+    komi: RawValue | None = None,
+    setup: RawValue | None = None,
+    players: Sequence[tuple[str, RawValue]] = (),
     tags: Sequence[Tag] = (),
     turns: Sequence[Turn] = (),
-    result: Value | None = None,
+    result: RawValue | None = None,
     comment: str | None = None,
     index: int = 0,
     start: Location = NOWHERE,
@@ -114,11 +114,11 @@ def _check_turns(
 
 
 def _check_texts(
-    players: Sequence[tuple[str, Value]],
+    players: Sequence[tuple[str, RawValue]],
     tags: Sequence[Tag],
     turns: Sequence[Turn],
     comment: str | None,
-    setup: Value | None,
+    setup: RawValue | None,
     start: Location,
 ) -> None:
     """Refuse what GRN could not write back (line breaks in tag values, '}' in comments)
@@ -162,7 +162,7 @@ def _digits(text: str, what: str, where: Location) -> None:
         )
 
 
-def _game(game: Value | None, start: Location) -> GameDescription:
+def _game(game: RawValue | None, start: Location) -> GameDescription:
     if game is None:
         raise InvalidRecordError("the Game tag is required", code="missing-tag", where=start)
     try:
@@ -171,7 +171,7 @@ def _game(game: Value | None, start: Location) -> GameDescription:
         raise InvalidRecordError(err.args[0], code="unknown-game", where=game.where) from None
 
 
-def _size(size: Value | None, spec: GameDescription, start: Location) -> int:
+def _size(size: RawValue | None, spec: GameDescription, start: Location) -> int:
     if size is None:
         raise InvalidRecordError("the Size tag is required", code="missing-tag", where=start)
     text = size.text.strip(BLANK)
@@ -187,7 +187,7 @@ def _size(size: Value | None, spec: GameDescription, start: Location) -> int:
 
 
 def _komi(
-    komi: Value | None, spec: GameDescription, game_where: Location
+    komi: RawValue | None, spec: GameDescription, game_where: Location
 ) -> tuple[int | None, RecordError | None]:
     """The komi, and the problem of a komi given to a game that has none (then ignored)."""
     if komi is None:
@@ -222,7 +222,7 @@ def _komi(
     return value, None
 
 
-def _setup(setup: Value | None, spec: GameDescription, size: int) -> str | None:
+def _setup(setup: RawValue | None, spec: GameDescription, size: int) -> str | None:
     if setup is None:
         return None
     # One ``except`` clause and one variable: mypyc gives an ``except`` variable the type of
@@ -237,7 +237,7 @@ def _setup(setup: Value | None, spec: GameDescription, size: int) -> str | None:
         raise InvalidRecordError(message, code="bad-setup", where=where) from None
 
 
-def _result(result: Value | None, spec: GameDescription) -> tuple[str, RecordError | None]:
+def _result(result: RawValue | None, spec: GameDescription) -> tuple[str, RecordError | None]:
     """The canonical claim, or ``*`` and the problem when the text is not a result of the
     game (the claim is then unknown; the record is still replayed)."""
     if result is None:

@@ -19,8 +19,8 @@ class Chunk(Plain):
     one was still open (a ``Game`` tag line always starts a record), so that the error of
     this record can say where reading resumed."""
 
-    __slots__ = ("text", "first_line", "index", "error", "resumed")
     _fields = ("text", "first_line", "index", "error", "resumed")
+    __slots__ = _fields
 
     def __init__(
         self,

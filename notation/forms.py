@@ -38,8 +38,8 @@ class JsonField(Plain):
     only of values that schema accepts (the JSON reader asks the schema only about values
     the quick checks refuse; ``tests/notation/test_json.py`` holds each to its schema)."""
 
-    __slots__ = ("schema", "check")
     _fields = ("schema", "check")
+    __slots__ = _fields
     _compared = ("check",)  # a field is known by its check (a schema is an unhashable dict)
 
     def __init__(self, schema: Mapping[str, Any], check: Callable[[object], bool]) -> None:
@@ -64,14 +64,11 @@ class MoveForm(Plain):
     game's description (``resolve``): a form with one is a richer way of writing another
     form of the same ``type``, available only in games that set the flag."""
 
-    __slots__ = (
-        "type", "title", "terminal", "pattern", "handler", "keyword", "fields", "required",
-        "defs", "variant",
-    )  # fmt: skip
     _fields = (
         "type", "title", "terminal", "pattern", "handler", "keyword", "fields", "required",
         "defs", "variant",
     )  # fmt: skip
+    __slots__ = _fields
     _compared = ("type", "title", "terminal", "pattern", "handler", "keyword", "required",
                  "variant")  # fmt: skip
     """Not the JSON fields and definitions, which are unhashable dicts (a form is known by

@@ -27,8 +27,8 @@ _COLOUR = re.compile(r"[A-Z][a-z]+")
 class Piece(Plain):
     """One letter of the position notation and what it stands for ("Blue disk")."""
 
-    __slots__ = ("letter", "name")
     _fields = ("letter", "name")
+    __slots__ = _fields
 
     def __init__(self, letter: str, name: str) -> None:
         self.letter: Final = letter
@@ -48,14 +48,11 @@ class GameDescription(Plain):
     board. Raises ``ValueError`` from the constructor when the description cannot be used.
     """
 
-    __slots__ = (
-        "name", "colours", "sizes", "moves", "pieces", "stacks", "scored", "half_points",
-        "komi", "resolve", "board", "start", "aliases",
-    )  # fmt: skip
     _fields = (
         "name", "colours", "sizes", "moves", "pieces", "stacks", "scored", "half_points",
         "komi", "resolve", "board", "start", "aliases",
     )  # fmt: skip
+    __slots__ = _fields
 
     def __init__(
         self,

@@ -53,7 +53,7 @@ def read_chunk(chunk: Chunk, *, file: str | None = None) -> Record | RecordError
     try:
         if chunk.error is not None:
             raise chunk.error
-        return parse_record(chunk.text, first_line=chunk.first_line, index=chunk.index)
+        return parse_grn_record(chunk.text, first_line=chunk.first_line, index=chunk.index)
     except RecordError as err:
         if chunk.resumed is not None and err.record is None:
             err.message += (
@@ -64,7 +64,7 @@ def read_chunk(chunk: Chunk, *, file: str | None = None) -> Record | RecordError
         return err.located(index=chunk.index, file=file)
 
 
-def parse_record(text: str, *, first_line: int = 1, index: int = 0) -> Record:
+def parse_grn_record(text: str, *, first_line: int = 1, index: int = 0) -> Record:
     """Parse the text of exactly one record.
 
     Raises :class:`RecordError` at the first problem; when the problem does not stop the

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from arbiter.notation import limits
 from arbiter.notation.ast import Location, Move, Record, Tag, Turn, make
-from arbiter.notation.build import Value, build_record, normalise_result
+from arbiter.notation.build import RawValue, build_record, normalise_result
 from arbiter.notation.errors import (
     InvalidRecordError,
     LimitError,
@@ -283,11 +283,11 @@ def build(
     )
 
 
-def _read_tags(tags: list[TagLine], shift: int, problems: list[RecordError]) -> dict[str, Value]:
+def _read_tags(tags: list[TagLine], shift: int, problems: list[RecordError]) -> dict[str, RawValue]:
     """The tags by name. An ordinary tag written twice is a problem that does not stop the
     record (the first is kept); a second Game, Size, Komi or Setup does, since the record
     would mean two things."""
-    named: dict[str, Value] = {}
+    named: dict[str, RawValue] = {}
     for tag in tags:
         if tag.name in named:
             repeated = NotationSyntaxError(
@@ -301,7 +301,7 @@ def _read_tags(tags: list[TagLine], shift: int, problems: list[RecordError]) -> 
             problems.append(repeated)
             continue
         where = Location(line=tag.line + shift, column=tag.value_column)
-        named[tag.name] = Value(_unescape(tag.value[1:-1]), where)
+        named[tag.name] = RawValue(_unescape(tag.value[1:-1]), where)
     return named
 
 
@@ -314,11 +314,11 @@ def _unescape(text: str) -> str:
 
 
 def _result(
-    tag: Value | None,
-    word: Value | None,
+    tag: RawValue | None,
+    word: RawValue | None,
     spec: GameDescription | None,
     problems: list[RecordError],
-) -> Value | None:
+) -> RawValue | None:
     """The claimed result, from the tag or the movetext's last token; None, and a problem,
     when the two say different things."""
     if word is None:
@@ -343,7 +343,7 @@ def _result(
 
 def _read_movetext(
     words: Iterable[Word], shift: int, problems: list[RecordError]
-) -> tuple[list[Turn], str | None, Value | None, Location | None]:
+) -> tuple[list[Turn], str | None, RawValue | None, Location | None]:
     """Turn tokens into turns, checking move numbers and attaching comments to moves.
 
     A wrong move number is a problem that does not stop the record; a word that names no
@@ -354,7 +354,7 @@ def _read_movetext(
     moves: list[tuple[Move, Location]] = []
     comments: list[list[str]] = [[]]  # comments[0]: before the first move
     number: Word | None = None
-    result: Value | None = None
+    result: RawValue | None = None
     first: Location | None = None
     most = limits.MAX_MOVES
     ended = False
@@ -365,7 +365,7 @@ def _read_movetext(
         if kind == "COMMENT":
             comments[-1].append(text[1:-1].strip(_SPACES))
         elif kind == "RESULT":
-            result = Value(text, Location(line=line + shift, column=column))
+            result = RawValue(text, Location(line=line + shift, column=column))
         elif ended:
             continue
         elif kind == "MOVE_NUMBER":

@@ -1,8 +1,8 @@
 """Writing records as canonical GRN (``spec/grn.md``, section "Canonical form").
 
-The writer is the inverse of :func:`notation.grn_reader.parse_record` on canonical text:
-``write_record(parse_record(text)) == text`` for canonical ``text``, and
-``parse_record(write_record(record)) == record`` for every record.
+The writer is the inverse of :func:`notation.grn_reader.parse_grn_record` on canonical text:
+``write_record(parse_grn_record(text)) == text`` for canonical ``text``, and
+``parse_grn_record(write_record(record)) == record`` for every record.
 """
 
 from __future__ import annotations

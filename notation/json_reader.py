@@ -20,7 +20,7 @@ from jsonschema import ValidationError
 
 from arbiter.notation import limits
 from arbiter.notation.ast import Location, Move, Record, Tag, Turn
-from arbiter.notation.build import Value, build_record
+from arbiter.notation.build import RawValue, build_record
 from arbiter.notation.errors import (
     InvalidRecordError,
     LimitError,
@@ -419,14 +419,16 @@ def _build(obj: dict[str, Any], index: int, problems: list[RecordError]) -> Reco
     spec = find_game(obj["game"])
     bad_result = any(problem.code == "bad-result" for problem in problems)
     return build_record(
-        game=Value(obj["game"], _at("/game")),
-        size=Value(str(int(obj["size"])), _at("/size")),  # the schema allows 8.0
-        komi=Value(str(int(obj["komi"])), _at("/komi")) if "komi" in obj else None,
-        setup=Value(obj["setup"], _at("/setup")) if "setup" in obj else None,
+        game=RawValue(obj["game"], _at("/game")),
+        size=RawValue(str(int(obj["size"])), _at("/size")),  # the schema allows 8.0
+        komi=RawValue(str(int(obj["komi"])), _at("/komi")) if "komi" in obj else None,
+        setup=RawValue(obj["setup"], _at("/setup")) if "setup" in obj else None,
         players=_players(obj.get("players", {}), spec),
         tags=_tags(obj.get("tags", [])),
         turns=[_turn(move, ply) for ply, move in enumerate(obj.get("moves", []))],
-        result=Value(obj["result"], _at("/result")) if "result" in obj and not bad_result else None,
+        result=RawValue(obj["result"], _at("/result"))
+        if "result" in obj and not bad_result
+        else None,
         comment=_comment(obj.get("comment")),
         index=index,
         start=_at(""),
@@ -434,10 +436,10 @@ def _build(obj: dict[str, Any], index: int, problems: list[RecordError]) -> Reco
     )
 
 
-def _players(players: dict[str, str], spec: GameDescription) -> list[tuple[str, Value]]:
+def _players(players: dict[str, str], spec: GameDescription) -> list[tuple[str, RawValue]]:
     """The players in the game's colour order (JSON objects have no meaningful order)."""
     return [
-        (colour, Value(players[colour], _at(f"/players/{colour}")))
+        (colour, RawValue(players[colour], _at(f"/players/{colour}")))
         for colour in spec.colours
         if colour in players
     ]

@@ -6,10 +6,26 @@ compiles it while the module is imported, about a millisecond a class, and impor
 ``dataclasses`` pulls in ``inspect``; together that was a third of the start-up of
 ``arbiter adjudicate`` on one record. In the compiled build those generated methods also
 stayed interpreted, so building a move cost a Python call. A subclass writes its
-``__init__`` (compiled like the rest) and lists its fields once, in ``_fields``.
+``__init__`` (compiled like the rest) and lists its fields once, in ``_fields``
+(``__slots__ = _fields`` follows).
 
 Immutability: a subclass declares its fields ``Final``, so mypy refuses any assignment to
 them and the compiled build refuses it at run time too.
+
+Which kind of value class to write — the rule for the whole package:
+
+- **A subclass of** :class:`Plain` for a value a user of the library holds, compares, hashes,
+  pickles or changes with ``replace`` (records, moves, tags, game and move-form descriptions,
+  outcomes, reports), and for any value a compiled module defines or builds.
+- **A** ``NamedTuple`` for a value built very many times on a hot path, where a tuple is
+  cheapest to make (a turn, a location, an engine's state, a move's trace), or for a few
+  results returned together and unpacked at once.
+- **A frozen dataclass with slots** (``@dataclass(frozen=True, slots=True)``) for the values
+  of the layers above the replay that the fast path of ``arbiter adjudicate`` does not import
+  (standings, diagrams, the HTTP service, events), where nothing is compiled and importing
+  ``dataclasses`` costs nothing more.
+- **A class written out** only where none of these is fast enough: :class:`Point`, compared
+  and hashed at nearly every step of a replay.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 Format = Literal["grn", "json", "abstractplay"]
 FORMATS: tuple[Format, ...] = ("grn", "json", "abstractplay")
 """The notations a reader may be told to use; ``json`` reads both kinds of JSON record."""
-Source = str | bytes | bytearray | os.PathLike[str] | IO[bytes] | IO[str]
+RecordInput = str | bytes | bytearray | os.PathLike[str] | IO[bytes] | IO[str]
 """What :func:`read_records` reads: a path, bytes, text, or a binary or text stream."""
 
 Unit = Union[Chunk, "JsonItem"]
@@ -43,7 +43,7 @@ _CHUNK = 64 * 1024
 
 
 def read_records(
-    source: Source, *, file: str | None = None, fmt: Format | None = None
+    source: RecordInput, *, file: str | None = None, fmt: Format | None = None
 ) -> Iterator[Record | RecordError]:
     """Yield the records of one source in order, each a :class:`Record` or the
     :class:`RecordError` that stopped it (with its ``index`` and ``file``).

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from flask import Flask
 
+__all__ = ["DEFAULT_MAX_BODY", "create_app"]
+
 DEFAULT_MAX_BODY = 16 * 1024 * 1024
 """Bytes a request body may hold unless configured otherwise (``MAX_CONTENT_LENGTH``)."""
 

@@ -30,7 +30,7 @@ from arbiter.service.batch import (
     output_parts,
 )
 from arbiter.service.errors import ApiError
-from arbiter.service.inputs import Source, request_sources
+from arbiter.service.inputs import RequestSource, request_sources
 from arbiter.service.standings_formats import FORMATS, MEDIA_TYPES, FormatError
 from arbiter.service.standings_formats import Format as StandingsFormat
 from arbiter.service.standings_formats import render as render_standings
@@ -162,7 +162,7 @@ def _total_rounds() -> int | None:
     return int(text)
 
 
-def _adjudicated(source: Source) -> Iterator[tuple[Record | None, Report]]:
+def _adjudicated(source: RequestSource) -> Iterator[tuple[Record | None, Report]]:
     return adjudicated_source(source.data, file=source.name, fmt=source.fmt)
 
 
@@ -214,6 +214,6 @@ def index() -> str:
     return render_template("index.html")
 
 
-def _reports(sources: list[Source]) -> Iterator[Report]:
+def _reports(sources: list[RequestSource]) -> Iterator[Report]:
     for source in sources:
         yield from adjudicate_source(source.data, file=source.name, fmt=source.fmt)

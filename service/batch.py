@@ -20,11 +20,11 @@ from arbiter.notation.limits import unreadable_written
 from arbiter.notation.plain import Plain
 from arbiter.notation.sources import Format, read_records
 
-Source = bytes | str | IO[bytes]
+SourceData = bytes | str | IO[bytes]
 
 
 def adjudicate_source(
-    source: Source, *, file: str | None = None, fmt: Format | None = None
+    source: SourceData, *, file: str | None = None, fmt: Format | None = None
 ) -> Iterator[Report]:
     """One report per record of ``source`` (``spec/report.md``)."""
     for item in read_records(source, file=file, fmt=fmt):
@@ -32,7 +32,7 @@ def adjudicate_source(
 
 
 def adjudicated_source(
-    source: Source, *, file: str | None = None, fmt: Format | None = None
+    source: SourceData, *, file: str | None = None, fmt: Format | None = None
 ) -> Iterator[tuple[Record | None, Report]]:
     """Each record of ``source`` with its report, the record None when it could not be
     read: what standings are computed from (``spec/standings.md``)."""
@@ -56,8 +56,8 @@ class Converted(Plain):
     element of the array), or the error that stopped it; ``note`` when it was written as
     found because it could not be made canonical."""
 
-    __slots__ = ("index", "record", "error", "note", "text")
     _fields = ("index", "record", "error", "note", "text")
+    __slots__ = _fields
 
     def __init__(
         self,
@@ -75,7 +75,7 @@ class Converted(Plain):
 
 
 def convert_source(
-    source: Source, *, to: Format = "grn", file: str | None = None, fmt: Format | None = None
+    source: SourceData, *, to: Format = "grn", file: str | None = None, fmt: Format | None = None
 ) -> Iterator[Converted]:
     """Read every record and make it canonical (Implo steps written in full) where it is
     legal; an illegal record is kept as written, with the reason in ``note``. A record that

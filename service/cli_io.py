@@ -81,8 +81,8 @@ def _quiet_stdout() -> None:
 class Unreadable(Plain):
     """A path that could not be read (a directory that cannot be listed), and why."""
 
-    __slots__ = ("path", "reason")
     _fields = ("path", "reason")
+    __slots__ = _fields
 
     def __init__(self, path: str, reason: str) -> None:
         self.path: Final = path

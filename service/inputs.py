@@ -46,7 +46,7 @@ class RecordRequest(Request):
 
 
 @dataclass(frozen=True, slots=True)
-class Source:
+class RequestSource:
     """One source of records (its bytes, or the body as a stream), its file name if it had
     one, and its notation if the request named it (else the file name's extension or the
     content decide)."""
@@ -56,7 +56,7 @@ class Source:
     fmt: Format | None = None
 
 
-def request_sources(request: Request) -> list[Source]:
+def request_sources(request: Request) -> list[RequestSource]:
     """Every source of records in ``request``, in the order sent.
 
     Raises ``ApiError`` 415 for a Content-Type the API does not read, 400 for an empty body
@@ -80,21 +80,21 @@ def request_sources(request: Request) -> list[Source]:
     if not head:
         raise ApiError(400, "empty-body", "the request has no body: send one or more records")
     body = io.BufferedReader(JoinedStream(head, stream), HEAD)
-    return [Source(None, body, BODY_FORMATS[request.mimetype])]
+    return [RequestSource(None, body, BODY_FORMATS[request.mimetype])]
 
 
 HEAD = 64 * 1024
 """Bytes read from a body at a time."""
 
 
-def _uploaded_files(request: Request) -> list[Source]:
+def _uploaded_files(request: Request) -> list[RequestSource]:
     if not request.mimetype_params.get("boundary"):
         raise ApiError(400, "bad-multipart", "the multipart/form-data body has no boundary")
     sources = []
     for _field, storage in request.files.items(multi=True):
         data = storage.read()
         if storage.filename or data:  # an empty file input of a form sends neither
-            sources.append(Source(storage.filename or None, data))
+            sources.append(RequestSource(storage.filename or None, data))
     if not sources:
         raise ApiError(
             400,

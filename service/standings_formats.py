@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from arbiter.adjudicator.standings import EventStandings, Standing, standings_document
-from arbiter.adjudicator.tiebreaks import EXPLANATIONS, TITLES, RoundResult, Value, name_key
+from arbiter.adjudicator.tiebreaks import EXPLANATIONS, TITLES, RoundResult, TiebreakValue, name_key
 from arbiter.notation.games import find_game
 
 Format = Literal["table", "json", "csv", "html", "trf"]
@@ -95,7 +95,7 @@ def colour_letters(game: str | None) -> dict[str, str]:
     return {first: a, second: b}
 
 
-def value_text(value: Value) -> str:
+def value_text(value: TiebreakValue) -> str:
     """A tie-break value as text: ``12``, ``12.5``, ``-3``; empty for None."""
     if value is None:
         return ""

@@ -184,7 +184,7 @@ def finalise(event_id: str) -> Response:
 def upload(event_id: str) -> tuple[Response, int]:
     """Records in: the bodies ``/adjudicate`` takes, each kept as sent with its reports."""
     from arbiter.service.events.common import EventError
-    from arbiter.service.events.operations import Source, require_token
+    from arbiter.service.events.operations import Upload, require_token
     from arbiter.service.events.operations import upload as keep
 
     try:  # before reading a body that would be refused anyway
@@ -192,7 +192,7 @@ def upload(event_id: str) -> tuple[Response, int]:
     except EventError as err:
         _refuse(err)
     sources = [
-        Source(s.name, s.data if isinstance(s.data, bytes) else s.data.read(), s.fmt)
+        Upload(s.name, s.data if isinstance(s.data, bytes) else s.data.read(), s.fmt)
         for s in request_sources(request)
     ]
     answer = call(keep, event_id, bearer(), sources)

@@ -70,7 +70,7 @@ class Actor:
 
 
 @dataclass(frozen=True, slots=True)
-class Source:
+class Upload:
     """One upload as sent: its bytes, its file name, and the notation the request named."""
 
     name: str | None
@@ -480,7 +480,7 @@ class Read:
         return digest({"header": self.header, "report": self.report})
 
 
-def _read_upload(source: Source) -> list[Read]:
+def _read_upload(source: Upload) -> list[Read]:
     """Every record of an upload with its report (the adjudicator's work, done once)."""
     found = []
     for item in read_records(source.data, file=source.name, fmt=source.fmt):
@@ -514,7 +514,7 @@ def round_of(record: Record) -> int | None:
 
 
 def upload(
-    store: Store, event_id: str, secret: str | None, sources: Sequence[Source]
+    store: Store, event_id: str, secret: str | None, sources: Sequence[Upload]
 ) -> dict[str, Any]:
     """Keep each source as sent, with each of its records and their reports; the same bytes
     sent again are the upload already kept. Records uploaded with an upload token wait for

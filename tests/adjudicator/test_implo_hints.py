@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from arbiter.adjudicator.replay import adjudicate
 from arbiter.notation.ast import ImploPlace, Record, Turn
-from arbiter.notation.grn_reader import parse_record
+from arbiter.notation.grn_reader import parse_grn_record
 from arbiter.notation.grn_writer import write_record
 from tests.strategies import legal_games
 
@@ -59,7 +59,7 @@ def test_every_hint_written_literally_in_the_record_is_read_and_played(
         text = write_record(_with(game, prefix))
         assert text.endswith("*\n")
         text = text[:-2] + f" {_number(ply)}{hint} *\n"
-        record = parse_record(text)  # the hint is GRN as it stands
+        record = parse_grn_record(text)  # the hint is GRN as it stands
         played = adjudicate(record)
         assert played.valid, (hint, played.errors)
         assert played.plies == ply + 1

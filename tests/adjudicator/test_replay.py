@@ -15,7 +15,7 @@ from arbiter.notation.ast import (
     Record,
     Turn,
 )
-from arbiter.notation.grn_reader import parse_record
+from arbiter.notation.grn_reader import parse_grn_record
 from arbiter.notation.grn_writer import write_record
 from arbiter.notation.json_reader import read_json
 from arbiter.notation.json_writer import write_json
@@ -30,7 +30,7 @@ PLETORE = (
 
 
 def pletore(result: str = "*", more: str = "") -> Record:
-    return parse_record(PLETORE.format(result=result, more=more))
+    return parse_grn_record(PLETORE.format(result=result, more=more))
 
 
 def test_finished_game_gives_its_result_winner_and_player() -> None:
@@ -66,7 +66,7 @@ def test_moves_after_the_end_are_illegal() -> None:
 
 
 def test_resignation_of_an_unfinished_game_is_the_official_result() -> None:
-    record = parse_record(
+    record = parse_grn_record(
         '[Game "Pletore"]\n[Size "5"]\n[Komi "0"]\n[Black "a"]\n[White "b"]\n\n1. c3 b3 Black+R'
     )
     report = adjudicate(record)
@@ -81,7 +81,7 @@ def test_resignation_of_an_unfinished_game_is_the_official_result() -> None:
 
 @pytest.mark.parametrize("claim", ["Black+3", "White+0.5"])
 def test_unfinished_game_cannot_claim_a_points_result(claim: str) -> None:
-    record = parse_record(f'[Game "Pletore"]\n[Size "5"]\n[Komi "0"]\n\n1. c3 b3 {claim}')
+    record = parse_grn_record(f'[Game "Pletore"]\n[Size "5"]\n[Komi "0"]\n\n1. c3 b3 {claim}')
     report = adjudicate(record)
     assert not report.valid and report.errors[0]["code"] == "result-mismatch"
     assert report.result == "*"
@@ -90,7 +90,7 @@ def test_unfinished_game_cannot_claim_a_points_result(claim: str) -> None:
 def test_winner_player_follows_the_swap() -> None:
     # Pilo 3x3: Blue places, Orange's player swaps and takes Blue; the first player now
     # plays Orange. The game is resigned by Orange, so Blue wins: the swapper.
-    record = parse_record(
+    record = parse_grn_record(
         '[Game "Pilo"]\n[Size "3"]\n[Blue "first"]\n[Orange "second"]\n\n1. b2 swap 2. a1 Blue+R'
     )
     report = adjudicate(record)
@@ -99,20 +99,20 @@ def test_winner_player_follows_the_swap() -> None:
 
 
 def test_winner_player_without_swap() -> None:
-    record = parse_record(
+    record = parse_grn_record(
         '[Game "Pilo"]\n[Size "3"]\n[Blue "first"]\n[Orange "second"]\n\n1. b2 a1 Blue+R'
     )
     assert adjudicate(record).winner_player == "first"
 
 
 def test_a_setup_the_game_cannot_have_is_bad_setup() -> None:
-    record = parse_record('[Game "Pilo"]\n[Size "3"]\n[Setup "bo,2/3/3"]\n\n1. b2')
+    record = parse_grn_record('[Game "Pilo"]\n[Size "3"]\n[Setup "bo,2/3/3"]\n\n1. b2')
     report = adjudicate(record)
     assert report.errors[0]["code"] == "bad-setup" and report.errors[0]["line"] == 3
 
 
 def test_final_position_is_written_in_the_position_notation() -> None:
-    report = adjudicate(parse_record('[Game "Pilo"]\n[Size "3"]\n\n1. b2 a1'))
+    report = adjudicate(parse_grn_record('[Game "Pilo"]\n[Size "3"]\n\n1. b2 a1'))
     assert report.final_position == "3/1,b,1/o,2"
 
 
@@ -131,7 +131,7 @@ SETTINGS = settings(
 def test_random_legal_games_replay_identically_from_grn_and_json(game: str, data) -> None:  # type: ignore[no-untyped-def]
     record = data.draw(legal_games(game))
     direct = adjudicate(record).to_dict()
-    from_grn = adjudicate(parse_record(write_record(record))).to_dict()
+    from_grn = adjudicate(parse_grn_record(write_record(record))).to_dict()
     from_json = adjudicate(read_json(write_json([record]))[0]).to_dict()  # type: ignore[arg-type]
     assert direct == from_grn == from_json
     assert direct["valid"], direct["errors"]

@@ -23,7 +23,7 @@ from arbiter.adjudicator.replay import adjudicate
 from arbiter.notation.abstractplay import abstractplay_losses, record_from_abstractplay
 from arbiter.notation.ast import Record, Tag, Turn
 from arbiter.notation.errors import RecordError
-from arbiter.notation.grn_reader import parse_record as parse_grn
+from arbiter.notation.grn_reader import parse_grn_record as parse_grn
 from arbiter.notation.grn_writer import write_grn
 from arbiter.notation.sources import parse_record, read_records
 from tests.strategies import legal_games

@@ -25,7 +25,7 @@ from arbiter.notation.ast import (
 )
 from arbiter.notation.errors import RecordError
 from arbiter.notation.grn_lark import lark_parser, moves_grammar
-from arbiter.notation.grn_reader import parse_record, read_grn
+from arbiter.notation.grn_reader import parse_grn_record, read_grn
 from arbiter.notation.grn_writer import write_grn, write_record
 from tests.strategies import EVERY_HEALTH_CHECK, records
 
@@ -174,20 +174,20 @@ def test_oversized_record_is_reported_and_reading_goes_on(monkeypatch: pytest.Mo
 
 
 def test_every_move_form_is_read() -> None:
-    assert parse_record(HEAD + "1. D4 swap 2. c3xC5 PASS").moves == (
+    assert parse_grn_record(HEAD + "1. D4 swap 2. c3xC5 PASS").moves == (
         Place(Point(3, 3)),
         Swap(),
         Capture(Point(2, 2), Point(2, 4)),
         Pass(),
     )
-    pletore = parse_record('[Game "Pletore"]\n[Size "9"]\n[Komi "-3"]\n\n1. e5 e5x 2. button')
+    pletore = parse_grn_record('[Game "Pletore"]\n[Size "9"]\n[Komi "-3"]\n\n1. e5 e5x 2. button')
     assert pletore.komi == -3 and pletore.moves[1] == Flip(Point(4, 4))
-    implo = parse_record('[Game "Implo"]\n[Size "8"]\n\n1. d4/e5/a1:b2 c3')
+    implo = parse_grn_record('[Game "Implo"]\n[Size "8"]\n\n1. d4/e5/a1:b2 c3')
     assert implo.moves == (
         ImploPlace(Point(3, 3), (Resolve(Point(4, 4)), Resolve(Point(0, 0), Point(1, 1)))),
         ImploPlace(Point(2, 2)),
     )
-    pilare = parse_record('[Game "Pilare"]\n[Size "6"]\n\n1. c1:NNE')
+    pilare = parse_grn_record('[Game "Pilare"]\n[Size "6"]\n\n1. c1:NNE')
     assert pilare.moves == (Sow(Point(2, 0), "nne"),)
 
 
@@ -197,7 +197,7 @@ def test_tags_comments_and_players_are_kept_in_order() -> None:
         '[Site "club"]\n[Orange "player-12"]\n[Result "orange+r"]\n\n'
         "{before} 1. d4 {one} {two} 1... swap 2. e5 Orange+R\n"
     )
-    record = parse_record(text)
+    record = parse_grn_record(text)
     assert record.game == "Pilo" and record.result == "Orange+R"
     assert [(t.name, t.value) for t in record.tags] == [
         ("Event", 'Autumn "Open"'),
@@ -208,7 +208,7 @@ def test_tags_comments_and_players_are_kept_in_order() -> None:
 
 
 def test_result_token_alone_sets_the_result() -> None:
-    assert parse_record(HEAD.replace('[Result "*"]\n', "") + "1. d4 Blue+3").result == "Blue+3"
+    assert parse_grn_record(HEAD.replace('[Result "*"]\n', "") + "1. d4 Blue+3").result == "Blue+3"
 
 
 def test_canonical_writer_output() -> None:
@@ -216,7 +216,7 @@ def test_canonical_writer_output() -> None:
         '[Game "Pilo"]\n[Size "8"]\n[Round "3"]\n[Orange "player-12"]\n[Event "E"]\n'
         '[Result "Orange+6"]\n\n1. d4 swap 2. e5 {a  comment } c3 3. c3xc5'
     )
-    assert write_record(parse_record(text)) == (
+    assert write_record(parse_grn_record(text)) == (
         '[Game "Pilo"]\n[Size "8"]\n[Round "3"]\n[Event "E"]\n[Orange "player-12"]\n'
         '[Result "Orange+6"]\n\n1. d4 swap 2. e5 {a  comment} c3 3. c3xc5 Orange+6\n'
     )
@@ -224,11 +224,11 @@ def test_canonical_writer_output() -> None:
 
 def test_long_movetext_wraps_before_79_columns_and_keeps_numbers_with_moves() -> None:
     moves = " ".join(f"{Point(i % 8, i // 8)}" for i in range(64))
-    text = write_record(parse_record(HEAD + moves))
+    text = write_record(parse_grn_record(HEAD + moves))
     movetext = text.split("\n\n", 1)[1].splitlines()
     assert len(movetext) > 1
     assert all(len(line) <= 79 and not line.endswith(".") for line in movetext)
-    assert parse_record(text).moves == parse_record(HEAD + moves).moves
+    assert parse_grn_record(text).moves == parse_grn_record(HEAD + moves).moves
 
 
 # -- properties ----------------------------------------------------------------------------
@@ -238,7 +238,7 @@ def test_long_movetext_wraps_before_79_columns_and_keeps_numbers_with_moves() ->
 @given(records())
 def test_written_records_read_back_identically(record) -> None:  # type: ignore[no-untyped-def]
     text = write_record(record)
-    again = parse_record(text)
+    again = parse_grn_record(text)
     assert again == record
     assert write_record(again) == text
 
@@ -288,7 +288,7 @@ def test_grammar_is_lalr_and_strict() -> None:
 
 
 def test_every_move_knows_its_line_and_column_across_line_breaks() -> None:
-    record = parse_record(HEAD + "1. d4 e5\n2. c3\n   c4 {x}\n3.\nb2\r\n b3")
+    record = parse_grn_record(HEAD + "1. d4 e5\n2. c3\n   c4 {x}\n3.\nb2\r\n b3")
     assert [(t.where.line, t.where.column) for t in record.turns] == [
         (5, 4),
         (5, 7),

@@ -16,7 +16,7 @@ from arbiter.notation.ast import Move, Record
 from arbiter.notation.errors import RecordError
 from arbiter.notation.games import move_forms
 from arbiter.notation.grn_lark import FIXED_TERMINALS, lark_parser
-from arbiter.notation.grn_reader import parse_record
+from arbiter.notation.grn_reader import parse_grn_record
 from arbiter.notation.grn_terminals import GENERATED
 from arbiter.notation.grn_writer import write_record
 from tests.strategies import EVERY_HEALTH_CHECK, records
@@ -30,7 +30,7 @@ def read(text: str, *, fast: bool) -> Record | tuple[object, ...]:
     saved = grn_reader.scan
     grn_reader.scan = scan  # type: ignore[assignment]
     try:
-        return parse_record(text, first_line=3, index=2)
+        return parse_grn_record(text, first_line=3, index=2)
     except RecordError as err:
         return (err.code, err.message, err.line, err.column, err.ply)
     finally:

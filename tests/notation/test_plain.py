@@ -36,7 +36,7 @@ from arbiter.notation.ast import (
     Tag,
     Turn,
 )
-from arbiter.notation.build import Value
+from arbiter.notation.build import RawValue
 from arbiter.notation.chunk import Chunk
 from arbiter.notation.errors import RecordError
 from arbiter.notation.games import Piece, find_game
@@ -63,7 +63,7 @@ EXAMPLES: list[Plain] = [
     Outcome("White", {"White": 7, "Black": 5}, "a tie-break", {"White": {"stones": 7}}),
     Report("a.grn", 2, game="Pilo", valid=True, errors=[{"code": "x", "message": "y"}]),
     Chunk("[Game ...]", 3, 1, None, 9),
-    Value("6", Location(2, 7)),
+    RawValue("6", Location(2, 7)),
     arbiter.service.batch.Converted(0, None, text="x"),
     arbiter.service.cli_io.Unreadable("folder", "permission denied"),
 ]

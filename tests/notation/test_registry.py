@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 FIRST_IMPORTS = {
-    "the GRN reader": "from arbiter.notation.grn_reader import parse_record as read\n"
+    "the GRN reader": "from arbiter.notation.grn_reader import parse_grn_record as read\n"
     'record = read(\'[Game "Pilare"]\\n[Size "6"]\\n\\n*\')',
     "the registry": "from arbiter.notation.games import find_game\nrecord = find_game('pletore')",
     "the JSON schema": "from arbiter.notation.json_schema import record_schema\n"
