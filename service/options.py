@@ -1,0 +1,93 @@
+"""The options of ``arbiter adjudicate``, ``validate`` and ``convert`` (``spec/cli.md``),
+described once, in a table that both readers of a command line build on.
+
+Two readers: the click commands of :mod:`arbiter.service.cli`, which make their options
+(spellings, types, defaults, help texts, environment variables) from this table, and the
+start-up path of :mod:`arbiter.service.entry`, which reads a plain ``adjudicate`` or
+``validate`` command line without loading click and must read it exactly as click does. With
+one description the two cannot disagree about an option's spellings, values or default; that
+is why this module does not import click (it is loaded at every start).
+
+The options of one command only (``convert --to``, ``-o``), and those of the other commands,
+stay with their click commands: no second reader needs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final, Literal, NamedTuple
+
+from arbiter.notation.sources import FORMATS
+
+Kind = Literal["flag", "choice", "number", "text"]
+"""What an option takes: nothing (``flag``), one of its ``choices``, a whole number of its
+``numbers``, or any text (``text``; the start-up path leaves these to click)."""
+
+
+class Option(NamedTuple):
+    """One option: how it is written, what it takes, and what the command's function
+    receives."""
+
+    names: tuple[str, ...]
+    """Its spellings, in the order click's messages name them (``'--jobs' / '-j'``)."""
+    param: str
+    """The parameter of the command's function it sets."""
+    help: str
+    kind: Kind = "flag"
+    choices: tuple[str, ...] = ()
+    """The values a ``choice`` takes, as written."""
+    numbers: range = range(0)
+    """The numbers a ``number`` takes (a range of step 1)."""
+    default: bool | int | str | None = None
+    """The parameter's value when the option is not given (False for a flag)."""
+    show_default: bool = False
+    """Whether the help text shows the default."""
+    envvar: str | None = None
+    """The environment variable click reads when the option is not given."""
+    metavar: str | None = None
+    """The name of a ``text`` option's value in the help text."""
+
+
+JSON = Option(("--json",), "as_json", "JSON Lines: one report per record.", default=False)
+JOBS = Option(
+    ("--jobs", "-j"),
+    "jobs",
+    "Worker processes; output keeps the input order.",
+    kind="number",
+    numbers=range(1, 65),
+    default=1,
+    show_default=True,
+)
+FROM = Option(
+    ("--from",),
+    "fmt",
+    "Read every file as this notation (default: its name or first characters tell; "
+    "in JSON, each record's shape tells Abstract Play records from the project's).",
+    kind="choice",
+    choices=FORMATS,
+)
+QUIET = Option(
+    ("--quiet", "-q"),
+    "quiet",
+    "No progress bar and no summary line on standard error.",
+    default=False,
+)
+SCHEDULER = Option(
+    ("--scheduler",),
+    "scheduler",
+    "Adjudicate on the workers of this Dask scheduler (tcp://host:8786; env "
+    "ARBITER_SCHEDULER); needs the 'cluster' extra.",
+    kind="text",
+    envvar="ARBITER_SCHEDULER",
+    metavar="ADDRESS",
+)
+
+COMMANDS: Final[Mapping[str, tuple[Option, ...]]] = MappingProxyType(
+    {
+        "adjudicate": (JSON, JOBS, FROM, QUIET, SCHEDULER),
+        "validate": (JOBS, FROM, QUIET),
+        "convert": (FROM, JOBS),
+    }
+)
+"""Which commands take which options of the table, in the order their help lists them."""
