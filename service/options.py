@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final, Literal, NamedTuple
+from typing import Final, Literal
 
+from arbiter.notation.plain import Plain
 from arbiter.notation.sources import FORMATS
 
 Kind = Literal["flag", "choice", "number", "text"]
@@ -25,28 +26,47 @@ Kind = Literal["flag", "choice", "number", "text"]
 ``numbers``, or any text (``text``; the start-up path leaves these to click)."""
 
 
-class Option(NamedTuple):
+class Option(Plain):
     """One option: how it is written, what it takes, and what the command's function
-    receives."""
+    receives. A plain value class, not a ``NamedTuple``: this module is loaded at every
+    start, and making a named tuple's class costs more than the rest of the module.
 
-    names: tuple[str, ...]
-    """Its spellings, in the order click's messages name them (``'--jobs' / '-j'``)."""
-    param: str
-    """The parameter of the command's function it sets."""
-    help: str
-    kind: Kind = "flag"
-    choices: tuple[str, ...] = ()
-    """The values a ``choice`` takes, as written."""
-    numbers: range = range(0)
-    """The numbers a ``number`` takes (a range of step 1)."""
-    default: bool | int | str | None = None
-    """The parameter's value when the option is not given (False for a flag)."""
-    show_default: bool = False
-    """Whether the help text shows the default."""
-    envvar: str | None = None
-    """The environment variable click reads when the option is not given."""
-    metavar: str | None = None
-    """The name of a ``text`` option's value in the help text."""
+    ``names``: its spellings, in the order click's messages name them (``'--jobs' / '-j'``);
+    ``param``: the parameter of the command's function it sets; ``choices``: the values a
+    ``choice`` takes, as written; ``numbers``: those a ``number`` takes (a range of step 1);
+    ``default``: the parameter when the option is not given (False for a flag);
+    ``show_default``: whether the help shows it; ``envvar``: the environment variable click
+    reads when the option is not given; ``metavar``: the name of a ``text`` option's value
+    in the help."""
+
+    __slots__ = ("names", "param", "help", "kind", "choices", "numbers", "default",
+                 "show_default", "envvar", "metavar")  # fmt: skip
+    _fields = __slots__
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        param: str,
+        help: str,
+        *,
+        kind: Kind = "flag",
+        choices: tuple[str, ...] = (),
+        numbers: range = range(0),
+        default: bool | int | str | None = None,
+        show_default: bool = False,
+        envvar: str | None = None,
+        metavar: str | None = None,
+    ) -> None:
+        self.names: Final = names
+        self.param: Final = param
+        self.help: Final = help
+        self.kind: Final = kind
+        self.choices: Final = choices
+        self.numbers: Final = numbers
+        self.default: Final = default
+        self.show_default: Final = show_default
+        self.envvar: Final = envvar
+        self.metavar: Final = metavar
 
 
 JSON = Option(("--json",), "as_json", "JSON Lines: one report per record.", default=False)
