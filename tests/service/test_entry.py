@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbiter.service import cli, entry, progress, runs
+from arbiter.service import cli, entry, options, progress, runs
 from arbiter.service.entry import plain_command
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -120,7 +120,8 @@ def test_plain_runs_take_the_fast_path_with_clicks_parameters(
     monkeypatch.delenv("ARBITER_SCHEDULER", raising=False)
     plain = plain_command(argv)
     assert plain is not None
-    assert plain[1] == {**entry.DEFAULTS[argv[0]], **params, "paths": plain[1]["paths"]}
+    defaults = {option.param: option.default for option in options.COMMANDS[argv[0]]}
+    assert plain[1] == {**defaults, **params, "paths": plain[1]["paths"]}
     assert plain == clicks_reading(argv)
 
 
