@@ -82,10 +82,10 @@ def _option(
 ) -> tuple[str, bool | str | int] | None:
     """The parameter that the option ``word`` sets and its value (the next of ``words``
     unless joined to it by ``=``); None when it is not a simple form of one of
-    ``spellings`` taking a value it can read (an option of free text never is)."""
+    ``spellings`` with a value read here."""
     name, equals, value = word.partition("=") if word.startswith("--") else (word, "", "")
     option = spellings.get(name)
-    if option is None or option.kind == "text" or (equals and option.kind == "flag"):
+    if option is None or (equals and option.kind == "flag"):
         return None
     if option.kind == "flag":
         return option.param, True
@@ -95,7 +95,8 @@ def _option(
 
 def _value(option: Option, written: str) -> str | int | None:
     """The value ``written`` gives ``option``, when it is one of its choices or a number of
-    its range written plainly (no sign, space or leading zero); None otherwise."""
+    its range written plainly (no sign, space or leading zero); None otherwise, and always
+    for an option of free text (``--scheduler``), which has neither: click reads those."""
     if option.kind == "choice":
         return written if written in option.choices else None
     numbers = option.numbers
