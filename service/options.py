@@ -48,7 +48,6 @@ class Option(Plain):
         names: tuple[str, ...],
         param: str,
         help: str,
-        *,
         kind: Kind = "flag",
         choices: tuple[str, ...] = (),
         numbers: range = range(0),
