@@ -3,6 +3,10 @@
 Results go to stdout, diagnostics to stderr. Exit status: 0 when every record is valid, 1
 when any record is not (or a file cannot be read, or no record was found), 2 for a usage
 error. Never a traceback: see :mod:`arbiter.service.cli_io`.
+
+The options of ``adjudicate``, ``validate`` and ``convert`` are made from the table of
+:mod:`arbiter.service.options`, which the start-up path of :mod:`arbiter.service.entry`
+reads too: a plain run read without click means what the click command would.
 """
 
 from __future__ import annotations
@@ -10,8 +14,9 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -20,16 +25,47 @@ from arbiter.notation.games import all_games
 from arbiter.notation.sources import FORMATS, Format
 from arbiter.service.batch import game_rows
 from arbiter.service.cli_io import convert_paths, guarded
+from arbiter.service.options import COMMANDS, Option
 from arbiter.service.runs import run_adjudicate, run_validate
 
-from_option = click.option(
-    "--from",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default=None,
-    help="Read every file as this notation (default: its name or first characters tell; "
-    "in JSON, each record's shape tells Abstract Play records from the project's).",
-)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def table_options(command: str) -> Callable[[F], F]:
+    """The click options of ``command`` that the table of :mod:`arbiter.service.options`
+    describes, in its order: the start-up path reads the same table, so the two read a
+    command line alike."""
+
+    def add(function: F) -> F:
+        for option in reversed(COMMANDS[command]):  # click lists the last one added first
+            function = click_option(option)(function)
+        return function
+
+    return add
+
+
+def click_option(option: Option) -> Callable[[F], F]:
+    """The click option ``option`` describes."""
+    return click.option(
+        *option.names,
+        option.param,
+        is_flag=option.kind == "flag",
+        type=_click_type(option),
+        default=option.default,
+        show_default=option.show_default,
+        envvar=option.envvar,
+        metavar=option.metavar,
+        help=option.help,
+    )
+
+
+def _click_type(option: Option) -> click.ParamType[Any] | None:
+    """The click type of the values ``option`` takes (None: a flag's, or text)."""
+    if option.kind == "choice":
+        return click.Choice(option.choices)
+    if option.kind == "number":
+        return click.IntRange(option.numbers.start, option.numbers.stop - 1)
+    return None
 
 
 class GuardedGroup(click.Group):
@@ -74,34 +110,9 @@ def main() -> None:
     """Read, check and adjudicate records of Pilo, Petrify, Implo, Pletore and Pilare."""
 
 
-quiet_option = click.option(
-    "--quiet", "-q", is_flag=True, help="No progress bar and no summary line on standard error."
-)
-
-
-jobs_option = click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(1, 64),
-    default=1,
-    show_default=True,
-    help="Worker processes; output keeps the input order.",
-)
-
-
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--json", "as_json", is_flag=True, help="JSON Lines: one report per record.")
-@jobs_option
-@from_option
-@quiet_option
-@click.option(
-    "--scheduler",
-    envvar="ARBITER_SCHEDULER",
-    metavar="ADDRESS",
-    help="Adjudicate on the workers of this Dask scheduler (tcp://host:8786; env "
-    "ARBITER_SCHEDULER); needs the 'cluster' extra.",
-)
+@table_options("adjudicate")
 def adjudicate(
     paths: tuple[str, ...],
     as_json: bool,
@@ -118,9 +129,7 @@ def adjudicate(
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-@jobs_option
-@from_option
-@quiet_option
+@table_options("validate")
 def validate(paths: tuple[str, ...], jobs: int, fmt: Format | None, quiet: bool) -> None:
     """Check every record under PATHS: syntax, schema, legality and the claimed result.
 
@@ -137,8 +146,7 @@ def validate(paths: tuple[str, ...], jobs: int, fmt: Format | None, quiet: bool)
     type=click.Path(dir_okay=False, writable=True),
     help="Write here instead of standard output.",
 )
-@from_option
-@jobs_option
+@table_options("convert")
 def convert(path: str, to: Format, output: str | None, fmt: Format | None, jobs: int) -> None:
     """Convert the records of PATH (a file, a directory, or - for standard input) to
     canonical GRN or JSON (losslessly), or to Abstract Play records (Pletore)."""

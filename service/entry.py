@@ -9,45 +9,34 @@ other command line goes to the click group of :mod:`arbiter.service.cli`, unchan
 gives all help texts and usage errors.
 
 A plain run is the command's name followed, in any order, by paths and the simple forms of
-the command's options: ``--json`` (``adjudicate``), ``--quiet`` or ``-q``, ``--from F`` or
-``--from=F`` with F one of the notations, and ``--jobs N``, ``--jobs=N`` or ``-j N`` with N
-written as a number from 1 to 64. A repeated option counts once, its
-last value winning, as in click. Anything else (no path, help, ``--``, a word that starts
-with ``-`` and is none of these, ``-qj 2``, ``--scheduler``, ``ARBITER_SCHEDULER`` or
-click's shell completion in the environment) is left to click. The rule: accept only what
-click would run with the same parameters; when in doubt, leave it to click
-(``tests/service/test_entry.py`` checks it against click's own parsing).
+the options that :mod:`arbiter.service.options` lists for the command (the click commands
+are made from the same table): a flag (``--json``, ``--quiet`` or ``-q``), an option and its
+value as two words (``--from json``, ``-j 2``), or a long option joined to its value by
+``=`` (``--jobs=2``); a value is one of the option's choices, or a number of its range
+written plainly (click also reads ``07`` or ``+7`` as 7: those are left to it). A
+repeated option counts once, its last value winning, as in click. Anything else (no path,
+help, ``--``, a word that starts with ``-`` and is none of these, ``-qj 2``, an option
+of free text such as ``--scheduler``, the environment variable of one of the command's
+options such as ``ARBITER_SCHEDULER``, or click's shell completion in the environment) is
+left to click. The rule: accept only what click would run with the same parameters; when in
+doubt, leave it to click (``tests/service/test_entry.py`` checks it against click's own
+parsing).
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from arbiter.notation.sources import FORMATS
 from arbiter.service.cli_io import guarded
+from arbiter.service.options import COMMANDS, Option
 from arbiter.service.runs import run_adjudicate, run_validate
 
-OPTIONS: dict[str, dict[str, str]] = {
-    "adjudicate": {"--json": "as_json", "--quiet": "quiet", "-q": "quiet", "--from": "fmt",
-                   "--jobs": "jobs", "-j": "jobs"},
-    "validate": {"--quiet": "quiet", "-q": "quiet", "--from": "fmt", "--jobs": "jobs",
-                 "-j": "jobs"},
-}  # fmt: skip
-"""The options each command takes here, as written, and the parameter each one sets."""
-
-DEFAULTS: dict[str, dict[str, Any]] = {
-    "adjudicate": {"as_json": False, "jobs": 1, "fmt": None, "quiet": False, "scheduler": None},
-    "validate": {"jobs": 1, "fmt": None, "quiet": False},
-}
-"""The parameters as click gives them to the command when no option is given."""
-
-VALUES: dict[str, tuple[str, ...]] = {"fmt": FORMATS, "jobs": tuple(map(str, range(1, 65)))}
-"""The values of the options that take one, as written (click also reads ``07`` or ``+7``
-as 7: those are left to it). The other options are flags."""
+RUNS: dict[str, Callable[..., None]] = {"adjudicate": run_adjudicate, "validate": run_validate}
+"""The commands a plain run may name, and what runs them once their options are read."""
 
 
 def main(argv: Sequence[str] | None = None, *, prog_name: str | None = None) -> None:
@@ -61,42 +50,69 @@ def main(argv: Sequence[str] | None = None, *, prog_name: str | None = None) -> 
         commands.main(args=argv, prog_name=prog_name)
         return
     command, params = plain
-    guarded(partial(run_adjudicate if command == "adjudicate" else run_validate, **params))
+    guarded(partial(RUNS[command], **params))
 
 
 def plain_command(argv: Sequence[str]) -> tuple[str, dict[str, Any]] | None:
     """The command and its parameters, exactly as click would pass them to the command's
     function, when ``argv`` is a plain run of ``adjudicate`` or ``validate``; None for any
     other command line, which click is to read."""
-    if not argv or argv[0] not in OPTIONS or _asks_for_click():
+    if not argv or argv[0] not in RUNS or _asks_for_click(COMMANDS[argv[0]]):
         return None
-    options, params, paths = OPTIONS[argv[0]], dict(DEFAULTS[argv[0]]), []
-    words = iter(argv[1:])
+    options = COMMANDS[argv[0]]
+    spellings = {name: option for option in options for name in option.names}
+    params: dict[str, Any] = {option.param: option.default for option in options}
+    paths, words = [], iter(argv[1:])
     for word in words:
         if word == "-" or not word.startswith("-"):
             paths.append(word)
             continue
-        name, equals, value = word.partition("=") if word.startswith("--") else (word, "", "")
-        param = options.get(name)
-        if param is None or (equals and param not in VALUES):
-            return None  # an option unknown here, or a value given to a flag
-        if param not in VALUES:
-            params[param] = True
-            continue
-        if not equals:
-            value = next(words, "")
-        if value not in VALUES[param]:
+        given = _option(word, words, spellings)
+        if given is None:
             return None
-        params[param] = int(value) if param == "jobs" else value
+        params[given[0]] = given[1]
     if not paths:
         return None
     params["paths"] = tuple(paths)
     return argv[0], params
 
 
-def _asks_for_click() -> bool:
-    """Whether the environment asks for what only the click group does: a scheduler
-    (``ARBITER_SCHEDULER``), shell completion (``_ARBITER_COMPLETE``, named after the
-    program), or on Windows the expansion of wildcards in the arguments."""
+def _option(
+    word: str, words: Iterator[str], spellings: Mapping[str, Option]
+) -> tuple[str, bool | str | int] | None:
+    """The parameter that the option ``word`` sets and its value (the next of ``words``
+    unless joined to it by ``=``); None when it is not a simple form of one of
+    ``spellings`` with a value read here."""
+    name, equals, value = word.partition("=") if word.startswith("--") else (word, "", "")
+    option = spellings.get(name)
+    if option is None or (equals and option.kind == "flag"):
+        return None
+    if option.kind == "flag":
+        return option.param, True
+    read = _value(option, value if equals else next(words, ""))
+    return None if read is None else (option.param, read)
+
+
+def _value(option: Option, written: str) -> str | int | None:
+    """The value ``written`` gives ``option``, when it is one of its choices or a number of
+    its range written plainly (no sign, space or leading zero); None otherwise, and always
+    for an option of free text (``--scheduler``), which has neither: click reads those."""
+    if option.kind == "choice":
+        return written if written in option.choices else None
+    numbers = option.numbers
+    if not (numbers and written.isascii() and written.isdigit()):
+        return None
+    if len(written) > len(str(numbers[-1])):  # too long to be one (nor read, if huge)
+        return None
+    number = int(written)
+    return number if str(number) == written and number in numbers else None
+
+
+def _asks_for_click(options: tuple[Option, ...]) -> bool:
+    """Whether the environment asks for what only the click group does: the value of an
+    option (``ARBITER_SCHEDULER`` for ``adjudicate``), shell completion
+    (``_ARBITER_COMPLETE``, named after the program), or on Windows the expansion of
+    wildcards in the arguments."""
     completion = any(key.startswith("_") and key.endswith("_COMPLETE") for key in os.environ)
-    return completion or "ARBITER_SCHEDULER" in os.environ or os.name == "nt"
+    named = any(option.envvar in os.environ for option in options if option.envvar)
+    return completion or named or os.name == "nt"

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import arbiter.service.batch
 import arbiter.service.cli_io
+import arbiter.service.options
 from arbiter.adjudicator.base import Outcome
 from arbiter.adjudicator.replay import REPORT_FIELDS, Report
 from arbiter.notation.ast import (
@@ -66,6 +67,8 @@ EXAMPLES: list[Plain] = [
     RawValue("6", Location(2, 7)),
     arbiter.service.batch.Converted(0, None, text="x"),
     arbiter.service.cli_io.Unreadable("folder", "permission denied"),
+    arbiter.service.options.JOBS,
+    arbiter.service.options.SCHEDULER,
 ]
 
 

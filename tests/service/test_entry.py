@@ -21,8 +21,9 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbiter.service import cli, entry, progress, runs
+from arbiter.service import cli, entry, options, progress, runs
 from arbiter.service.entry import plain_command
+from arbiter.service.options import Option
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
@@ -30,33 +31,75 @@ PLETORE = SAMPLES / "pletore" / "valid" / "02-open-8x8-komi0.grn"
 ONE = '[Game "Pletore"]\n[Size "5"]\n[Komi "0"]\n\n1. c3 b4 2. d2 *\n'
 
 # --- which command lines the fast path takes -------------------------------------------------
+# The words tried are made from the table of options and from click's commands, so that an
+# option added to either is tried at once; the reference is click's own reading.
 
-COMMANDS = ["adjudicate", "validate", "convert", "games", "standings", "show", "Adjudicate",
-            "adjudicat", "--help", "-h", "--version", "--", "-"]  # fmt: skip
-WORDS = [
-    "--json", "--quiet", "-q", "--from", "--from=grn", "--from=json", "--from=abstractplay",
-    "--from=", "--from=GRN", "--from=grn=json", "grn", "json", "abstractplay", "pgn",
-    "--jobs", "-j", "--jobs=2", "--jobs=0", "--jobs=65", "--jobs=", "-j2", "-j=2", "-j 2",
-    "1", "2", "64", "0", "65", "07", "+7", " 7", "7 ", "٧", "4_0",
-    "--", "-", "--help", "-h", "--version", "--scheduler", "--scheduler=tcp://127.0.0.1:1",
-    "tcp://127.0.0.1:1", "--json=1", "--quiet=", "--quiet=yes", "-qj", "-jq", "-qq", "-qj2",
-    "--unknown", "-x", "--to", "-o", "--tiebreak", "--jso", "--JSON", "—json",
-    "a.grn", "dir/b.json", "-a.grn", "--a.grn", "", " ", "adjudicate", "validate",
-]  # fmt: skip
-GOOD = [["--json"], ["--quiet"], ["-q"], ["--from", "json"], ["--from=grn"],
-        ["--from", "abstractplay"], ["--jobs", "3"], ["-j", "64"], ["--jobs=1"], ["a.grn"], ["-"],
-        [""], ["dir/b.json"]]  # fmt: skip
-"""Pieces of plain command lines (of adjudicate's: some are usage errors for validate)."""
-words = st.sampled_from(WORDS) | st.text(alphabet="-=jqfo12 a.", max_size=6)
-plain_words = st.lists(st.sampled_from(GOOD), max_size=4).map(lambda pieces: sum(pieces, []))
-command_lines = st.builds(
-    lambda command, before, odd, after: [command, *before, *odd, *after],
-    st.sampled_from(["adjudicate", "validate"]) | st.sampled_from(COMMANDS),
-    plain_words,
-    st.lists(words, max_size=2),
-    plain_words,
+FAST = list(entry.RUNS)
+OTHERS = ["convert", "games", "standings", "show", "Adjudicate", "adjudicat", "--help", "-h",
+          "--version", "--", "-"]  # fmt: skip
+TABLE = [option for taken in options.COMMANDS.values() for option in taken]
+ENVVARS = {option.envvar for option in TABLE if option.envvar}
+PATHS = [["a.grn"], ["-"], [""], ["dir/b.json"]]
+HOSTILE = ["--", "-", "--help", "-h", "--version", "--unknown", "-x", "--jso", "--JSON", "—json",
+           "٧", "4_0", "pgn", "tcp://127.0.0.1:1", "-a.grn", "--a.grn", " ", "adjudicate",
+           "validate"]  # fmt: skip
+"""Words that only look like options, or like values."""
+
+
+def values(option: Option) -> list[str]:
+    """Values ``option`` takes, as written: its choices, the ends of its range."""
+    if option.kind == "number":
+        return [str(option.numbers[0]), str(option.numbers[-1])]
+    return list(option.choices)
+
+
+def plain_pieces(command: str) -> list[list[str]]:
+    """Paths, and the simple forms of the options the table gives ``command`` that a plain
+    run may hold (see :mod:`arbiter.service.entry`): a flag, an option and its value as two
+    words, or a long option joined to its value by ``=``."""
+    pieces = list(PATHS)
+    for option in options.COMMANDS[command]:
+        for name in option.names if option.kind != "text" else ():
+            pieces += [[name]] if option.kind == "flag" else [[name, v] for v in values(option)]
+            pieces += [[f"{name}={v}"] for v in values(option) if name.startswith("--")]
+    return pieces
+
+
+def odd_words() -> list[str]:
+    """Words the fast path must leave to click or read as click does: every spelling of an
+    option of click's commands, alone or joined to values good and bad, short ones run
+    together or joined to a value, values just out of range or written otherwise."""
+    names = {name for command in cli.main.commands.values() for param in command.params
+             for name in param.opts if name.startswith("-")}  # fmt: skip
+    shorts = [name for name in names if len(name) == 2]
+    written = sorted({value for option in TABLE for value in values(option)})
+    near = [odd for v in written for odd in (v.upper(), f"0{v}", f"+{v}", f" {v}", f"{v} ")]
+    outside = [str(n) for o in TABLE if o.numbers for n in (o.numbers[0] - 1, o.numbers[-1] + 1)]
+    ends = ("", *written, near[1], f"{written[-1]}={written[0]}")
+    joined = [f"{name}={value}" for name in names for value in ends]
+    together = [a + b[1:] for a in shorts for b in [*shorts, "-2", "-=2"]]
+    return sorted({*names, *written, *near, *outside, *joined, *together, *HOSTILE})
+
+
+ODD = odd_words()
+WORDS = sorted(
+    {*ODD, *(word for command in FAST for piece in plain_pieces(command) for word in piece)}
 )
-"""A command, and words of plain command lines around up to two words of any kind."""
+
+
+@st.composite
+def command_lines(draw: st.DrawFn) -> tuple[list[str], dict[str, str], bool]:
+    """A command line, an environment, and whether the two make a plain run: a command,
+    pieces of plain lines of its options around up to two words of any kind, and perhaps
+    the environment variable of an option."""
+    command = draw(st.sampled_from(FAST) | st.sampled_from(OTHERS))
+    pieces = st.lists(st.sampled_from(plain_pieces(command if command in FAST else FAST[0])))
+    before, after = draw(pieces), draw(pieces)
+    odd = draw(st.lists(st.sampled_from(ODD) | st.text("-=jqfo12 a.", max_size=6), max_size=2))
+    env = draw(st.sampled_from([{}, *({name: "tcp://127.0.0.1:1"} for name in sorted(ENVVARS))]))
+    named = {option.envvar for option in options.COMMANDS.get(command, ())} & set(env)
+    plain = command in FAST and not odd and not named and any(p in PATHS for p in before + after)
+    return [command, *sum(before, []), *odd, *sum(after, [])], env, plain
 
 
 def clicks_reading(argv: list[str]) -> tuple[str, dict[str, Any]]:
@@ -76,70 +119,57 @@ def clicks_reading(argv: list[str]) -> tuple[str, dict[str, Any]]:
 
 
 @settings(max_examples=600, deadline=None)
-@given(command_lines)
-def test_whatever_the_fast_path_accepts_click_reads_the_same_way(argv: list[str]) -> None:
+@given(command_lines())
+def test_the_fast_path_takes_plain_runs_and_only_what_click_reads_the_same_way(
+    line: tuple[list[str], dict[str, str], bool],
+) -> None:
+    argv, env, plain = line
     with mock.patch.dict(os.environ):
-        os.environ.pop("ARBITER_SCHEDULER", None)
-        plain = plain_command(argv)
-        if plain is not None:
-            assert clicks_reading(argv) == plain
+        for name in ENVVARS:
+            os.environ.pop(name, None)
+        os.environ.update(env)
+        fast = plain_command(argv)
+        assert fast is not None or not plain
+        if fast is not None:
+            assert clicks_reading(argv) == fast
 
 
-@pytest.mark.parametrize("command", ["adjudicate", "validate"])
-def test_every_pair_of_words_the_fast_path_accepts_click_reads_the_same_way(
-    command: str, monkeypatch: pytest.MonkeyPatch
+@pytest.fixture
+def no_envvars(monkeypatch: pytest.MonkeyPatch) -> None:
+    """None of the options' environment variables (click would read them)."""
+    for name in ENVVARS:
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.mark.usefixtures("no_envvars")
+@pytest.mark.parametrize("command", FAST)
+def test_every_pair_of_words_is_read_as_click_reads_it_and_plain_ones_by_the_fast_path(
+    command: str,
 ) -> None:
-    monkeypatch.delenv("ARBITER_SCHEDULER", raising=False)
-    accepted = 0
+    pieces = plain_pieces(command)
+    single = {piece[0] for piece in pieces if len(piece) == 1}
     for first, second in itertools.product(WORDS, repeat=2):
+        plain = {first, second} <= single or [first, second] in pieces
         for argv in ([command, first, second, "a.grn"], [command, "a.grn", first, second]):
-            plain = plain_command(argv)
-            if plain is not None:
-                accepted += 1
-                assert clicks_reading(argv) == plain, argv
-    assert accepted > 100
+            fast = plain_command(argv)
+            assert fast is not None or not plain, argv
+            if fast is not None:
+                assert clicks_reading(argv) == fast, argv
 
 
-@pytest.mark.parametrize(
-    ("argv", "params"),
-    [
-        (["adjudicate", "a.grn"], {}),
-        (["adjudicate", "--json", "-q", "a.grn", "-", "b"], {"as_json": True, "quiet": True}),
-        (["adjudicate", "a.grn", "--from", "json", "--from=grn"], {"fmt": "grn"}),
-        (["adjudicate", "-j", "2", "a.grn", "--jobs=64"], {"jobs": 64}),
-        (["adjudicate", "--jobs", "7", "--json", "--json", "", "x y"],
-         {"jobs": 7, "as_json": True}),
-        (["validate", "--quiet", "--from=abstractplay", "a.json"],
-         {"quiet": True, "fmt": "abstractplay"}),
-        (["validate", "-j", "2", "a.grn"], {"jobs": 2}),
-    ],
-)  # fmt: skip
-def test_plain_runs_take_the_fast_path_with_clicks_parameters(
-    argv: list[str], params: dict[str, Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("ARBITER_SCHEDULER", raising=False)
-    plain = plain_command(argv)
-    assert plain is not None
-    assert plain[1] == {**entry.DEFAULTS[argv[0]], **params, "paths": plain[1]["paths"]}
-    assert plain == clicks_reading(argv)
-
-
+@pytest.mark.usefixtures("no_envvars")
 @pytest.mark.parametrize(
     "argv",
     [
-        [], ["adjudicate"], ["adjudicate", "--json"], ["adjudicate", "--help", "a"],
-        ["adjudicate", "-h", "a"], ["--version"], ["games"], ["convert", "a", "--to", "json"],
-        ["validate", "--json", "a"], ["validate", "-j", "0", "a"], ["adjudicate", "--", "a"],
-        ["adjudicate", "-a.grn"], ["adjudicate", "a", "--from"], ["adjudicate", "a", "-j"],
-        ["adjudicate", "a", "--from", "GRN"], ["adjudicate", "a", "--jobs", "07"],
-        ["adjudicate", "a", "--jobs", "0"], ["adjudicate", "a", "-j2"],
+        [], ["adjudicate"], ["adjudicate", "--json"], ["--version"], ["games"],
+        ["convert", "a", "--to", "json"], ["--help", "adjudicate", "a"], ["adjudicate", "--", "a"],
+        ["adjudicate", "a", "--jobs", "07"], ["adjudicate", "a", "-j2"],
         ["adjudicate", "a", "-qj", "2"],
-        ["adjudicate", "a", "--json=yes"], ["adjudicate", "a", "--scheduler", "tcp://h:1"],
-        ["adjudicate", "a", "--unknown"], ["--help", "adjudicate", "a"],
     ],
 )  # fmt: skip
-def test_anything_else_is_left_to_click(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("ARBITER_SCHEDULER", raising=False)
+def test_anything_else_is_left_to_click(argv: list[str]) -> None:
+    """Lines without a path, of other commands, and forms click reads that are left to it
+    (the pairs of words above try the rest against click)."""
     assert plain_command(argv) is None
 
 
