@@ -30,8 +30,8 @@ from arbiter.notation.limits import BLANK_BYTES, BOM, MAX_RECORD_BYTES
 if TYPE_CHECKING:
     from arbiter.notation.json_split import JsonItem
 
-Format = Literal["grn", "json", "abstractplay"]
-FORMATS: tuple[Format, ...] = ("grn", "json", "abstractplay")
+Notation = Literal["grn", "json", "abstractplay"]
+NOTATIONS: tuple[Notation, ...] = ("grn", "json", "abstractplay")
 """The notations a reader may be told to use; ``json`` reads both kinds of JSON record."""
 RecordInput = str | bytes | bytearray | os.PathLike[str] | IO[bytes] | IO[str]
 """What :func:`read_records` reads: a path, bytes, text, or a binary or text stream."""
@@ -43,7 +43,7 @@ _CHUNK = 64 * 1024
 
 
 def read_records(
-    source: RecordInput, *, file: str | None = None, fmt: Format | None = None
+    source: RecordInput, *, file: str | None = None, fmt: Notation | None = None
 ) -> Iterator[Record | RecordError]:
     """Yield the records of one source in order, each a :class:`Record` or the
     :class:`RecordError` that stopped it (with its ``index`` and ``file``).
@@ -113,14 +113,14 @@ def _closing(
 
 
 def _read(
-    stream: IO[bytes], file: str | None, fmt: Format | None
+    stream: IO[bytes], file: str | None, fmt: Notation | None
 ) -> Iterator[Record | RecordError]:
     for unit in split_source(stream, file=file, fmt=fmt):
         yield read_unit(unit, file=file, fmt=fmt)
 
 
 def split_source(
-    stream: IO[bytes], *, file: str | None = None, fmt: Format | None = None
+    stream: IO[bytes], *, file: str | None = None, fmt: Notation | None = None
 ) -> Iterator[Unit]:
     """The text of each record of a binary stream, in order, in the notation ``fmt``, or
     the one ``file``'s name announces, or the one the first characters show.
@@ -148,7 +148,7 @@ def split_source(
 
 
 def read_unit(
-    unit: Unit, *, file: str | None = None, fmt: Format | None = None
+    unit: Unit, *, file: str | None = None, fmt: Notation | None = None
 ) -> Record | RecordError:
     """The record of one unit of :func:`split_source`, or the error that stopped it; an
     unexpected failure is the record's ``internal-error``. A JSON record is read as an
@@ -211,7 +211,7 @@ def _skip_blank(stream: IO[bytes]) -> tuple[bytes, bytes]:
     return b"\n" * breaks + line, b""
 
 
-def sniff_format(head: bytes) -> Format:
+def sniff_format(head: bytes) -> Notation:
     """Guess the notation from the first bytes that are not white space."""
     text = head.lstrip(BLANK_BYTES)
     if text.startswith(b"{"):
@@ -223,7 +223,7 @@ def sniff_format(head: bytes) -> Format:
     return "grn"
 
 
-def format_for_name(name: str | None) -> Format | None:
+def format_for_name(name: str | None) -> Notation | None:
     """The notation a file name announces (``.grn``, ``.json``), or None."""
     if name is None:
         return None

@@ -20,7 +20,7 @@ from arbiter.adjudicator.standings import standings_document
 from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record
 from arbiter.notation.json_schema import record_schema
-from arbiter.notation.sources import Format
+from arbiter.notation.sources import Notation
 from arbiter.service import openapi, viewer
 from arbiter.service.batch import (
     adjudicate_source,
@@ -31,8 +31,12 @@ from arbiter.service.batch import (
 )
 from arbiter.service.errors import ApiError
 from arbiter.service.inputs import RequestSource, request_sources
-from arbiter.service.standings_formats import FORMATS, MEDIA_TYPES, FormatError
-from arbiter.service.standings_formats import Format as StandingsFormat
+from arbiter.service.standings_formats import (
+    MEDIA_TYPES,
+    STANDINGS_FORMATS,
+    FormatError,
+    StandingsFormat,
+)
 from arbiter.service.standings_formats import render as render_standings
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -82,7 +86,7 @@ def convert() -> Response:
             f"the query parameter 'to' must be 'grn', 'json' or 'abstractplay'; it {given}",
             parameter="to",
         )
-    target = cast(Format, to)
+    target = cast(Notation, to)
     texts: list[str] = []
     problems: list[dict[str, Any]] = []
     for source in request_sources(request):
@@ -129,11 +133,12 @@ def standings() -> Response:
 def standings_format() -> StandingsFormat:
     """The request's ``?format=`` of standings (``json`` by default); 400 for another."""
     fmt = request.args.get("format", "json")
-    if fmt not in FORMATS:
+    if fmt not in STANDINGS_FORMATS:
         raise ApiError(
             400,
             "bad-parameter",
-            f"the query parameter 'format' must be one of {', '.join(FORMATS)}, not {fmt!r}",
+            f"the query parameter 'format' must be one of {', '.join(STANDINGS_FORMATS)}, "
+            f"not {fmt!r}",
             parameter="format",
         )
     return fmt

@@ -18,13 +18,13 @@ from arbiter.notation.grn_writer import write_record
 from arbiter.notation.json_writer import array_element, json_array
 from arbiter.notation.limits import unreadable_written
 from arbiter.notation.plain import Plain
-from arbiter.notation.sources import Format, read_records
+from arbiter.notation.sources import Notation, read_records
 
 SourceData = bytes | str | IO[bytes]
 
 
 def adjudicate_source(
-    source: SourceData, *, file: str | None = None, fmt: Format | None = None
+    source: SourceData, *, file: str | None = None, fmt: Notation | None = None
 ) -> Iterator[Report]:
     """One report per record of ``source`` (``spec/report.md``)."""
     for item in read_records(source, file=file, fmt=fmt):
@@ -32,7 +32,7 @@ def adjudicate_source(
 
 
 def adjudicated_source(
-    source: SourceData, *, file: str | None = None, fmt: Format | None = None
+    source: SourceData, *, file: str | None = None, fmt: Notation | None = None
 ) -> Iterator[tuple[Record | None, Report]]:
     """Each record of ``source`` with its report, the record None when it could not be
     read: what standings are computed from (``spec/standings.md``)."""
@@ -75,7 +75,11 @@ class Converted(Plain):
 
 
 def convert_source(
-    source: SourceData, *, to: Format = "grn", file: str | None = None, fmt: Format | None = None
+    source: SourceData,
+    *,
+    to: Notation = "grn",
+    file: str | None = None,
+    fmt: Notation | None = None,
 ) -> Iterator[Converted]:
     """Read every record and make it canonical (Implo steps written in full) where it is
     legal; an illegal record is kept as written, with the reason in ``note``. A record that
@@ -87,7 +91,7 @@ def convert_source(
 
 
 def convert_item(
-    item: Record | RecordError, *, to: Format, file: str | None, position: int
+    item: Record | RecordError, *, to: Notation, file: str | None, position: int
 ) -> Converted:
     """One record of :func:`convert_source`."""
     if isinstance(item, RecordError):
@@ -116,7 +120,7 @@ def convert_item(
     return Converted(item.index, record, note=note, text=text)
 
 
-def record_text(record: Record, to: Format) -> str:
+def record_text(record: Record, to: Notation) -> str:
     """One record in notation ``to``: canonical GRN, an element of the JSON array, or the
     compact object of an Abstract Play record (raises ``cannot-convert`` for a record that
     format cannot hold)."""
@@ -127,7 +131,7 @@ def record_text(record: Record, to: Format) -> str:
     return write_record(record) if to == "grn" else array_element(record)
 
 
-def output_parts(texts: Iterable[str], to: Format) -> Iterator[str]:
+def output_parts(texts: Iterable[str], to: Notation) -> Iterator[str]:
     """The output of a conversion, piece by piece: GRN records with an empty line between
     two, or the JSON array of them (``[]`` when there are none), ending in LF. Abstract
     Play: one record as an object, as the site writes it, any other number as an array."""

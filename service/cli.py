@@ -22,7 +22,7 @@ import click
 
 from arbiter import __version__
 from arbiter.notation.games import all_games
-from arbiter.notation.sources import FORMATS, Format
+from arbiter.notation.sources import NOTATIONS, Notation
 from arbiter.service.batch import game_rows
 from arbiter.service.cli_io import convert_paths, guarded
 from arbiter.service.options import COMMANDS, Option
@@ -117,7 +117,7 @@ def adjudicate(
     paths: tuple[str, ...],
     as_json: bool,
     jobs: int,
-    fmt: Format | None,
+    fmt: Notation | None,
     quiet: bool,
     scheduler: str | None,
 ) -> None:
@@ -130,7 +130,7 @@ def adjudicate(
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
 @table_options("validate")
-def validate(paths: tuple[str, ...], jobs: int, fmt: Format | None, quiet: bool) -> None:
+def validate(paths: tuple[str, ...], jobs: int, fmt: Notation | None, quiet: bool) -> None:
     """Check every record under PATHS: syntax, schema, legality and the claimed result.
 
     Prints only the problems, as file:line:column: code: message."""
@@ -139,7 +139,7 @@ def validate(paths: tuple[str, ...], jobs: int, fmt: Format | None, quiet: bool)
 
 @main.command()
 @click.argument("path")
-@click.option("--to", "to", type=click.Choice(FORMATS), required=True)
+@click.option("--to", "to", type=click.Choice(NOTATIONS), required=True)
 @click.option(
     "-o",
     "--output",
@@ -147,7 +147,7 @@ def validate(paths: tuple[str, ...], jobs: int, fmt: Format | None, quiet: bool)
     help="Write here instead of standard output.",
 )
 @table_options("convert")
-def convert(path: str, to: Format, output: str | None, fmt: Format | None, jobs: int) -> None:
+def convert(path: str, to: Notation, output: str | None, fmt: Notation | None, jobs: int) -> None:
     """Convert the records of PATH (a file, a directory, or - for standard input) to
     canonical GRN or JSON (losslessly), or to Abstract Play records (Pletore)."""
     sys.exit(convert_paths((path,), to, output, fmt, jobs))

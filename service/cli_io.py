@@ -17,7 +17,7 @@ from arbiter.adjudicator.replay import Report, error_report
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
 from arbiter.notation.plain import Plain
-from arbiter.notation.sources import Format
+from arbiter.notation.sources import Notation
 from arbiter.service.batch import Converted, adjudicated_source, convert_source, output_parts
 from arbiter.service.progress import CountingReader, Tally
 
@@ -164,7 +164,7 @@ def io_error(name: str, err: OSError, index: int = 0) -> RecordError:
 
 
 def adjudicated_paths(
-    names: Iterable[str | Unreadable], fmt: Format | None = None, tally: Tally | None = None
+    names: Iterable[str | Unreadable], fmt: Notation | None = None, tally: Tally | None = None
 ) -> Iterator[tuple[Record | None, Report]]:
     """Each record of the files ``names`` (``-``: standard input) with its report, in order,
     the record None when it could not be read; ``tally`` counts the bytes read. A path that
@@ -187,9 +187,9 @@ def adjudicated_paths(
 
 def convert_paths(
     paths: tuple[str, ...],
-    to: Format,
+    to: Notation,
     output: str | None,
-    fmt: Format | None = None,
+    fmt: Notation | None = None,
     jobs: int = 1,
 ) -> int:
     """``arbiter convert``: write every record under ``paths`` in canonical ``to``, to
@@ -247,7 +247,7 @@ class ConvertedLines(NamedTuple):
 
 
 def _converted_texts(
-    paths: tuple[str, ...], to: Format, tally: _Tally, fmt: Format | None, jobs: int = 1
+    paths: tuple[str, ...], to: Notation, tally: _Tally, fmt: Notation | None, jobs: int = 1
 ) -> Iterator[str]:
     """The text of every record converted, in order; each problem goes to standard error
     as it is met."""
@@ -267,7 +267,7 @@ def _converted_texts(
 
 
 def _converted_lines(
-    paths: tuple[str, ...], to: Format, fmt: Format | None
+    paths: tuple[str, ...], to: Notation, fmt: Notation | None
 ) -> Iterator[ConvertedLines]:
     for name in expand_paths(paths):
         if isinstance(name, Unreadable):
@@ -288,7 +288,7 @@ def unreadable_lines(name: str, error: RecordError) -> ConvertedLines:
     return ConvertedLines(None, (_said(name, error),), record=False)
 
 
-def converted_lines(name: str, item: Converted, to: Format) -> ConvertedLines:
+def converted_lines(name: str, item: Converted, to: Notation) -> ConvertedLines:
     """What ``convert`` writes of one record of file ``name``: its text, or the error on
     standard error; a note when it is written as found, and for Abstract Play what that
     format cannot hold of it."""

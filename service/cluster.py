@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 
 from arbiter.adjudicator.replay import Report
-from arbiter.notation.sources import Format
+from arbiter.notation.sources import Notation
 from arbiter.service.parallel import Paths, render_task, tasks
 from arbiter.service.progress import Tally
 
@@ -34,7 +34,7 @@ class ClusterError(Exception):
 def cluster_rendered(
     names: Paths,
     address: str,
-    fmt: Format | None,
+    fmt: Notation | None,
     render: Callable[[Report], str],
     tally: Tally | None = None,
 ) -> Iterator[tuple[bool, str]]:

@@ -13,10 +13,10 @@ from typing import IO
 
 from flask import Request
 
-from arbiter.notation.sources import Format, JoinedStream
+from arbiter.notation.sources import JoinedStream, Notation
 from arbiter.service.errors import ApiError
 
-BODY_FORMATS: dict[str, Format | None] = {
+BODY_FORMATS: dict[str, Notation | None] = {
     "text/plain": "grn",
     "application/x-grn": "grn",
     "application/json": "json",
@@ -53,7 +53,7 @@ class RequestSource:
 
     name: str | None
     data: bytes | IO[bytes]
-    fmt: Format | None = None
+    fmt: Notation | None = None
 
 
 def request_sources(request: Request) -> list[RequestSource]:

@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Final, Literal
 
 from arbiter.notation.plain import Plain
-from arbiter.notation.sources import FORMATS
+from arbiter.notation.sources import NOTATIONS
 
 Kind = Literal["flag", "choice", "number", "text"]
 """What an option takes: nothing (``flag``), one of its ``choices``, a whole number of its
@@ -39,9 +39,9 @@ class Option(Plain):
     reads when the option is not given; ``metavar``: the name of a ``text`` option's value
     in the help."""
 
-    __slots__ = ("names", "param", "help", "kind", "choices", "numbers", "default",
-                 "show_default", "envvar", "metavar")  # fmt: skip
-    _fields = __slots__
+    _fields = ("names", "param", "help", "kind", "choices", "numbers", "default",
+               "show_default", "envvar", "metavar")  # fmt: skip
+    __slots__ = _fields
 
     def __init__(
         self,
@@ -84,7 +84,7 @@ FROM = Option(
     "Read every file as this notation (default: its name or first characters tell; "
     "in JSON, each record's shape tells Abstract Play records from the project's).",
     kind="choice",
-    choices=FORMATS,
+    choices=NOTATIONS,
 )
 QUIET = Option(
     ("--quiet", "-q"),

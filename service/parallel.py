@@ -22,7 +22,7 @@ from typing import BinaryIO, TypeVar
 from arbiter.adjudicator.replay import Report, error_report
 from arbiter.notation.chunk import Chunk
 from arbiter.notation.errors import RecordError
-from arbiter.notation.sources import Format, Unit, read_unit, split_source
+from arbiter.notation.sources import Notation, Unit, read_unit, split_source
 from arbiter.service.batch import convert_item, report_for
 from arbiter.service.cli_io import ConvertedLines, Unreadable, converted_lines, unreadable_lines
 from arbiter.service.progress import Tally
@@ -42,7 +42,7 @@ class Task:
     file: str
     units: tuple[Unit, ...] = ()
     unreadable: RecordError | None = None
-    fmt: Format | None = None
+    fmt: Notation | None = None
 
     @property
     def size(self) -> int:
@@ -63,7 +63,7 @@ Paths = Sequence[str | Unreadable]
 def parallel_rendered(
     paths: Paths,
     jobs: int,
-    fmt: Format | None,
+    fmt: Notation | None,
     render: Callable[[Report], str],
     tally: Tally | None = None,
 ) -> Iterator[tuple[bool, str]]:
@@ -73,14 +73,14 @@ def parallel_rendered(
 
 
 def parallel_converted(
-    paths: Paths, jobs: int, fmt: Format | None, to: Format
+    paths: Paths, jobs: int, fmt: Notation | None, to: Notation
 ) -> Iterator[ConvertedLines]:
     """What ``arbiter convert --to TO`` writes of each record (and of each file that cannot
     be read), computed by ``jobs`` processes, in order."""
     yield from _run(paths, jobs, fmt, partial(convert_task, to), None)
 
 
-def _run(paths: Paths, jobs: int, fmt: Format | None, work: Callable[[Task], list[T]],
+def _run(paths: Paths, jobs: int, fmt: Notation | None, work: Callable[[Task], list[T]],
          tally: Tally | None) -> Iterator[T]:  # fmt: skip
     # A worker process that dies (killed by the system, say) fails the run with
     # BrokenProcessPool, which the command reports, instead of leaving it waiting forever.
@@ -99,7 +99,7 @@ def _run(paths: Paths, jobs: int, fmt: Format | None, work: Callable[[Task], lis
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def tasks(paths: Paths, fmt: Format | None, batch: int = BATCH) -> Iterator[Task]:
+def tasks(paths: Paths, fmt: Notation | None, batch: int = BATCH) -> Iterator[Task]:
     """The work of ``paths`` cut into tasks of ``batch`` records (a file that cannot be read,
     or stops being readable, is a task that says so, in its place), in input order."""
     for name in paths:
@@ -118,7 +118,7 @@ def tasks(paths: Paths, fmt: Format | None, batch: int = BATCH) -> Iterator[Task
             yield Task(name, unreadable=problem)
 
 
-def _file_tasks(name: str, fmt: Format | None, batch_size: int) -> Iterator[Task]:
+def _file_tasks(name: str, fmt: Notation | None, batch_size: int) -> Iterator[Task]:
     stream: BinaryIO = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
     try:
         batch: list[Unit] = []
@@ -140,7 +140,7 @@ def render_task(render: Callable[[Report], str], task: Task) -> list[tuple[bool,
     return [(report.valid, render(report)) for report in _work(task)]
 
 
-def convert_task(to: Format, task: Task) -> list[ConvertedLines]:
+def convert_task(to: Notation, task: Task) -> list[ConvertedLines]:
     """What ``convert`` writes of each record of ``task`` (what a worker sends back)."""
     if task.unreadable is not None:
         return [unreadable_lines(task.file, task.unreadable)]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
 from arbiter.adjudicator.replay import Report
-from arbiter.notation.sources import Format
+from arbiter.notation.sources import Notation
 from arbiter.service.cli_io import Unreadable, adjudicated_paths, expand_paths, say
 from arbiter.service.progress import Tally, file_sizes, terminal_columns, watched
 
@@ -24,7 +24,7 @@ def run_adjudicate(
     paths: tuple[str, ...],
     as_json: bool,
     jobs: int,
-    fmt: Format | None,
+    fmt: Notation | None,
     quiet: bool,
     scheduler: str | None,
 ) -> None:
@@ -50,7 +50,7 @@ def run_adjudicate(
     finish(tally, quiet)
 
 
-def run_validate(paths: tuple[str, ...], fmt: Format | None, quiet: bool, jobs: int = 1) -> None:
+def run_validate(paths: tuple[str, ...], fmt: Notation | None, quiet: bool, jobs: int = 1) -> None:
     """``arbiter validate``: the problems of every invalid record under ``paths``, one line
     each, then the summary; exits with the run's status. ``jobs`` as for adjudicate."""
     skipped: list[str] = []
@@ -69,7 +69,7 @@ def rendered(
     render: Callable[[Report], str],
     *,
     jobs: int = 1,
-    fmt: Format | None = None,
+    fmt: Notation | None = None,
     tally: Tally | None = None,
     scheduler: str | None = None,
 ) -> Iterator[tuple[bool, str]]:

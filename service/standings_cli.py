@@ -16,7 +16,12 @@ from arbiter.adjudicator.replay import Report
 from arbiter.adjudicator.standings import Adjudicated, EventStandings
 from arbiter.adjudicator.standings import standings as compute_standings
 from arbiter.adjudicator.tiebreaks import DEFAULT_ORDER, parse_order
-from arbiter.service.standings_formats import FORMATS, Format, FormatError, render
+from arbiter.service.standings_formats import (
+    STANDINGS_FORMATS,
+    FormatError,
+    StandingsFormat,
+    render,
+)
 
 
 def _tiebreak_option(_ctx: click.Context, _param: click.Parameter, value: str | None) -> object:
@@ -41,7 +46,7 @@ def _tiebreak_option(_ctx: click.Context, _param: click.Parameter, value: str | 
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(FORMATS),
+    type=click.Choice(STANDINGS_FORMATS),
     help="table (default), json, csv, html (a standalone page) or trf (FIDE TRF-16).",
 )
 @click.option(
@@ -53,7 +58,7 @@ def standings(
     paths: tuple[str, ...],
     tiebreak: tuple[str, ...] | None,
     as_json: bool,
-    fmt: Format | None,
+    fmt: StandingsFormat | None,
     total_rounds: int | None,
 ) -> None:
     """Standings, tie-breaks and crosstable of the events whose records are under PATHS.
@@ -62,7 +67,7 @@ def standings(
     players from the player tags. Records that do not count are listed with the reason."""
     if as_json and fmt not in (None, "json"):
         raise click.UsageError("--json and --format " + str(fmt) + " ask for two formats")
-    chosen: Format = "json" if as_json else (fmt or "table")
+    chosen: StandingsFormat = "json" if as_json else (fmt or "table")
     seen: list[Report] = []
     tables = compute_standings(_adjudicated(paths, seen), tiebreaks=tiebreak)
     try:

@@ -20,10 +20,10 @@ from arbiter.adjudicator.standings import EventStandings, Standing, standings_do
 from arbiter.adjudicator.tiebreaks import EXPLANATIONS, TITLES, RoundResult, TiebreakValue, name_key
 from arbiter.notation.games import find_game
 
-Format = Literal["table", "json", "csv", "html", "trf"]
-FORMATS: tuple[Format, ...] = ("table", "json", "csv", "html", "trf")
+StandingsFormat = Literal["table", "json", "csv", "html", "trf"]
+STANDINGS_FORMATS: tuple[StandingsFormat, ...] = ("table", "json", "csv", "html", "trf")
 
-MEDIA_TYPES: dict[Format, str] = {
+MEDIA_TYPES: dict[StandingsFormat, str] = {
     "table": "text/plain; charset=utf-8",
     "json": "application/json",
     "csv": "text/csv; charset=utf-8",
@@ -51,7 +51,7 @@ class FormatError(ValueError):
 
 def render(
     tables: Sequence[EventStandings],
-    fmt: Format,
+    fmt: StandingsFormat,
     *,
     total_rounds: int | None = None,
     comments: Sequence[str] = (),

@@ -28,7 +28,7 @@ from arbiter.service.events.common import (
 from arbiter.service.events.store import Store, events, log, records, uploads
 
 if TYPE_CHECKING:
-    from arbiter.service.standings_formats import Format as StandingsFormat
+    from arbiter.service.standings_formats import StandingsFormat
 
 
 def record_of(header: dict[str, Any], index: int) -> Record:
