@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Final
 
-from arbiter.notation.ast import Grid, Point
+from arbiter.notation.ast import STEPS, Grid, Point
 from arbiter.notation.errors import IllegalMoveError
 
 Direction = tuple[int, int]
@@ -20,10 +20,10 @@ Direction = tuple[int, int]
 RayTables = dict[tuple[Direction, ...], tuple[tuple[tuple[int, ...], ...], ...]]
 """For some tuples of directions, every index's ray in each of them."""
 
-EAST: Direction = (1, 0)
-NORTH: Direction = (0, 1)
-SOUTH: Direction = (0, -1)
-WEST: Direction = (-1, 0)
+EAST: Final[Direction] = STEPS["e"]  # the compass of the notation's sowing paths
+NORTH: Final[Direction] = STEPS["n"]
+SOUTH: Final[Direction] = STEPS["s"]
+WEST: Final[Direction] = STEPS["w"]
 ORTHOGONAL: tuple[Direction, ...] = (EAST, WEST, NORTH, SOUTH)
 DIAGONAL: tuple[Direction, ...] = ((1, 1), (-1, -1), (1, -1), (-1, 1))
 OFF = -1

@@ -16,8 +16,8 @@ from functools import cache
 from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules
-from arbiter.adjudicator.board import EAST, NORTH, OFF, SOUTH, WEST, geometry
-from arbiter.notation.ast import FILES, Grid, Move, Point, Sow, make
+from arbiter.adjudicator.board import OFF, geometry
+from arbiter.notation.ast import FILES, STEPS, Grid, Move, Point, Sow, make
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
 
@@ -71,7 +71,7 @@ every man on the board (spec/rules/pilare.md, section 1); none ever leaves it.""
 # out in sorted order). Index d and 3 - d are opposite: e/w and n/s.
 DIRECTIONS = "ensw"
 DIRECTION_INDEX: Mapping[str, int] = {letter: d for d, letter in enumerate(DIRECTIONS)}
-DELTAS = (EAST, NORTH, SOUTH, WEST)  # (file, rank) steps, in the order of DIRECTIONS
+DELTAS = tuple([STEPS[letter] for letter in DIRECTIONS])  # (file, rank), as DIRECTIONS
 WORDS = ("east", "north", "south", "west")
 NO_DIRECTION = 4  # "no previous step", for the first step of a path
 
