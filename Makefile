@@ -80,9 +80,11 @@ bench-venv:
 	@$(BENCH_VENV)/bin/python -m pip install --quiet --force-reinstall --no-deps .
 	@$(BENCH_VENV)/bin/python -m pip install --quiet '.[bench,postgresql]'
 
-# Whole-process and in-process figures against python-chess; writes the README's table.
+# Whole-process and in-process figures against python-chess; writes the README's table. Then
+# the repair hints on slipped records: how often the move meant comes first, and the time.
 bench: bench-venv
 	$(BENCH_VENV)/bin/python bench/bench.py --readme README.md
+	$(BENCH_VENV)/bin/python bench/hints.py
 
 # The HTTP service at load: requests/s and latencies at 8 and 32 clients.
 bench-http: bench-venv

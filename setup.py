@@ -46,6 +46,7 @@ COMPILED = [
     "arbiter/adjudicator/implo.py",
     "arbiter/adjudicator/pilare.py",
     "arbiter/adjudicator/replay.py",
+    "arbiter/adjudicator/hints.py",
 ]
 """The hot path of reading and replaying a record (paths in the package, through its links)."""
 

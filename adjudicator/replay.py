@@ -169,8 +169,10 @@ def canonical_record(record: Record) -> Record:
     return record.replace(turns=played.canonical)
 
 
-def adjudicate(record: Record, *, file: str | None = None) -> Report:
-    """Replay ``record`` and check its claimed result; never raises ``RecordError``."""
+def adjudicate(record: Record, *, file: str | None = None, hints: bool = True) -> Report:
+    """Replay ``record`` and check its claimed result; never raises ``RecordError``. With
+    ``hints``, a move refused carries the corrections that would make the game replay
+    (``suggestions``, ``spec/hints.md``)."""
     report = Report(
         file=file,
         index=record.index,
@@ -187,7 +189,10 @@ def adjudicate(record: Record, *, file: str | None = None) -> Report:
     report.swapped = played.swapped
     report.final_position = format_position(played.rules.position(played.state))
     if played.error is not None:
-        return _fail(report, played.error)
+        _fail(report, played.error)
+        if hints:
+            _suggest(report, record)
+        return report
     outcome = played.rules.outcome(played.state)
     report.details = dict(outcome.details if outcome else played.rules.details(played.state))
     try:
@@ -198,6 +203,38 @@ def adjudicate(record: Record, *, file: str | None = None) -> Report:
     report.claim_ok = True
     report.valid = True
     return report
+
+
+def settle(record: Record, rules: Rules[Any], state: Any) -> tuple[str, bool]:
+    """The official result of ``record`` replayed to ``state`` (all its moves played), and
+    whether its claimed result holds, as :func:`adjudicate` decides them."""
+    swapped = any(type(move) is Swap for move in record.moves)
+    played = Replay(rules, state, len(record.turns), swapped, (), None)
+    report = Report(file=None, index=record.index)
+    try:
+        _decide(report, record, played, rules.outcome(state))
+    except ResultMismatchError:
+        return report.result, False
+    return report.result, True
+
+
+def _suggest(report: Report, record: Record) -> None:
+    """Add to the first error the corrections the search finds (imported here: the search
+    replays records with this module)."""
+    from arbiter.adjudicator.hints import suggest
+
+    found = suggest(record, report.errors[0])
+    if found:
+        report.errors[0]["suggestions"] = [suggestion.to_dict() for suggestion in found]
+
+
+def _suggest_reading(report: Report, err: RecordError) -> None:
+    """Add to the first error the corrections of the word at which reading stopped."""
+    from arbiter.adjudicator.hints import suggest_reading
+
+    found = suggest_reading(err)
+    if found:
+        report.errors[0]["suggestions"] = [suggestion.to_dict() for suggestion in found]
 
 
 def _decide(report: Report, record: Record, played: Replay, outcome: Outcome | None) -> None:
@@ -246,7 +283,7 @@ def _fail(report: Report, err: RecordError) -> Report:
     return report
 
 
-def error_report(err: RecordError, *, file: str | None = None) -> Report:
+def error_report(err: RecordError, *, file: str | None = None, hints: bool = True) -> Report:
     """The report of a record that could not be read, or only in part.
 
     When the error carries the record as far as it was read (see :class:`RecordError`),
@@ -255,7 +292,10 @@ def error_report(err: RecordError, *, file: str | None = None) -> Report:
     first. The claim is checked only when it could be read and no move was left out."""
     if err.record is None:
         report = Report(file=file if file is not None else err.file, index=err.index or 0)
-        return _fail(report, err)
+        _fail(report, err)
+        if hints:
+            _suggest_reading(report, err)
+        return report
     problems = (err, *err.more)
     unclaimed = any(p.code in CLAIM_PROBLEMS or p.ply is not None for p in problems)
     record = err.record
@@ -267,6 +307,8 @@ def error_report(err: RecordError, *, file: str | None = None) -> Report:
         report.claimed_result = record.result if readable else None
     report.valid = False
     report.errors[:0] = [p.to_dict() for p in problems]
+    if hints:
+        _suggest_reading(report, err)
     return report
 
 

@@ -25,6 +25,9 @@ class RecordError(ValueError):
     code: ClassVar[str] = "record-error"
     record: Record | None = None
     more: tuple[RecordError, ...] = ()
+    source: tuple[str, int] | None = None
+    """The GRN text of the record and the line it starts on, when the error stopped a record
+    read from GRN: the repair hints try corrections in it (``spec/hints.md``)."""
 
     def __init__(
         self,

@@ -61,6 +61,7 @@ def read_chunk(chunk: Chunk, *, file: str | None = None) -> Record | RecordError
                 "record, so this record ends there"
             )
             err.args = (err.message,)
+        err.source = (chunk.text, chunk.first_line)
         return err.located(index=chunk.index, file=file)
 
 

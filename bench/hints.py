@@ -1,0 +1,194 @@
+"""The repair hints measured on a corpus of slipped records (README, "Repair hints").
+
+For each game, random legal games (moves drawn at random from the legal ones) are written as
+GRN records, and one move of each is miscopied by a model of slips of its own (below,
+independent of the search's): a character replaced by a look-alike or by its neighbour on
+the keyboard, a file or rank off by one, two characters swapped, a character dropped or
+doubled. A slipped record is kept when it is refused at a move: where the slip stands ("at
+the slip"), or later, the slip being itself a legal move ("later"). The rates are how often
+the move meant is the first suggestion, and among the first three. The time is that of
+adjudicating the slipped records against the same records as written, each a whole process
+(``arbiter adjudicate --json``), the best of three.
+
+Usage: ``python bench/hints.py [--records N] [--seed S]`` (N records per game and kind).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import arbiter
+from arbiter.adjudicator.replay import error_report
+from arbiter.notation.ast import FILES, Record
+
+SIZES = {"Pilo": 8, "Petrify": 8, "Implo": 8, "Pletore": 9, "Pilare": 8}
+KINDS = ("at the slip", "later")
+HANDWRITING = {"1": "7", "7": "1", "3": "8", "8": "3", "5": "6", "6": "5", "4": "9",
+               "9": "4", "a": "o", "c": "e", "e": "c", "b": "h", "h": "b", "n": "s",
+               "s": "n", "w": "e"}  # fmt: skip
+KEYBOARD = {"a": "s", "b": "vn", "c": "xv", "d": "sf", "e": "wr", "f": "dg", "g": "fh",
+            "h": "gj", "n": "bm", "s": "ad", "w": "qe", "x": "zc", "1": "2", "2": "13",
+            "3": "24", "4": "35", "5": "46", "6": "57", "7": "68", "8": "79", "9": "8"}  # fmt: skip
+
+
+class Case(NamedTuple):
+    game: str
+    kind: str
+    text: str  # the slipped record
+    written: str  # the record as it should have been
+    ply: int
+    meant: str
+
+
+def random_record(name: str, rng: random.Random) -> Record:
+    komi = 0 if arbiter.get_rules(name).description.komi else None
+    game = arbiter.Game(name, SIZES[name], komi=komi)
+    for _ in range(rng.randrange(20, 100)):
+        moves = [] if game.is_over() else _first(game.legal_moves(), 300)
+        if not moves:
+            break
+        game.play(rng.choice(moves))
+    record = game.record()
+    return record.replace(result=arbiter.adjudicate(record).result)
+
+
+def _first(moves: Iterator[Any], most: int) -> list[Any]:
+    taken = []
+    for move in moves:
+        taken.append(move)
+        if len(taken) >= most:
+            break
+    return taken
+
+
+def slip(text: str, rng: random.Random) -> str:
+    """One slip of the move ``text``, as a hand or a keyboard makes it."""
+    roll, index = rng.random(), rng.randrange(len(text))
+    squares = [i for i in range(len(text) - 1) if text[i] in FILES and text[i + 1].isdigit()]
+    if roll < 0.4 and squares:
+        at = rng.choice(squares)
+        end = at + 2 + (at + 2 < len(text) and text[at + 2].isdigit())
+        file, rank = FILES.index(text[at]), int(text[at + 1 : end])
+        if rng.random() < 0.5:
+            return text[:at] + FILES[max(0, file + rng.choice((-1, 1)))] + text[at + 1 :]
+        return text[: at + 1] + str(max(1, rank + rng.choice((-1, 1)))) + text[end:]
+    char = text[index]
+    if roll < 0.6 and char in HANDWRITING:
+        return text[:index] + HANDWRITING[char] + text[index + 1 :]
+    if roll < 0.7 and char in KEYBOARD:
+        return text[:index] + rng.choice(KEYBOARD[char]) + text[index + 1 :]
+    if roll < 0.8 and index + 1 < len(text):
+        return text[:index] + text[index + 1] + text[index] + text[index + 2 :]
+    if roll < 0.9 and len(text) > 1:
+        return text[:index] + text[index + 1 :]
+    return text[: index + 1] + char + text[index + 1 :]
+
+
+def report_of(text: str) -> arbiter.Report:
+    [item] = arbiter.read_records(text)
+    return arbiter.adjudicate(item) if isinstance(item, Record) else error_report(item)
+
+
+def cases(name: str, kind: str, count: int, rng: random.Random) -> Iterator[Case]:
+    made = 0
+    while made < count:
+        record = random_record(name, rng)
+        if not record.turns:
+            continue
+        ply = rng.randrange(1, len(record.turns) + 1)
+        meant = str(record.turns[ply - 1].move)
+        text = arbiter.write_grn(record)
+        slipped = _rewrite(text, arbiter.parse_record(text).turns[ply - 1].where, slip(meant, rng))
+        if slipped is None or slipped == text:
+            continue
+        errors = report_of(slipped).errors
+        refused = errors[0].get("ply") if errors else None
+        if not isinstance(refused, int) or ("at the slip" if refused == ply else "later"
+                                            if refused > ply else "") != kind:  # fmt: skip
+            continue
+        made += 1
+        yield Case(name, kind, slipped, text, ply, meant)
+
+
+def _rewrite(text: str, where: Any, word: str) -> str | None:
+    lines = text.split("\n")
+    line = lines[where.line - 1]
+    start = where.column - 1
+    end = line.find(" ", start)
+    end = len(line) if end == -1 else end
+    lines[where.line - 1] = line[:start] + word + line[end:]
+    return "\n".join(lines)
+
+
+def rank_of(case: Case) -> int | None:
+    """Where the move meant stands among the suggestions (1 = first), or None."""
+    errors = report_of(case.text).errors
+    suggestions = errors[0].get("suggestions", []) if errors else []
+    assert isinstance(suggestions, list)
+    for number, found in enumerate(suggestions, 1):
+        if found["ply"] == case.ply and found["move"].lower() == case.meant.lower():
+            return number
+    return None
+
+
+def whole_process(path: Path) -> float:
+    best = float("inf")
+    for _ in range(3):
+        began = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "arbiter", "adjudicate", "--json", str(path)],
+                       stdout=subprocess.DEVNULL, check=False)  # fmt: skip
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--records", type=int, default=40, help="per game and kind")
+    parser.add_argument("--seed", type=int, default=1)
+    options = parser.parse_args()
+    rng = random.Random(options.seed)
+    every: list[Case] = []
+    ranks: Counter[tuple[str, str, str]] = Counter()
+    for name in SIZES:
+        for kind in KINDS:
+            for case in cases(name, kind, options.records, rng):
+                every.append(case)
+                found = rank_of(case)
+                verdict = "first" if found == 1 else "top 3" if found and found <= 3 else "no"
+                ranks[(name, kind, verdict)] += 1
+    print("| game | kind | records | first | top 3 |")
+    print("|---|---|---|---|---|")
+    for name in SIZES:
+        for kind in KINDS:
+            first = ranks[(name, kind, "first")]
+            top = first + ranks[(name, kind, "top 3")]
+            total = top + ranks[(name, kind, "no")]
+            print(f"| {name} | {kind} | {total} | {first / total:.0%} | {top / total:.0%} |")
+    for kind in (*KINDS, None):
+        chosen = [key for key in ranks if kind is None or key[1] == kind]
+        total = sum(ranks[key] for key in chosen)
+        first = sum(ranks[key] for key in chosen if key[2] == "first")
+        top = first + sum(ranks[key] for key in chosen if key[2] == "top 3")
+        print(f"{kind or 'all'}: {total} records, first {first / total:.1%}, "
+              f"top 3 {top / total:.1%}")  # fmt: skip
+    with tempfile.TemporaryDirectory() as folder:
+        slipped, written = Path(folder, "slipped.grn"), Path(folder, "written.grn")
+        slipped.write_text("\n".join(case.text for case in every), encoding="utf-8")
+        written.write_text("\n".join(case.written for case in every), encoding="utf-8")
+        bad, good = whole_process(slipped), whole_process(written)
+    print(f"adjudicating {len(every)} slipped records: {bad:.2f} s; as written: {good:.2f} s; "
+          f"{bad / good:.2f}×")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,171 @@
+"""Repair hints for move slips (``adjudicator/hints.py``, ``spec/hints.md``).
+
+The record is a real blitz game (``samples/pilo/valid/02-blitz-6x6.grn``) with one move
+miscopied each time, the way scoresheets are: the slip refused where it stands, refused many
+plies later (the slip itself a legal move), unreadable, or off the board.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import arbiter
+from arbiter.adjudicator import hints
+from arbiter.adjudicator.replay import error_report
+from arbiter.notation.ast import Record
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = (ROOT / "samples/pilo/valid/02-blitz-6x6.grn").read_text(encoding="utf-8")
+RECORD = arbiter.parse_record(GAME)
+
+
+def slipped(ply: int, word: str, text: str = GAME) -> str:
+    """The record with the move of ``ply`` written as ``word``."""
+    where = arbiter.parse_record(text).turns[ply - 1].where
+    assert where.line is not None and where.column is not None
+    lines = text.split("\n")
+    line = lines[where.line - 1]
+    end = line.find(" ", where.column - 1)
+    end = len(line) if end == -1 else end
+    lines[where.line - 1] = line[: where.column - 1] + word + line[end:]
+    return "\n".join(lines)
+
+
+def first_error(text: str) -> dict[str, Any]:
+    [item] = arbiter.read_records(text)
+    report = arbiter.adjudicate(item) if isinstance(item, Record) else error_report(item)
+    assert not report.valid
+    return report.errors[0]
+
+
+def test_a_slip_that_is_legal_is_found_where_it_was_made_not_where_it_is_refused() -> None:
+    # d2 written for d3 at ply 9 is legal; Orange's d2 at ply 12 is then refused.
+    error = first_error(slipped(9, "d2"))
+    assert (error["code"], error["ply"]) == ("illegal-move", 12)
+    best = error["suggestions"][0]
+    assert best == {
+        "ply": 9, "move": "d3", "written": "d2", "slip": "rank off by one", "replays": True,
+        "result": "Blue+5", "claimed": True, "line": 10, "column": 40,
+    }  # fmt: skip
+    assert all(found["ply"] in (9, 12) for found in error["suggestions"])
+    assert not any(found["replays"] for found in error["suggestions"][1:])
+
+
+def test_a_slip_refused_where_it_stands_is_corrected_there() -> None:
+    # b3xd1 for b1xd1: a capture along no line.
+    error = first_error(slipped(30, "b3xd1"))
+    assert (error["code"], error["ply"]) == ("illegal-move", 30)
+    best = error["suggestions"][0]
+    assert (best["ply"], best["move"], best["written"]) == (30, "b1xd1", "b3xd1")
+    assert (best["replays"], best["result"], best["claimed"]) == (True, "Blue+5", True)
+
+
+@pytest.mark.parametrize(
+    ("word", "code", "slip"),
+    [
+        ("3d", "syntax-error", "two characters swapped"),
+        ("s3", "off-board", "a neighbouring key"),
+        ("d33", "off-board", "a character too many"),
+    ],
+)
+def test_an_unreadable_move_is_read_again_with_its_correction(
+    word: str, code: str, slip: str
+) -> None:
+    error = first_error(slipped(9, word))
+    assert error["code"] == code and (error["line"], error["column"]) == (10, 40)
+    best = error["suggestions"][0]
+    assert (best["ply"], best["move"], best["written"], best["slip"]) == (9, "d3", word, slip)
+    assert (best["replays"], best["result"], best["claimed"]) == (True, "Blue+5", True)
+
+
+def test_a_look_alike_digit_is_preferred_to_a_nearer_square_that_does_not_replay() -> None:
+    # d7 (off the 6×6 board) for d1: d6, one rank off, is legal there but refused later.
+    error = first_error(slipped(11, "d7"))
+    moves = [(found["move"], found["replays"]) for found in error["suggestions"]]
+    assert moves[0] == ("d1", True) and ("d6", False) in moves
+
+
+def test_the_claimed_result_ranks_a_correction_first() -> None:
+    record = arbiter.parse_record(slipped(9, "d2"))
+    claimed = hints.suggest(record, {"code": "illegal-move", "ply": 12})
+    other = hints.suggest(record.replace(result="Orange+1"), {"code": "illegal-move", "ply": 12})
+    assert claimed[0].claimed and claimed[0].result == "Blue+5"
+    assert other[0].replays and not other[0].claimed  # still the best, but said not claimed
+
+
+def test_a_json_record_gets_them_too() -> None:
+    data = json.loads(arbiter.write_json(arbiter.parse_record(slipped(9, "d2"))))
+    error = first_error(json.dumps(data))
+    best = error["suggestions"][0]
+    assert (best["ply"], best["move"], best["pointer"]) == (9, "d3", "/moves/8")
+
+
+def test_a_valid_record_costs_no_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> list[hints.Suggestion]:
+        raise AssertionError("searched a valid record")
+
+    monkeypatch.setattr(hints, "suggest", refuse)
+    monkeypatch.setattr(hints, "suggest_reading", refuse)
+    assert arbiter.adjudicate(RECORD).valid
+
+
+def test_no_hint_for_an_error_that_is_not_at_a_move() -> None:
+    text = GAME.replace('[Result "Blue+5"]', '[Result "Orange+5"]').replace(" Blue+5", " Orange+5")
+    error = first_error(text)
+    assert error["code"] == "result-mismatch" and "suggestions" not in error
+
+
+class Counting:
+    """A rules object that counts the plies it plays."""
+
+    def __init__(self, rules: Any) -> None:
+        self.rules, self.played = rules, 0
+
+    def play(self, state: Any, move: Any) -> Any:
+        self.played += 1
+        return self.rules.play(state, move)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.rules, name)
+
+
+def long_game() -> Record:
+    """A Pletore game of a few hundred plies on 19×19 whose last move is refused."""
+    game = arbiter.Game("Pletore", 19, komi=0)
+    for _ in range(300):
+        game.play(next(iter(game.legal_moves())))
+    record = game.record()
+    return record.replace(turns=(*record.turns, record.turns[0]))  # its first square again
+
+
+def test_the_search_keeps_to_its_budget() -> None:
+    record = long_game()
+    search = hints._Search(record, len(record.turns))  # noqa: SLF001
+    search.run(hints.LIMIT)
+    assert search.budget >= -1
+
+
+@pytest.mark.checkout_only  # a compiled search takes no stand-in for its rules
+def test_the_search_plays_no_more_plies_than_its_budget() -> None:
+    record = long_game()
+    refused = len(record.turns)
+    search = hints._Search(record, refused)  # noqa: SLF001
+    budget = search.budget
+    assert budget == hints.BUDGET_BASE + hints.BUDGET_PER_PLY * refused
+    counting = Counting(search.rules)
+    search.rules = counting  # type: ignore[assignment]
+    search.run(hints.LIMIT)
+    assert counting.played <= budget + 1
+
+
+def test_the_worst_case_stays_short() -> None:
+    record = long_game()
+    began = time.perf_counter()
+    report = arbiter.adjudicate(record)
+    assert report.errors[0]["ply"] == len(record.turns)
+    assert time.perf_counter() - began < 2.0
