@@ -175,7 +175,7 @@ class _Target(NamedTuple):
             turn = item.turns[ply - 1]
             return cls(_game(item.game), item.size, turn.where, ply, index, turn.move)
         if place == NOWHERE:
-            raise _unlocated(item, ply, index)
+            raise _unlocated(item, ply)
         if isinstance(item, Record):
             return cls(_game(item.game), item.size, place, ply, index, None)
         game, size = _declared(text, place, index, fmt)
@@ -206,15 +206,15 @@ def source_bytes(text: str) -> bytes:
         return text.encode("utf-8", "surrogatepass")
 
 
-def _unlocated(item: Record | RecordError, ply: int, index: int) -> CorrectionError:
+def _unlocated(item: Record | RecordError, ply: int) -> CorrectionError:
     if isinstance(item, RecordError):
         return CannotLocate(
-            f"record {index + 1} cannot be read ({item.code}: {item.message}); give where the "
-            "move of the correction stands (@LINE:COLUMN, or @POINTER in JSON)"
+            f"the record cannot be read ({item.code}: {item.message}); give where the move "
+            "of the correction stands (@LINE:COLUMN, or @POINTER in JSON)"
         )
+    plies = len(item.turns)
     return NoSuchPly(
-        f"record {index + 1} has no ply {ply}: it has {len(item.turns)} "
-        f"pl{'y' if len(item.turns) == 1 else 'ies'}"
+        f"there is no ply {ply}: the record has {plies} pl{'y' if plies == 1 else 'ies'}"
     )
 
 

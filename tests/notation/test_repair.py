@@ -139,7 +139,7 @@ def test_a_record_that_cannot_be_read_is_corrected_at_the_place_given() -> None:
 @pytest.mark.parametrize(
     ("ply", "move", "error", "message"),
     [
-        (99, "e2", NoSuchPly, "record 1 has no ply 99: it has 51 plies"),
+        (99, "e2", NoSuchPly, "there is no ply 99: the record has 51 plies"),
         (0, "e2", NoSuchPly, "plies are counted from 1"),
         (5, "z9", UnreadableMove, "'z9' is no move of Pilo"),
         (5, "g1", UnreadableMove, "g1 is off the 6×6 board"),
