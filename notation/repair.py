@@ -234,8 +234,10 @@ def _declared(
         if place.line is None:
             raise CannotLocate("a move of a GRN record is found by its line and column")
         before = "\n".join(text.split("\n")[: place.line])
-        games = re.findall(r'^[ \t]*\[Game[ \t]+"([^"\n]*)"', before, re.MULTILINE | re.I)
-        sizes = re.findall(r'^[ \t]*\[Size[ \t]+"[ \t]*([0-9]{1,2})[ \t]*"', before, re.M | re.I)
+        games = re.findall(r'^[\ufeff \t]*\[Game[ \t]+"([^"\n]*)"', before, re.M | re.I)
+        sizes = re.findall(
+            r'^[\ufeff \t]*\[Size[ \t]+"[ \t]*([0-9]{1,2})[ \t]*"', before, re.M | re.I
+        )
         if not games:
             raise CannotLocate("no Game tag stands before the place given")
         return _game(games[-1]), int(sizes[-1]) if sizes else None
@@ -287,6 +289,8 @@ def _offset(text: str, line: int, column: int) -> int | None:
     """Where line ``line``, column ``column`` (both from 1, as the reader counts: lines end
     at LF, a character is a column, a byte-order mark is not) stands in ``text``; None when
     the text has no such place."""
+    if line < 1 or column < 1:
+        return None
     start = 0
     for _ in range(line - 1):
         start = text.find("\n", start) + 1
@@ -296,7 +300,7 @@ def _offset(text: str, line: int, column: int) -> int | None:
         start += 1
     end = text.find("\n", start)
     offset = start + column - 1
-    return offset if column >= 1 and offset < (len(text) if end < 0 else end) else None
+    return offset if offset < (len(text) if end < 0 else end) else None
 
 
 def _with_note(tail: str, note: str) -> str:

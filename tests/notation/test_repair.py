@@ -162,6 +162,8 @@ def test_the_place_given_must_hold_a_move() -> None:
         apply_correction(unreadable, 5, "e2", line=10, column=200)
     with pytest.raises(CannotLocate, match="no move stands at line 99"):
         apply_correction(unreadable, 5, "e2", line=99, column=1)
+    with pytest.raises(CannotLocate, match="no Game tag stands before the place given"):
+        apply_correction(unreadable, 5, "e2", line=0, column=5)
 
 
 def test_abstract_play_records_are_not_corrected_in_place() -> None:
