@@ -7,7 +7,8 @@ checks the rules of play, which belong to :mod:`adjudicator`.
 
 Its public surface is ``__all__``: the record model and the move forms (:mod:`.ast`,
 :mod:`.forms`), the registries of games and move forms (:mod:`.games`), the readers and
-writers, and the errors. The names load from their modules on first use.
+writers, corrected copies (:mod:`.repair`), and the errors. The names load from their
+modules on first use.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
     from arbiter.notation.grn_writer import write_grn
     from arbiter.notation.json_schema import record_schema
     from arbiter.notation.json_writer import write_json
+    from arbiter.notation.repair import apply_correction
     from arbiter.notation.sources import parse_record, read_records
 
 _MODULES = {
@@ -81,6 +83,7 @@ _MODULES = {
     "arbiter.notation.grn_writer": ("write_grn",),
     "arbiter.notation.json_schema": ("record_schema",),
     "arbiter.notation.json_writer": ("write_json",),
+    "arbiter.notation.repair": ("apply_correction",),
     "arbiter.notation.sources": ("parse_record", "read_records"),
 }  # fmt: skip
 
@@ -113,6 +116,7 @@ __all__ = [
     "Trace",
     "Turn",
     "all_games",
+    "apply_correction",
     "find_game",
     "form_types",
     "forms_of",

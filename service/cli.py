@@ -89,6 +89,7 @@ class Commands(GuardedGroup):
         "standings": "arbiter.service.standings_cli:standings",
         "show": "arbiter.service.show:show_command",
         "diagram": "arbiter.service.show:diagram_command",
+        "repair": "arbiter.service.repair_cli:repair",
         "db": "arbiter.service.events.cli:db",
     }
 

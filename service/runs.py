@@ -18,6 +18,7 @@ from arbiter.adjudicator.replay import Report
 from arbiter.notation.sources import Notation
 from arbiter.service.cli_io import Unreadable, adjudicated_paths, expand_paths, say
 from arbiter.service.progress import Tally, file_sizes, terminal_columns, watched
+from arbiter.service.suggestions import first_hint, suggestion_lines
 
 
 def run_adjudicate(
@@ -173,13 +174,23 @@ def _fit(line: str, most: int | None) -> str:
 
 
 def _first_error(report: Report) -> str:
+    """The table's status of an invalid record: its first error, and the best suggestion
+    to repair it when there is one."""
     error = report.errors[0]
     where = f"ply {error['ply']}: " if "ply" in error else ""
-    return f"{error['code']}: {where}{error['message']}"
+    hint = first_hint(error)
+    return f"{error['code']}: {where}{error['message']}" + (f"; {hint}" if hint else "")
 
 
 def _problems(report: Report) -> str:
-    return "\n".join(_problem_line(report, error) for error in report.errors)
+    """What ``validate`` prints of an invalid record: a line per error, and under an error
+    with suggestions the best of them, indented (so a program reading the problems can
+    tell them from the problems and skip them)."""
+    lines = []
+    for error in report.errors:
+        lines.append(_problem_line(report, error))
+        lines.extend(f"  {line}" for line in suggestion_lines(error, report.claimed_result))
+    return "\n".join(lines)
 
 
 def _problem_line(report: Report, error: dict[str, object]) -> str:

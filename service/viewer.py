@@ -10,16 +10,27 @@ page's script, style sheet and icon from ``static/``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import io
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from importlib import resources
 
 from flask import Blueprint, Request, Response, jsonify
+from werkzeug.datastructures import MultiDict
 
 from arbiter.diagram import Options, render
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
-from arbiter.notation.sources import read_records
+from arbiter.notation.repair import (
+    BadCorrection,
+    Correction,
+    CorrectionError,
+    notation_of,
+    parse_correction,
+    source_bytes,
+    source_text,
+)
+from arbiter.notation.sources import read_records, split_source
 from arbiter.service.diagrams import (
     Budget,
     NoSuchPly,
@@ -30,7 +41,8 @@ from arbiter.service.diagrams import (
     positions_entry,
 )
 from arbiter.service.errors import ApiError
-from arbiter.service.inputs import request_sources
+from arbiter.service.inputs import RequestSource, request_sources
+from arbiter.service.repairs import corrected_text, correction_entries
 
 MAX_WIDTH = 4096
 ASSETS: Mapping[str, str] = {
@@ -48,10 +60,12 @@ assets = Blueprint("assets", __name__)
 
 
 def diagram(request: Request) -> Response:
-    """The SVG of record ``?record=`` (from 0, among all records sent) at ``?ply=``.
+    """The SVG of record ``?record=`` (from 0, among all records sent) at ``?ply=``, with
+    the corrections of ``?apply=`` applied to it first.
 
     Raises ``ApiError``: 400 for a parameter that is not of its type, 422 for a record or
-    ply that does not exist among those sent, or a record that cannot be replayed."""
+    ply that does not exist among those sent, a correction that cannot be applied, or a
+    record that cannot be replayed."""
     args = request.args
     options = Options(
         coordinates=_flag(args, "coordinates", True),
@@ -61,7 +75,8 @@ def diagram(request: Request) -> Response:
     )
     index = _number(args, "record", 0) or 0
     ply = _number(args, "ply", 0)
-    item, name = _pick(request, index)
+    corrections = _corrections(args)
+    item, name, _applied = _chosen(request, index, corrections)
     try:
         frame = frame_of(item, ply)
     except NoSuchPly as err:
@@ -80,14 +95,23 @@ def diagram(request: Request) -> Response:
 def positions(request: Request) -> Response:
     """Every record sent (or only ``?record=``) with its report, its moves and every ply;
     with ``?svg=true`` the parts each ply's picture is put together from, and with
-    ``?control=true`` who controls each point.
+    ``?control=true`` who controls each point. With ``?apply=PLY:MOVE`` (repeated, applied
+    in order) only record ``?record=`` (by default 0) is given, replayed as a corrected copy
+    (``spec/api.md`` section 3.6): what was sent is not changed, the entry says the
+    ``corrections`` applied.
 
     Raises ``ApiError``: 400 for a parameter that is not of its type, 422 for a record
-    number past the last record sent or for more plies than one answer holds."""
+    number past the last record sent, a correction that cannot be applied, or for more
+    plies than one answer holds."""
     args = request.args
     svg, control = _flag(args, "svg", False), _flag(args, "control", False)
     index = _number(args, "record", 0)
-    chosen = [_pick(request, index)] if index is not None else _records(request)
+    corrections = _corrections(args)
+    if corrections:
+        item, name, applied = _chosen(request, index or 0, corrections)
+        chosen: Iterable[tuple[Record | RecordError, str | None]] = [(item, name)]
+    else:
+        chosen = [_pick(request, index)] if index is not None else _records(request)
     budget = Budget()
     try:
         entries = [
@@ -96,7 +120,60 @@ def positions(request: Request) -> Response:
         ]
     except TooManyPlies as err:
         raise ApiError(422, "too-many-plies", str(err), limit=budget.limit) from None
+    if corrections:
+        entries[0]["corrections"] = correction_entries(applied)
     return jsonify(count=len(entries), records=entries)
+
+
+def _corrections(args: MultiDict[str, str]) -> list[str]:
+    """The corrections of the query (``apply=PLY:MOVE``, repeated), each checked for its
+    shape. Raises ``ApiError`` 400 for one of another shape."""
+    found = args.getlist("apply")
+    for text in found:
+        try:
+            parse_correction(text)
+        except BadCorrection as err:
+            raise ApiError(400, "bad-parameter", str(err), parameter="apply") from None
+    return found
+
+
+def _chosen(
+    request: Request, index: int, corrections: Sequence[str]
+) -> tuple[Record | RecordError, str | None, list[Correction]]:
+    """Record ``index`` of those sent, with ``corrections`` applied to its text (none: as
+    sent), the name of its file, and the corrections as applied.
+
+    Raises ``ApiError``: 422 for a record that is not there (``no-such-record``) or a
+    correction that cannot be applied to it (``cannot-correct``)."""
+    if not corrections:
+        return (*_pick(request, index), [])
+    try:
+        source, data, local = pick(_units(request), index)
+    except NoSuchRecord as err:
+        raise ApiError(422, "no-such-record", str(err), parameter="record") from None
+    text = source_text(data)
+    notation = source.fmt or notation_of(source.name, text)
+    try:
+        corrected, applied = corrected_text(text, corrections, index=local, notation=notation)
+    except CorrectionError as err:
+        message = f"record {index} cannot be corrected so: {err}"
+        raise ApiError(422, "cannot-correct", message, parameter="apply") from None
+    found = read_records(source_bytes(corrected), file=source.name, fmt=source.fmt)
+    try:
+        return pick(found, local), source.name, applied
+    except NoSuchRecord:  # a place given inside the tags can merge records
+        message = f"record {index} is no record once corrected so"
+        raise ApiError(422, "cannot-correct", message, parameter="apply") from None
+
+
+def _units(request: Request) -> Iterator[tuple[RequestSource, bytes, int]]:
+    """Every record sent, as its source, the source's bytes and its place in the source
+    (cut from the source, not read: only the one corrected is read)."""
+    for source in request_sources(request):
+        data = source.data if isinstance(source.data, bytes) else source.data.read()
+        units = split_source(io.BytesIO(data), file=source.name, fmt=source.fmt)
+        for local, _unit in enumerate(units):
+            yield source, data, local
 
 
 def _records(request: Request) -> Iterator[tuple[Record | RecordError, str | None]]:

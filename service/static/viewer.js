@@ -1,7 +1,10 @@
 // The page's record viewer (spec/api.md section 3.6, spec/diagrams.md).
 //
 // For the record shown it asks POST /api/v1/positions?record=K&svg=true&control=true once,
-// then steps through every ply without asking again. The server sends the parts of the
+// then steps through every ply without asking again. Beside a refused move it offers the
+// report's repair suggestions, each with a button that asks for the same record replayed as
+// a corrected copy (apply=PLY:MOVE): that copy is shown, labelled as such, until "Back to the
+// uploaded record"; nothing sent is changed. The server sends the parts of the
 // pictures (the board once, each kind of square's drawing once, and per ply its title, the
 // tint and marks of the moves); each ply's picture is put together here in the same order
 // as arbiter.diagram.viewer_parts describes, so that it is the picture that
@@ -10,7 +13,11 @@
 
 const arbiterViewer = (() => {
   const $ = (id) => document.getElementById(id);
-  const state = { record: null, ply: 0, sent: null, svg: "", buttons: [], lines: [] };
+  const state = {
+    record: null, ply: 0, sent: null, svg: "", buttons: [], lines: [],
+    original: null, index: 0, corrections: [],
+  };
+  const MOST_SUGGESTIONS = 3;  // as arbiter validate: past three, a person would rather look
 
   // A finished game (samples/pilo/valid/02-blitz-6x6.grn), for the "Load an example" button.
   const example = [
@@ -65,25 +72,136 @@ const arbiterViewer = (() => {
 
   async function open(sent, index) {
     state.sent = sent;
+    state.index = index;
+    state.corrections = [];
     const viewer = $("viewer");
     viewer.hidden = false;
     $("v-title").textContent = "Loading record " + (index + 1) + "…";
-    let response;
+    let record;
     try {
-      response = await fetch("/api/v1/positions?svg=true&control=true&record=" + index,
-                             { method: "POST", body: sent.body, headers: sent.headers });
+      record = await positions(index, []);
     } catch (err) {
-      $("v-title").textContent = "The server did not answer: " + err;
+      $("v-title").textContent = failure(err, "Cannot show record " + (index + 1));
       return;
     }
-    const data = await response.json();
-    if (!response.ok) {
-      $("v-title").textContent = "Cannot show record " + (index + 1) + ": " + data.error.message;
-      return;
-    }
-    state.record = data.records[0];
+    state.record = state.original = record;
     showRecord();
     viewer.scrollIntoView({ block: "start" });
+  }
+
+  // The positions of record `index` of what was sent, with the corrections applied (each
+  // PLY:MOVE, and where the move stands); throws the API's error message if refused.
+  async function positions(index, corrections) {
+    let path = "/api/v1/positions?svg=true&control=true&record=" + index;
+    for (const correction of corrections) path += "&apply=" + encodeURIComponent(correction);
+    const sent = state.sent;
+    const response = await fetch(path, { method: "POST", body: sent.body, headers: sent.headers });
+    const data = await response.json();
+    if (!response.ok) throw new Refused(data.error.message);
+    return data.records[0];
+  }
+
+  class Refused extends Error {}
+
+  function failure(err, what) {
+    return err instanceof Refused ? what + ": " + err.message : "The server did not answer: " + err;
+  }
+
+  // --- repair suggestions and corrected copies -------------------------------------------
+
+  function suggestionText(s, claimed) {
+    // The words of arbiter validate (service/suggestions.py): the move, what is written,
+    // the slip, and what the correction achieves. `claimed` undefined: the claim is unknown.
+    let written = typeof s.written === "string" ? "written " + shown(s.written) : "";
+    if (typeof s.slip === "string" && s.slip) {
+      written = written ? written + ": " + shown(s.slip) : shown(s.slip);
+    }
+    return "ply " + s.ply + " " + shown(s.move) + " ("
+      + (written ? written + "; " : "") + outcome(s, claimed) + ")";
+  }
+
+  function outcome(s, claimed) {
+    if (s.replays !== true) return "then that ply is legal";
+    if (typeof s.result !== "string") return "then every move is legal";
+    const replays = "then the game replays to " + shown(s.result);
+    if (s.claimed === true) return replays + ", as claimed";
+    if (claimed === undefined) return replays + ", not the claimed result";
+    return claimed && claimed !== "*" ? replays + ", not the claimed " + shown(claimed) : replays;
+  }
+
+  function shown(text) {
+    // What was typed, with the characters no one can see (control characters) as escapes,
+    // as arbiter validate prints them. It is put in the page as text, never as HTML.
+    const named = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+    return String(text).replace(/[\u0000-\u001f\u007f-\u009f]/g,
+      (c) => named[c] || "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0"));
+  }
+
+  function suggestionsOf(error) {
+    const found = error && Array.isArray(error.suggestions) ? error.suggestions : [];
+    return found.filter((s) => s && Number.isInteger(s.ply) && typeof s.move === "string");
+  }
+
+  function correctionOf(s) {
+    // PLY:MOVE, and where the move stands, for a record that cannot be read.
+    const where = Number.isInteger(s.line) && Number.isInteger(s.column)
+      ? "@" + s.line + ":" + s.column
+      : typeof s.pointer === "string" ? "@" + s.pointer : "";
+    return s.ply + ":" + s.move + where;
+  }
+
+  function suggestionList(report) {
+    const list = $("v-suggestion-list");
+    list.replaceChildren();
+    const found = suggestionsOf(report.errors[0]).slice(0, MOST_SUGGESTIONS);
+    $("v-suggestions").hidden = found.length === 0;
+    found.forEach((s, i) => {
+      const item = document.createElement("li");
+      const text = document.createElement("span");
+      text.id = "v-suggestion-" + i;
+      text.textContent = suggestionText(s, report.claimed_result);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "v-apply";
+      button.textContent = "Show with this correction";
+      button.setAttribute("aria-describedby", text.id);
+      button.addEventListener("click", () => showCorrected(s));
+      item.append(text, button);
+      list.appendChild(item);
+    });
+  }
+
+  async function showCorrected(suggestion) {
+    // A suggestion of a corrected copy corrects that copy further: the corrections chain.
+    const corrections = state.corrections.concat([correctionOf(suggestion)]);
+    let record;
+    try {
+      record = await positions(state.index, corrections);
+    } catch (err) {
+      $("v-corrected").hidden = false;
+      $("v-corrected-text").textContent = failure(err, "Cannot show this correction");
+      return;
+    }
+    state.corrections = corrections;
+    state.record = record;
+    showRecord();
+    $("v-back").focus();
+  }
+
+  function back() {
+    state.corrections = [];
+    state.record = state.original;
+    showRecord();
+  }
+
+  function correctedNote(record) {
+    const changes = (record.corrections || []).map(
+      (c) => "ply " + c.ply + " " + c.move + " instead of " + c.written);
+    $("v-corrected").hidden = changes.length === 0;
+    $("v-corrected-text").textContent = changes.length
+      ? "A corrected copy, not the uploaded record: " + changes.join(", ")
+        + ". The uploaded record is unchanged."
+      : "";
   }
 
   function close() {
@@ -96,9 +214,11 @@ const arbiterViewer = (() => {
     const report = record.report;
     const number = record.index + 1;  // people count records from 1 (JSON from 0)
     const where = record.file ? record.file + ", record " + number : "record " + number;
+    const copy = record.corrections ? "Corrected copy of " : "";
     $("v-title").textContent = record.game
-      ? record.game + " " + record.size + "×" + record.size + " — " + where
+      ? copy + record.game + " " + record.size + "×" + record.size + " — " + where
       : "Unreadable record — " + where;
+    correctedNote(record);
     resultTable(report);
     const error = report.errors[0];
     $("v-error").hidden = !error;
@@ -107,6 +227,7 @@ const arbiterViewer = (() => {
          + (error.line ? " (line " + error.line + ", column " + error.column + ")" : "")
          + ": " + error.message)
       : "";
+    suggestionList(report);
     moveList(record);
     sourceView(record, error);
     const last = Math.max(record.frames.length - 1, 0);
@@ -159,6 +280,7 @@ const arbiterViewer = (() => {
     list.replaceChildren();
     state.buttons = [];
     const reached = record.frames.length - 1;
+    const corrected = new Map((record.corrections || []).map((c) => [c.ply, c]));
     let item = null;
     for (const move of record.moves) {
       if (move.ply % 2 === 1 || item === null) {
@@ -171,6 +293,10 @@ const arbiterViewer = (() => {
       button.className = "v-move";
       button.dataset.ply = String(move.ply);
       button.textContent = move.move;
+      if (corrected.has(move.ply)) {
+        button.classList.add("corrected");
+        button.title = "corrected: " + corrected.get(move.ply).written + " was written";
+      }
       if (move.ply === record.refused_ply) {
         button.classList.add("refused");
         button.title = "refused: " + record.report.errors[0].message;
@@ -191,6 +317,8 @@ const arbiterViewer = (() => {
     state.lines = [];
     const text = state.sent.texts[record.file || ""];
     $("v-source-title").hidden = source.hidden = text == null;
+    $("v-source-title").textContent = record.corrections
+      ? "Source as uploaded (without the correction)" : "Source";
     if (text == null) return;
     const lines = text.split(/\r\n|\r|\n/);
     lines.forEach((line, i) => {
@@ -256,6 +384,7 @@ const arbiterViewer = (() => {
     $("v-last").addEventListener("click", () => go(Infinity));
     $("v-slider").addEventListener("input", () => go(Number($("v-slider").value)));
     $("v-control").addEventListener("change", () => go(state.ply));
+    $("v-back").addEventListener("click", back);
     document.addEventListener("keydown", (event) => {
       // Keys typed in a form field are the field's (the slider moves itself).
       const field = event.target.closest("textarea, select, input:not([type=checkbox])");
@@ -270,5 +399,8 @@ const arbiterViewer = (() => {
     });
   });
 
-  return { open, close, go, example, current: () => state.svg, ply: () => state.ply };
+  return {
+    open, close, go, example, suggestionText, suggestionsOf,
+    current: () => state.svg, ply: () => state.ply,
+  };
 })();

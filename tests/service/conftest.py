@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 
 from arbiter.service import create_app
 from tests.service.records import MAX_BODY
+from tests.service.suggested import with_suggestions
 
 
 @pytest.fixture
@@ -25,3 +26,13 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def runner() -> CliRunner:
     return CliRunner()
+
+
+@pytest.fixture
+def suggesting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service's reports of the slipped record of :mod:`tests.service.suggested` carry
+    its suggestions, as the search would add them."""
+    from arbiter.service import batch, diagrams
+
+    monkeypatch.setattr(batch, "adjudicate", with_suggestions(batch.adjudicate))
+    monkeypatch.setattr(diagrams, "adjudicate", with_suggestions(diagrams.adjudicate))
