@@ -93,10 +93,12 @@ def test_standard_input(runner: CliRunner) -> None:
 def test_validate_prints_only_problems_with_locations(runner: CliRunner, batch: Path) -> None:
     result = runner.invoke(main, ["validate", str(batch)])
     assert result.exit_code == 1
-    lines = result.stdout.splitlines()
+    lines = [line for line in result.stdout.splitlines() if not line.startswith("  ")]
     assert len(lines) == 2
     assert lines[0].endswith("a.grn:14:7: illegal-move: b2 is occupied (ply 2, b2)")
     assert lines[1].split(":")[1:4] == ["1", "7", " missing-komi"]
+    hints = result.stdout.split("\n", 1)[1].split(lines[1])[0].splitlines()
+    assert 1 <= len(hints) <= 3 and all(h.startswith("  did you mean ply ") for h in hints)
 
 
 def test_usage_errors_exit_two(runner: CliRunner) -> None:

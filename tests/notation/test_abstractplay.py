@@ -357,6 +357,7 @@ def test_board_sizes_that_cannot_be(variants: list[str], pointer: str) -> None:
 def test_an_illegal_move_is_located_by_round_and_seat() -> None:
     report = adjudicate(read(ap([["6", "pie"], ["f6", "c3"], ["d9", "f6"]], results=(1, 0))))
     hints = report.errors[0].pop("suggestions")  # each located as the moves are
+    assert isinstance(hints, list)
     assert {hint["pointer"] for hint in hints} <= {"/moves/2/1", "/moves/1/0"}
     assert report.errors == [
         {

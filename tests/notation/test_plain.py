@@ -19,6 +19,7 @@ import arbiter.service.batch
 import arbiter.service.cli_io
 import arbiter.service.options
 from arbiter.adjudicator.base import Outcome
+from arbiter.adjudicator.hints import Suggestion
 from arbiter.adjudicator.replay import REPORT_FIELDS, Report
 from arbiter.notation.ast import (
     Button,
@@ -59,6 +60,7 @@ EXAMPLES: list[Plain] = [
     Record("Pilo", 6, turns=(Turn(Place(C3)),), tags=(Tag("Round", "2"),), index=4),
     Piece("b", "Blue disk"),
     Sow.form,
+    Suggestion(9, "d3", "d2", "rank off by one", True, "Blue+5", True, Location(10, 40)),
     Sow.form.fields["path"],
     find_game("Pletore"),
     Outcome("White", {"White": 7, "Black": 5}, "a tie-break", {"White": {"stones": 7}}),

@@ -215,7 +215,9 @@ def test_validate_agrees_with_the_cli(
     cli = runner.invoke(main, ["validate", str(path)])
     response = client.post("/api/v1/validate", **upload(("mixed.grn", path.read_text())))
     problems = response.get_json()["problems"]
-    lines = cli.stdout.splitlines()
+    lines = [line for line in cli.stdout.splitlines() if not line.startswith("  ")]
+    hints = [line for line in cli.stdout.splitlines() if line.startswith("  did you mean ")]
+    assert len(hints) == sum(min(3, len(problem.get("suggestions", []))) for problem in problems)
     assert len(lines) == len(problems)
     for line, problem in zip(lines, problems, strict=True):
         assert f":{problem['line']}:{problem['column']}: {problem['code']}: " in line

@@ -62,17 +62,20 @@ def test_a_record_that_cannot_be_read_is_corrected_where_its_suggestion_says(
     from arbiter.service import repairs
 
     unreadable = BLITZ.replace("3. e2 c2", "3. 2e c2")
-    refused = post(client, "apply=5:e2", unreadable)
+    found = post(client, "apply=5:e2", unreadable)  # the search's own suggestion locates it
+    assert found.status_code == 200
+    hopeless = BLITZ.replace("3. e2 c2", "3. qqq c2")  # no suggestion says where ply 5 is
+    refused = post(client, "apply=5:e2", hopeless)
     assert refused.status_code == 422 and refused.get_json()["error"]["code"] == "cannot-correct"
 
     def suggested(item: object, **_: Any) -> Report:
         errors: list[dict[str, object]] = [{"code": "syntax-error", "message": "unexpected"}]
-        errors[0]["suggestions"] = [{**SUGGESTIONS[0], "written": "2e"}]
+        errors[0]["suggestions"] = [{**SUGGESTIONS[0], "written": "qqq"}]
         return Report(file=None, index=0, errors=errors)
 
     monkeypatch.setattr(repairs, "report_for", suggested)
-    (entry,) = post(client, "apply=5:e2", unreadable).get_json()["records"]
-    assert entry["report"]["valid"] and entry["corrections"][0]["written"] == "2e"
+    (entry,) = post(client, "apply=5:e2", hopeless).get_json()["records"]
+    assert entry["report"]["valid"] and entry["corrections"][0]["written"] == "qqq"
 
 
 def test_the_diagram_of_a_corrected_copy(client: FlaskClient) -> None:

@@ -136,7 +136,9 @@ def test_a_record_that_cannot_be_read_is_repaired_where_it_is_told(
     path.write_text(UNREADABLE, encoding="utf-8")
     told = runner.invoke(main, ["repair", str(path), "--apply", "5:e2@10:22", "-o", "-"])
     assert told.exit_code == 0 and told.stdout == BLITZ.replace("3. e2", "3. e2 {was: 2e}")
-    untold = runner.invoke(main, ["repair", str(path), "--apply", "5:e2", "-o", "-"])
+    hopeless = tmp_path / "hopeless.grn"  # no suggestion of the search says where ply 5 is
+    hopeless.write_text(BLITZ.replace("3. e2 c2", "3. qqq c2"), encoding="utf-8")
+    untold = runner.invoke(main, ["repair", str(hopeless), "--apply", "5:e2", "-o", "-"])
     assert untold.exit_code == 1 and "give where the move of the correction stands" in (
         untold.stderr
     )
