@@ -4,10 +4,12 @@ been written, so that its report still replays the game, and it stays invalid.""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import arbiter
 from arbiter.adjudicator.base import register, unregister
@@ -17,6 +19,7 @@ from arbiter.notation.errors import RecordError
 from arbiter.notation.games import register_form, unregister_form
 from arbiter.notation.grn_reader import parse_grn_record
 from arbiter.notation.slips import meant_result
+from arbiter.service.cli import main
 from tests.test_extra_form import GAME as HOP_GAME
 from tests.test_extra_form import HopRules, Jump
 
@@ -348,6 +351,95 @@ def test_a_result_in_words_inside_a_comment_is_left_alone() -> None:
         slipped(BLITZ, "26. pass Blue+5", "26. pass {Blue wins} Blue+5")
     )
     assert isinstance(record, arbiter.Record) and record.turns[-1].comment == "Blue wins"
+
+
+# --- bytes that are not UTF-8 -----------------------------------------------------------------
+
+WINDOWS = BLITZ.replace("player-21", "José Núñez").encode("cp1252")
+"""The record saved as Windows-1252 (an editor's default on many machines)."""
+
+
+def test_bytes_that_are_not_utf8_say_how_to_save_the_file() -> None:
+    error = the_error(WINDOWS)
+    assert (error.code, error.line, error.column) == ("encoding", 6, 11)
+    assert error.message == (
+        "the bytes are not UTF-8 (byte 0xe9): save the file as UTF-8 (in most editors: Save As, "
+        "Encoding: UTF-8)"
+    )
+    assert error.record is None
+
+
+def test_a_file_of_another_encoding_is_read_when_it_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "round.grn"
+    path.write_bytes(WINDOWS)
+    with path.open("rb") as stream:
+        for source in (path, WINDOWS, stream):
+            [record] = arbiter.read_records(source, encoding="cp1252")
+            assert isinstance(record, arbiter.Record)
+            assert record.players == (("Blue", "José Núñez"), ("Orange", "player-04"))
+    [again] = arbiter.read_records(WINDOWS.decode("cp1252"), encoding="cp1252")  # text: as is
+    assert isinstance(again, arbiter.Record) and again.players[0][1] == "José Núñez"
+
+
+def test_a_byte_the_encoding_does_not_have_is_still_an_encoding_error() -> None:
+    data = BLITZ.replace("player-21", "player-\x81").encode("latin-1")
+    [error] = arbiter.read_records(data, encoding="cp1252")
+    assert isinstance(error, RecordError)
+    assert (error.code, error.line, error.column) == ("encoding", 6, 15)
+    assert error.message.startswith("the bytes are not UTF-8 (byte 0x81)")
+
+
+def test_an_encoding_is_named_as_python_names_it() -> None:
+    with pytest.raises(LookupError, match="'base64' is not a text encoding"):
+        arbiter.read_records(WINDOWS, encoding="base64")
+    with pytest.raises(LookupError, match="'no-such' is not a text encoding"):
+        arbiter.read_records(WINDOWS, encoding="no-such")
+    [record] = arbiter.read_records(WINDOWS, encoding="Windows-1252")
+    assert isinstance(record, arbiter.Record)
+
+
+WARNING = "arbiter: warning: the files are decoded from cp1252, not UTF-8 (--encoding)\n"
+
+
+@pytest.fixture
+def windows(tmp_path: Path) -> Path:
+    """The record saved as Windows-1252, in a file."""
+    path = tmp_path / "round.grn"
+    path.write_bytes(WINDOWS)
+    return path
+
+
+def test_the_command_line_advises_utf8_and_reads_another_encoding_when_told(
+    windows: Path,
+) -> None:
+    runner = CliRunner()
+    refused = runner.invoke(main, ["validate", "--quiet", str(windows)])
+    assert (refused.exit_code, refused.stdout) == (
+        1,
+        f"{windows}:6:11: encoding: the bytes are not UTF-8 (byte 0xe9): save the file as "
+        "UTF-8 (in most editors: Save As, Encoding: UTF-8)\n",
+    )
+    read = runner.invoke(main, ["adjudicate", "--json", "--quiet", "--encoding", "cp1252",
+                                str(windows)])  # fmt: skip
+    assert (read.exit_code, read.stderr) == (0, WARNING)
+    report = json.loads(read.stdout)
+    assert (report["valid"], report["winner_player"]) == (True, "José Núñez")
+    for jobs in ("1", "2"):
+        converted = runner.invoke(main, ["convert", str(windows), "--to", "grn", "-j", jobs,
+                                         "--encoding=Windows-1252"])  # fmt: skip
+        assert (converted.exit_code, converted.stderr) == (0, WARNING)
+        assert '[Blue "José Núñez"]' in converted.stdout
+    shown = runner.invoke(main, ["show", str(windows), "--encoding", "cp1252"])
+    assert (shown.exit_code, shown.stderr) == (0, WARNING)
+    table = runner.invoke(main, ["standings", str(windows), "--encoding", "cp1252"])
+    assert table.exit_code == 0 and "José Núñez" in table.stdout
+    assert table.stderr.startswith(WARNING)
+
+
+def test_an_encoding_python_does_not_know_is_a_usage_error(windows: Path) -> None:
+    answer = CliRunner().invoke(main, ["validate", "--encoding", "base64", str(windows)])
+    assert answer.exit_code == 2
+    assert "Invalid value for '--encoding': 'base64' is not a text encoding" in answer.stderr
 
 
 def test_the_fast_path_takes_a_tag_in_another_case_itself() -> None:
