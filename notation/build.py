@@ -252,10 +252,11 @@ def _result(result: RawValue | None, spec: GameDescription) -> tuple[str, Record
         )
     canonical = normalise_result(text, spec)
     if canonical is None:
+        # Only for a result that is none of the game's: the wording of slips is loaded then.
+        from arbiter.notation.slips import result_message
+
         return "*", InvalidRecordError(
-            f"{_shown(result.text)} is not {spec.called} result",
-            code="bad-result",
-            where=result.where,
+            result_message(result.text, spec), code="bad-result", where=result.where
         )
     return canonical, None
 

@@ -14,6 +14,11 @@ if TYPE_CHECKING:
     from arbiter.notation.ast import Record
 
 
+UTF8_ADVICE = "save the file as UTF-8 (in most editors: Save As, Encoding: UTF-8)"
+"""What the message of an ``encoding`` error advises: records are UTF-8 text, and a file
+saved in another encoding is most often fixed where it was written."""
+
+
 class RecordError(ValueError):
     """A problem with a record, located in its source text (line/column) or JSON (pointer).
 

@@ -22,9 +22,10 @@ from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput
 
 from arbiter.notation.ast import Location
 from arbiter.notation.errors import NotationSyntaxError, RecordError
-from arbiter.notation.games import all_games, generation, move_forms
+from arbiter.notation.games import GameDescription, all_games, generation, move_forms
 from arbiter.notation.grn_scan import WORD_LETTERS, TagLine, Word, short, word_pattern
 from arbiter.notation.limits import BLANK
+from arbiter.notation.slips import cut_result, game_of, meant_word, straighten_quotes
 
 
 class _Collect(Transformer[Token, object]):
@@ -83,7 +84,9 @@ def moves_grammar() -> str:
     lines.append(f"word: MOVE_NUMBER | {' | '.join(form.terminal for form in forms)}")
     keywords = "|".join(form.keyword for form in forms if form.keyword)
     rest = f"[^{WORD_LETTERS}]*"
-    lines.append(f"_MOVE_WORD: MOVE_NUMBER | /[A-Za-z][0-9]{rest}/ | /(?:{keywords}){rest}/i")
+    lines.append(
+        f"_MOVE_WORD: MOVE_NUMBER | /[0-9]{rest}/ | /[A-Za-z][0-9]{rest}/ | /(?:{keywords}){rest}/i"
+    )
     lines.append("MOVES: _MOVE_WORD (WS _MOVE_WORD)*")
     return "\n".join(["", "// Made from the registered move forms (grn_lark.py).", *lines, ""])
 
@@ -130,14 +133,24 @@ def parse_with_lark(
     Raises :class:`RecordError` (located ``first_line - 1`` lines down) for text the
     grammar does not accept. A tag that does not stand alone on its line is a problem that
     does not stop the record: it is returned, third. The tokens come lazily: a word no
-    terminal matches is an error only when it is reached, after the tags were read."""
+    terminal matches is an error only when it is reached, after the tags were read.
+
+    Text slips (``spec/hints.md``) are read as what they mean, each a problem added to the
+    third list (as the tokens are reached, for those of the movetext): curly quotes around
+    a tag value, a result written as other games write it at the end of the text, and the
+    words of :func:`~arbiter.notation.slips.meant_word`."""
+    shift = first_line - 1
+    problems: list[RecordError] = []
+    text = straighten_quotes(text, shift, problems)
+    text, result = cut_result(text)
     try:
         parsed: Any = record_parser().parse(text, start="record")
     except UnexpectedInput as err:
         raise _syntax_error(err, text, first_line) from None
     tags, tokens = parsed
-    problems: list[RecordError] = []
-    return _tag_lines(tags, first_line - 1, problems), _tokens(tokens, first_line - 1), problems
+    lines = _tag_lines(tags, shift, problems)
+    words = _tokens(tokens, shift, game_of(lines), problems)
+    return lines, _ending(words, result, shift), problems
 
 
 def _syntax_error(err: UnexpectedInput, text: str, first_line: int) -> RecordError:
@@ -211,21 +224,45 @@ def _tag_lines(
     return lines
 
 
-def _tokens(tokens: list[Token], shift: int) -> Iterator[Word]:
+def _tokens(
+    tokens: list[Token], shift: int, game: GameDescription | None, problems: list[RecordError]
+) -> Iterator[Word]:
     """Lark's movetext tokens as the words both paths share: a MOVES token is cut into
     words, each named by its terminal (lazily, so that tag errors come first)."""
     for token in tokens:
         if token.type == "MOVES":
-            yield from _words(token, shift)
+            yield from _words(token, shift, game, problems)
         else:
             yield str(token), token.type, token.line, token.column  # type: ignore[misc]
 
 
-def _words(token: Token, shift: int) -> Iterator[Word]:
+def _ending(words: Iterator[Word], result: Word | None, shift: int) -> Iterator[Word]:
+    """The words, then ``result``, a result written as other games write it that was cut
+    from the end of the text (:func:`~arbiter.notation.slips.cut_result`), if any; a
+    syntax error if the movetext already ended with a result."""
+    last: Word | None = None
+    for last in words:
+        yield last
+    if result is None:
+        return
+    if last is not None and last[1] == "RESULT":
+        raise NotationSyntaxError(
+            f"unexpected {short(result[0])!r} after the result; the result ends the movetext",
+            line=result[2] + shift,
+            column=result[3],
+        )
+    yield result
+
+
+def _words(
+    token: Token, shift: int, game: GameDescription | None, problems: list[RecordError]
+) -> Iterator[Word]:
     """Cut a MOVES token into words and name each by the grammar's word terminal it matches.
 
     Lines are counted in the record's text; raises ``NotationSyntaxError`` (located in the
-    file, ``shift`` lines down) at a word that matches none."""
+    file, ``shift`` lines down) at a word that matches none, unless its meaning is clear
+    (:func:`~arbiter.notation.slips.meant_word`): then it is read as meant, and the slip
+    is added to ``problems``."""
     text = str(token)
     line: int = token.line  # type: ignore[assignment]
     line_start = 1 - token.column  # type: ignore[operator]  # so that column = start + column
@@ -239,13 +276,20 @@ def _words(token: Token, shift: int) -> Iterator[Word]:
         end = match.end()
         word = match.group()
         kind = classify(word)
-        if kind is None:
+        column = start - line_start + 1
+        if kind is not None:
+            yield word, kind.lastgroup, line, column  # type: ignore[misc]
+            continue
+        meant = meant_word(word, game, classify)
+        if meant is None:
             raise NotationSyntaxError(
                 f"unexpected {short(word)!r}: not a move, move number, comment or result",
                 line=line + shift,
-                column=start - line_start + 1,
+                column=column,
             )
-        yield word, kind.lastgroup, line, start - line_start + 1  # type: ignore[misc]
+        read, terminal, code, message = meant
+        problems.append(NotationSyntaxError(message, code=code, line=line + shift, column=column))
+        yield read, terminal, line, column
 
 
 if __name__ == "__main__":

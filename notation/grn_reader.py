@@ -18,7 +18,7 @@ from typing import BinaryIO
 from arbiter.notation import limits
 from arbiter.notation.ast import Move, Record
 from arbiter.notation.chunk import Chunk
-from arbiter.notation.errors import LimitError, NotationSyntaxError, RecordError
+from arbiter.notation.errors import UTF8_ADVICE, LimitError, NotationSyntaxError, RecordError
 from arbiter.notation.grn_scan import build, move_of_word, scan, word_pattern
 from arbiter.notation.limits import BLANK, BOM, MAX_RECORD_BYTES
 
@@ -200,7 +200,7 @@ def _decode(raw: bytes, number: int) -> tuple[str, RecordError | None]:
     except UnicodeDecodeError as err:
         column = len(raw[: err.start].decode("utf-8", "replace")) + 1
         problem = NotationSyntaxError(
-            f"the bytes are not UTF-8 (byte 0x{raw[err.start]:02x})",
+            f"the bytes are not UTF-8 (byte 0x{raw[err.start]:02x}): {UTF8_ADVICE}",
             code="encoding",
             line=number,
             column=column,

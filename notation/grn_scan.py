@@ -79,6 +79,9 @@ class _Patterns(NamedTuple):
     word: re.Pattern[str]
     result: re.Pattern[str]
     readers: dict[str, Callable[[str], Move]]
+    tag_names: dict[str, str]
+    """The names of the tags that are fields of a record (:data:`SPECIAL_TAGS`, and every
+    game's colours), by their lowercase spelling."""
 
 
 def _patterns() -> _Patterns:
@@ -115,7 +118,9 @@ def _compiled(_generation: int) -> _Patterns:
     tag_re, token_re, word_re, result_re = [
         re.compile(p, re.ASCII) for p in (tag, token, word, result)
     ]
-    return _Patterns(tag_re, token_re, word_re, result_re, readers)
+    names = [*SPECIAL_TAGS, *(colour for game in all_games() for colour in game.colours)]
+    tag_names = {name.lower(): name for name in names}
+    return _Patterns(tag_re, token_re, word_re, result_re, readers, tag_names)
 
 
 def word_pattern() -> re.Pattern[str]:
@@ -256,7 +261,7 @@ def build(
     that do not stop it (``problems`` holds those found before) are carried by the error
     that :func:`~arbiter.notation.build.build_record` raises, with the record."""
     problems = [] if problems is None else problems
-    named = _read_tags(tags, shift, problems)
+    named = _meant_tags(_read_tags(tags, shift, problems), tags, shift, problems)
     game_value = named.get("Game")
     spec = game_named(game_value.text.strip(_SPACES)) if game_value else None
     colours = spec.colours if spec else ()
@@ -301,11 +306,44 @@ def _read_tags(tags: list[TagLine], shift: int, problems: list[RecordError]) -> 
             problems.append(repeated)
             continue
         where = Location(line=tag.line + shift, column=tag.value_column)
-        named[tag.name] = RawValue(_unescape(tag.value[1:-1]), where)
+        named[tag.name] = RawValue(unescape(tag.value[1:-1]), where)
     return named
 
 
-def _unescape(text: str) -> str:
+def _meant_tags(
+    named: dict[str, RawValue], tags: list[TagLine], shift: int, problems: list[RecordError]
+) -> dict[str, RawValue]:
+    """The tags by name, a tag whose name is that of a field of the record written in
+    another case (``game``, ``RESULT``, ``blue`` in Pilo) renamed to it, in its place, with a
+    ``tag-case`` problem: a slip copied from a scoresheet (``spec/hints.md``). Not when the
+    record also has the tag as it is spelt, nor for a colour the game does not have: those
+    are ordinary tags."""
+    known = _patterns().tag_names
+    if all(known.get(name.lower(), name) == name for name in named):
+        return named  # the common case: one look-up per tag
+    game = named.get("Game") or next((v for n, v in named.items() if n.lower() == "game"), None)
+    spec = game_named(game.text.strip(_SPACES)) if game is not None else None
+    wanted = {n.lower(): n for n in (*SPECIAL_TAGS, *(spec.colours if spec else ()))}
+    meant: dict[str, RawValue] = {}
+    for name, value in named.items():
+        spelt = wanted.get(name.lower(), name)
+        if spelt != name and spelt not in named and spelt not in meant:
+            tag = next(t for t in tags if t.name == name)
+            problems.append(
+                NotationSyntaxError(
+                    f"tag {short(name)!r} is {spelt!r} written in another case",
+                    code="tag-case",
+                    line=tag.line + shift,
+                    column=tag.column,
+                )
+            )
+            name = spelt
+        meant[name] = value
+    return meant
+
+
+def unescape(text: str) -> str:
+    """The text of a tag value written between its quotes: ``\\"`` is ``"``, ``\\\\`` is ``\\``."""
     out: list[str] = []
     chars = iter(text)
     for char in chars:
@@ -320,13 +358,19 @@ def _result(
     problems: list[RecordError],
 ) -> RawValue | None:
     """The claimed result, from the tag or the movetext's last token; None, and a problem,
-    when the two say different things."""
+    when the two say different things. When one of them is no result of the game, that one:
+    the record's ``bad-result`` then says why (``1-0`` is another game's form), rather than
+    that the two differ; either way the claim is unknown."""
     if word is None:
         return tag
     if tag is None:
         return word
     if spec is not None:
-        same = normalise_result(tag.text.strip(_SPACES), spec) == normalise_result(word.text, spec)
+        ending = normalise_result(word.text, spec)
+        claimed = normalise_result(tag.text.strip(_SPACES), spec)
+        if ending is None or claimed is None:
+            return word if ending is None else tag
+        same = claimed == ending
     else:
         same = tag.text.strip(_SPACES) == word.text
     if not same:

@@ -22,6 +22,7 @@ from arbiter.notation import limits
 from arbiter.notation.ast import Location, Move, Record, Tag, Turn
 from arbiter.notation.build import RawValue, build_record
 from arbiter.notation.errors import (
+    UTF8_ADVICE,
     InvalidRecordError,
     LimitError,
     NotationSyntaxError,
@@ -144,8 +145,8 @@ def _decode(item: JsonItem) -> str:
         before = item.data[: err.start].decode("utf-8")
         line, column = _in_source(item, *_line_column(before, len(before)))
         raise NotationSyntaxError(
-            f"the bytes are not UTF-8: byte 0x{item.data[err.start]:02x} at offset {err.start} "
-            "of the record",
+            f"the bytes are not UTF-8 (byte 0x{item.data[err.start]:02x} at offset {err.start} "
+            f"of the record): {UTF8_ADVICE}",
             code="encoding",
             line=line,
             column=column,

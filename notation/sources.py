@@ -16,6 +16,7 @@ Within a JSON document each record is told apart by its shape: an Abstract Play 
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 from collections.abc import Iterator
@@ -43,7 +44,11 @@ _CHUNK = 64 * 1024
 
 
 def read_records(
-    source: RecordInput, *, file: str | None = None, fmt: Notation | None = None
+    source: RecordInput,
+    *,
+    file: str | None = None,
+    fmt: Notation | None = None,
+    encoding: str = "utf-8",
 ) -> Iterator[Record | RecordError]:
     """Yield the records of one source in order, each a :class:`Record` or the
     :class:`RecordError` that stopped it (with its ``index`` and ``file``).
@@ -57,6 +62,12 @@ def read_records(
     missing file raises ``OSError`` here) and closed when the records are exhausted. Text
     that holds no record, white space or nothing, yields nothing. Never raises
     :class:`RecordError`.
+
+    Records are UTF-8 text. ``encoding`` names another encoding (``cp1252``, ``latin-1``)
+    that bytes, a binary stream or a file are decoded from instead, for files saved by
+    programs that write no UTF-8 (text, a ``str`` or a text stream, is already decoded);
+    a byte that encoding cannot decode is an ``encoding`` error in its place. Raises
+    ``LookupError`` for a name that is no text encoding Python knows.
 
     Deprecated, kept for programs written for earlier versions: a ``str`` of one line that
     names an existing file, or that ends in ``.grn`` or ``.json``, is read as that path,
@@ -72,11 +83,45 @@ def read_records(
             stacklevel=2,
         )
         source = Path(source)
+    encoding = text_encoding(encoding)
     if isinstance(source, os.PathLike):
         name = os.fspath(source)
         stream = open(name, "rb")  # noqa: SIM115  (closed by _closing)
-        return _closing(_read(stream, file or str(name), fmt), stream)
-    return _read(_binary(source), file, fmt)
+        return _closing(_read(stream, file or str(name), fmt, encoding), stream)
+    if isinstance(source, str) or _is_text(source):
+        encoding = "utf-8"  # text is decoded already, and given to the reader as UTF-8
+    return _read(_binary(source), file, fmt, encoding)
+
+
+def text_encoding(name: str) -> str:
+    """The canonical name of the text encoding ``name`` (``CP-1252`` is ``cp1252``,
+    ``UTF8`` is ``utf-8``). Raises ``LookupError`` for a name that is none (``base64`` is
+    a codec, but not of text), ``TypeError`` for a name that is no ``str``."""
+    if not isinstance(name, str):
+        raise TypeError(f"an encoding is named by a str, not {type(name).__name__}")
+    try:
+        found = codecs.lookup(name)
+    except (LookupError, ValueError):
+        found = None
+    # Not the codecs of bytes to bytes or of text to text (base64, rot13), which Python marks.
+    if found is None or not getattr(found, "_is_text_encoding", True):
+        raise LookupError(f"{name!r} is not a text encoding")
+    return found.name
+
+
+def _is_text(source: object) -> bool:
+    """Whether ``source`` is a stream of text (already decoded)."""
+    if isinstance(source, io.TextIOBase):
+        return True
+    read = getattr(source, "read", None)
+    return not isinstance(source, bytes | bytearray) and callable(read) and _reads_str(read)
+
+
+def _reads_str(read: object) -> bool:
+    try:
+        return isinstance(read(0), str)  # type: ignore[operator]
+    except Exception:  # not a stream after all: _binary says so
+        return False
 
 
 def _looks_like_a_path(text: str) -> bool:
@@ -113,20 +158,28 @@ def _closing(
 
 
 def _read(
-    stream: IO[bytes], file: str | None, fmt: Notation | None
+    stream: IO[bytes], file: str | None, fmt: Notation | None, encoding: str = "utf-8"
 ) -> Iterator[Record | RecordError]:
-    for unit in split_source(stream, file=file, fmt=fmt):
+    for unit in split_source(stream, file=file, fmt=fmt, encoding=encoding):
         yield read_unit(unit, file=file, fmt=fmt)
 
 
 def split_source(
-    stream: IO[bytes], *, file: str | None = None, fmt: Notation | None = None
+    stream: IO[bytes],
+    *,
+    file: str | None = None,
+    fmt: Notation | None = None,
+    encoding: str = "utf-8",
 ) -> Iterator[Unit]:
     """The text of each record of a binary stream, in order, in the notation ``fmt``, or
-    the one ``file``'s name announces, or the one the first characters show.
+    the one ``file``'s name announces, or the one the first characters show; its bytes are
+    decoded from ``encoding`` (a canonical name, :func:`text_encoding`) when it is not
+    UTF-8.
 
     Raises ``OSError`` if the stream cannot be read; a failure of the program itself ends
     the source with an ``internal-error`` unit (no boundary is known after it)."""
+    if encoding != "utf-8":
+        stream = recoded(stream, encoding)
     head, first = _skip_blank(stream)
     fmt = fmt or format_for_name(file) or sniff_format(first)
     body = io.BufferedReader(JoinedStream(head + first, stream), _CHUNK)
@@ -250,12 +303,39 @@ def _binary(source: str | bytes | bytearray | IO[bytes] | IO[str]) -> IO[bytes]:
     return source  # type: ignore[return-value]
 
 
-class _EncodedText(io.RawIOBase):
-    """A text stream read as the UTF-8 bytes of its text (lone surrogates kept, so that the
-    reader reports them as bytes that are not UTF-8)."""
+def recoded(stream: IO[bytes], encoding: str) -> IO[bytes]:
+    """``stream``, whose bytes are text in ``encoding``, as the UTF-8 bytes of that text. A
+    byte the encoding cannot decode is given back as it was (``surrogateescape``), so that
+    the reader reports it in its place as a byte that is not UTF-8."""
+    decoder = codecs.getincrementaldecoder(encoding)(errors="surrogateescape")
+    return io.BufferedReader(_EncodedText(_Decoded(stream, decoder), "surrogateescape"))
 
-    def __init__(self, text: IO[str]) -> None:
+
+class _Decoded:
+    """The text of a binary stream, read by an incremental decoder (a text stream of the
+    least kind: ``read`` only, and no line ends changed)."""
+
+    def __init__(self, stream: IO[bytes], decoder: codecs.IncrementalDecoder) -> None:
+        self._stream = stream
+        self._decoder = decoder
+        self._done = False
+
+    def read(self, size: int) -> str:
+        text = ""
+        while not text and not self._done:
+            data = self._stream.read(size)
+            self._done = not data
+            text = self._decoder.decode(data or b"", final=self._done)
+        return text
+
+
+class _EncodedText(io.RawIOBase):
+    """A text stream read as the UTF-8 bytes of its text (lone surrogates kept by
+    ``errors``, so that the reader reports them as bytes that are not UTF-8)."""
+
+    def __init__(self, text: IO[str] | _Decoded, errors: str = "surrogatepass") -> None:
         self._text = text
+        self._errors = errors
         self._pending = b""
 
     def readable(self) -> bool:
@@ -266,7 +346,7 @@ class _EncodedText(io.RawIOBase):
             chunk = self._text.read(_CHUNK)
             if not chunk:
                 return 0
-            self._pending = chunk.encode("utf-8", "surrogatepass")
+            self._pending = chunk.encode("utf-8", self._errors)
         count = min(len(buffer), len(self._pending))
         buffer[:count] = self._pending[:count]
         self._pending = self._pending[count:]

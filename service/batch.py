@@ -32,11 +32,16 @@ def adjudicate_source(
 
 
 def adjudicated_source(
-    source: SourceData, *, file: str | None = None, fmt: Notation | None = None
+    source: SourceData,
+    *,
+    file: str | None = None,
+    fmt: Notation | None = None,
+    encoding: str = "utf-8",
 ) -> Iterator[tuple[Record | None, Report]]:
-    """Each record of ``source`` with its report, the record None when it could not be
-    read: what standings are computed from (``spec/standings.md``)."""
-    for item in read_records(source, file=file, fmt=fmt):
+    """Each record of ``source`` (its bytes decoded from ``encoding``) with its report, the
+    record None when it could not be read: what standings are computed from
+    (``spec/standings.md``)."""
+    for item in read_records(source, file=file, fmt=fmt, encoding=encoding):
         yield (None if isinstance(item, RecordError) else item), report_for(item, file=file)
 
 
@@ -80,13 +85,16 @@ def convert_source(
     to: Notation = "grn",
     file: str | None = None,
     fmt: Notation | None = None,
+    encoding: str = "utf-8",
 ) -> Iterator[Converted]:
     """Read every record and make it canonical (Implo steps written in full) where it is
     legal; an illegal record is kept as written, with the reason in ``note``. A record that
     could be read only in part is an error (writing it would lose what was not read), and
     so is one whose text in ``to`` its reader would refuse (``too-large``). With ``to``
-    ``abstractplay``, a record that format cannot hold is an error (``cannot-convert``)."""
-    for position, item in enumerate(read_records(source, file=file, fmt=fmt)):
+    ``abstractplay``, a record that format cannot hold is an error (``cannot-convert``).
+    The bytes of ``source`` are decoded from ``encoding``."""
+    records = read_records(source, file=file, fmt=fmt, encoding=encoding)
+    for position, item in enumerate(records):
         yield convert_item(item, to=to, file=file, position=position)
 
 

@@ -25,7 +25,7 @@ from arbiter.notation.games import all_games
 from arbiter.notation.sources import NOTATIONS, Notation
 from arbiter.service.batch import game_rows
 from arbiter.service.cli_io import convert_paths, guarded
-from arbiter.service.options import COMMANDS, Option
+from arbiter.service.options import COMMANDS, Option, encoding_name
 from arbiter.service.runs import run_adjudicate, run_validate
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -63,9 +63,24 @@ def _click_type(option: Option) -> click.ParamType[Any] | None:
     """The click type of the values ``option`` takes (None: a flag's, or text)."""
     if option.kind == "choice":
         return click.Choice(option.choices)
+    if option.kind == "encoding":
+        return Encoding()
     if option.kind == "number":
         return click.IntRange(option.numbers.start, option.numbers.stop - 1)
     return None
+
+
+class Encoding(click.ParamType[str]):
+    """The name of a text encoding, given to the command as its canonical name (the same
+    as the start-up path gives: :func:`~arbiter.service.options.encoding_name`)."""
+
+    name = "encoding"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        found = encoding_name(value) if isinstance(value, str) else None
+        if found is None:
+            self.fail(f"{value!r} is not a text encoding (utf-8, cp1252, latin-1, ...)", param, ctx)
+        return found
 
 
 class GuardedGroup(click.Group):
@@ -119,23 +134,26 @@ def adjudicate(
     as_json: bool,
     jobs: int,
     fmt: Notation | None,
+    encoding: str,
     quiet: bool,
     scheduler: str | None,
 ) -> None:
     """Replay every record under PATHS and give its official result."""
     if scheduler and jobs > 1:
         raise click.UsageError("--jobs and --scheduler cannot be used together")
-    run_adjudicate(paths, as_json, jobs, fmt, quiet, scheduler)
+    run_adjudicate(paths, as_json, jobs, fmt, quiet, scheduler, encoding)
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
 @table_options("validate")
-def validate(paths: tuple[str, ...], jobs: int, fmt: Notation | None, quiet: bool) -> None:
+def validate(
+    paths: tuple[str, ...], jobs: int, fmt: Notation | None, encoding: str, quiet: bool
+) -> None:
     """Check every record under PATHS: syntax, schema, legality and the claimed result.
 
     Prints only the problems, as file:line:column: code: message."""
-    run_validate(paths, fmt, quiet, jobs)
+    run_validate(paths, fmt, quiet, jobs, encoding)
 
 
 @main.command()
@@ -148,10 +166,12 @@ def validate(paths: tuple[str, ...], jobs: int, fmt: Notation | None, quiet: boo
     help="Write here instead of standard output.",
 )
 @table_options("convert")
-def convert(path: str, to: Notation, output: str | None, fmt: Notation | None, jobs: int) -> None:
+def convert(
+    path: str, to: Notation, output: str | None, fmt: Notation | None, encoding: str, jobs: int
+) -> None:
     """Convert the records of PATH (a file, a directory, or - for standard input) to
     canonical GRN or JSON (losslessly), or to Abstract Play records (Pletore)."""
-    sys.exit(convert_paths((path,), to, output, fmt, jobs))
+    sys.exit(convert_paths((path,), to, output, fmt, jobs, encoding))
 
 
 @main.command()

@@ -156,6 +156,14 @@ class _NoClose:
         return None
 
 
+def warn_encoding(encoding: str) -> None:
+    """Say on standard error, before any file is read, that the files are decoded from
+    ``encoding`` (``--encoding``): records are UTF-8 text, and what another encoding makes
+    of their bytes is a guess the person running the command has made."""
+    if encoding != "utf-8":
+        say(f"arbiter: warning: the files are decoded from {encoding}, not UTF-8 (--encoding)")
+
+
 def io_error(name: str, err: OSError, index: int = 0) -> RecordError:
     """The ``io-error`` of a path that cannot be read (``index``: the record it stopped at)."""
     return RecordError(
@@ -164,10 +172,14 @@ def io_error(name: str, err: OSError, index: int = 0) -> RecordError:
 
 
 def adjudicated_paths(
-    names: Iterable[str | Unreadable], fmt: Notation | None = None, tally: Tally | None = None
+    names: Iterable[str | Unreadable],
+    fmt: Notation | None = None,
+    tally: Tally | None = None,
+    encoding: str = "utf-8",
 ) -> Iterator[tuple[Record | None, Report]]:
-    """Each record of the files ``names`` (``-``: standard input) with its report, in order,
-    the record None when it could not be read; ``tally`` counts the bytes read. A path that
+    """Each record of the files ``names`` (``-``: standard input; their bytes decoded from
+    ``encoding``) with its report, in order, the record None when it could not be read;
+    ``tally`` counts the bytes read. A path that
     could not be listed, or a file that cannot be read or stops being readable, gives an
     ``io-error`` report in place of the records not read."""
     for name in names:
@@ -178,7 +190,8 @@ def adjudicated_paths(
         try:
             with open_input(name) as stream:
                 source = stream if tally is None else CountingReader(stream, tally)
-                for pair in adjudicated_source(source, file=name, fmt=fmt):  # type: ignore[arg-type]
+                pairs = adjudicated_source(source, file=name, fmt=fmt, encoding=encoding)  # type: ignore[arg-type]
+                for pair in pairs:
                     count += 1
                     yield pair
         except OSError as err:
@@ -191,14 +204,17 @@ def convert_paths(
     output: str | None,
     fmt: Notation | None = None,
     jobs: int = 1,
+    encoding: str = "utf-8",
 ) -> int:
     """``arbiter convert``: write every record under ``paths`` in canonical ``to``, to
     ``output`` or standard output, one record at a time (memory stays bounded whatever the
-    input's length), reading every file as ``fmt`` if given, converting in ``jobs`` worker
-    processes when above 1 (the output is the same); report what cannot be converted
+    input's length), reading every file as ``fmt`` if given and decoding its bytes from
+    ``encoding``, converting in ``jobs`` worker processes when above 1 (the output is the
+    same); report what cannot be converted
     (and, for Abstract Play, what its records cannot hold) on standard error. Returns the exit
     status: 0 when every record was converted, 1 otherwise (or when there was none)."""
     tally = _Tally()
+    warn_encoding(encoding)
     try:
         out: IO[str] = (
             open(output, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
@@ -209,7 +225,7 @@ def convert_paths(
         say(f"arbiter: io-error: cannot write {output}: {err.strerror or err}")
         return 1
     try:
-        for part in output_parts(_converted_texts(paths, to, tally, fmt, jobs), to):
+        for part in output_parts(_converted_texts(paths, to, tally, fmt, jobs, encoding), to):
             out.write(part)
         out.flush()
     except OSError as err:
@@ -247,16 +263,21 @@ class ConvertedLines(NamedTuple):
 
 
 def _converted_texts(
-    paths: tuple[str, ...], to: Notation, tally: _Tally, fmt: Notation | None, jobs: int = 1
+    paths: tuple[str, ...],
+    to: Notation,
+    tally: _Tally,
+    fmt: Notation | None,
+    jobs: int = 1,
+    encoding: str = "utf-8",
 ) -> Iterator[str]:
     """The text of every record converted, in order; each problem goes to standard error
     as it is met."""
     if jobs > 1:
         from arbiter.service.parallel import parallel_converted
 
-        outputs = parallel_converted(list(expand_paths(paths)), jobs, fmt, to)
+        outputs = parallel_converted(list(expand_paths(paths)), jobs, fmt, to, encoding)
     else:
-        outputs = _converted_lines(paths, to, fmt)
+        outputs = _converted_lines(paths, to, fmt, encoding)
     for text, messages, record in outputs:
         tally.records += record
         tally.failed = tally.failed or text is None
@@ -267,7 +288,7 @@ def _converted_texts(
 
 
 def _converted_lines(
-    paths: tuple[str, ...], to: Notation, fmt: Notation | None
+    paths: tuple[str, ...], to: Notation, fmt: Notation | None, encoding: str = "utf-8"
 ) -> Iterator[ConvertedLines]:
     for name in expand_paths(paths):
         if isinstance(name, Unreadable):
@@ -276,7 +297,8 @@ def _converted_lines(
         seen = 0
         try:
             with open_input(name) as stream:
-                for item in convert_source(stream, to=to, file=name, fmt=fmt):
+                items = convert_source(stream, to=to, file=name, fmt=fmt, encoding=encoding)
+                for item in items:
                     seen += 1
                     yield converted_lines(name, item, to)
         except OSError as err:

@@ -37,9 +37,11 @@ def cluster_rendered(
     fmt: Notation | None,
     render: Callable[[Report], str],
     tally: Tally | None = None,
+    encoding: str = "utf-8",
 ) -> Iterator[tuple[bool, str]]:
-    """Whether each record of ``names`` is valid and its report as ``render`` writes it,
-    computed by the workers of the Dask scheduler at ``address``, in input order.
+    """Whether each record of ``names`` (their bytes decoded from ``encoding`` here) is valid
+    and its report as ``render`` writes it, computed by the workers of the Dask scheduler at
+    ``address``, in input order.
 
     Raises :class:`ClusterError` when the cluster cannot be reached."""
     client = _connect(address)
@@ -47,7 +49,7 @@ def cluster_rendered(
         window = max(IN_FLIGHT_PER_WORKER * _threads(client), IN_FLIGHT_PER_WORKER)
         work = partial(render_task, render)
         pending: deque[Any] = deque()  # futures, in input order
-        for task in tasks(names, fmt, BATCH):
+        for task in tasks(names, fmt, BATCH, encoding):
             if tally is not None:
                 tally.read_bytes += task.size
             pending.append(client.submit(work, task, pure=False))

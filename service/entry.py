@@ -32,7 +32,7 @@ from functools import partial
 from typing import Any
 
 from arbiter.service.cli_io import guarded
-from arbiter.service.options import COMMANDS, Option
+from arbiter.service.options import COMMANDS, Option, encoding_name
 from arbiter.service.runs import run_adjudicate, run_validate
 
 RUNS: dict[str, Callable[..., None]] = {"adjudicate": run_adjudicate, "validate": run_validate}
@@ -96,9 +96,12 @@ def _option(
 def _value(option: Option, written: str) -> str | int | None:
     """The value ``written`` gives ``option``, when it is one of its choices or a number of
     its range written plainly (no sign, space or leading zero); None otherwise, and always
-    for an option of free text (``--scheduler``), which has neither: click reads those."""
+    for an option of free text (``--scheduler``), which has neither: click reads those. An
+    encoding is given by its canonical name, as click gives it (None: click says why not)."""
     if option.kind == "choice":
         return written if written in option.choices else None
+    if option.kind == "encoding":
+        return encoding_name(written)
     numbers = option.numbers
     if not (numbers and written.isascii() and written.isdigit()):
         return None

@@ -19,11 +19,13 @@ from types import MappingProxyType
 from typing import Final, Literal
 
 from arbiter.notation.plain import Plain
-from arbiter.notation.sources import NOTATIONS
+from arbiter.notation.sources import NOTATIONS, text_encoding
 
-Kind = Literal["flag", "choice", "number", "text"]
+Kind = Literal["flag", "choice", "number", "encoding", "text"]
 """What an option takes: nothing (``flag``), one of its ``choices``, a whole number of its
-``numbers``, or any text (``text``; the start-up path leaves these to click)."""
+``numbers``, the name of a text encoding (``encoding``: the command receives its canonical
+name, :func:`encoding_name`), or any text (``text``; the start-up path leaves these to
+click)."""
 
 
 class Option(Plain):
@@ -92,6 +94,16 @@ QUIET = Option(
     "No progress bar and no summary line on standard error.",
     default=False,
 )
+ENCODING = Option(
+    ("--encoding",),
+    "encoding",
+    "Decode the files from this encoding (cp1252, latin-1, ...) instead of UTF-8, for "
+    "files saved by programs that write no UTF-8; a warning says so.",
+    kind="encoding",
+    default="utf-8",
+    show_default=True,
+    metavar="NAME",
+)
 SCHEDULER = Option(
     ("--scheduler",),
     "scheduler",
@@ -104,9 +116,18 @@ SCHEDULER = Option(
 
 COMMANDS: Final[Mapping[str, tuple[Option, ...]]] = MappingProxyType(
     {
-        "adjudicate": (JSON, JOBS, FROM, QUIET, SCHEDULER),
-        "validate": (JOBS, FROM, QUIET),
-        "convert": (FROM, JOBS),
+        "adjudicate": (JSON, JOBS, FROM, ENCODING, QUIET, SCHEDULER),
+        "validate": (JOBS, FROM, ENCODING, QUIET),
+        "convert": (FROM, ENCODING, JOBS),
     }
 )
 """Which commands take which options of the table, in the order their help lists them."""
+
+
+def encoding_name(written: str) -> str | None:
+    """The canonical name of the text encoding ``written`` names (``CP1252``, ``utf8``), as
+    both readers of a command line give it to the command; None when it names none."""
+    try:
+        return text_encoding(written)
+    except LookupError:
+        return None

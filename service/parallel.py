@@ -66,28 +66,29 @@ def parallel_rendered(
     fmt: Notation | None,
     render: Callable[[Report], str],
     tally: Tally | None = None,
+    encoding: str = "utf-8",
 ) -> Iterator[tuple[bool, str]]:
     """Whether each record is valid and its report as ``render`` (a module-level function,
     sent to the workers by name) writes it, computed by ``jobs`` processes, in order."""
-    yield from _run(paths, jobs, fmt, partial(render_task, render), tally)
+    yield from _run(paths, jobs, fmt, partial(render_task, render), tally, encoding)
 
 
 def parallel_converted(
-    paths: Paths, jobs: int, fmt: Notation | None, to: Notation
+    paths: Paths, jobs: int, fmt: Notation | None, to: Notation, encoding: str = "utf-8"
 ) -> Iterator[ConvertedLines]:
     """What ``arbiter convert --to TO`` writes of each record (and of each file that cannot
     be read), computed by ``jobs`` processes, in order."""
-    yield from _run(paths, jobs, fmt, partial(convert_task, to), None)
+    yield from _run(paths, jobs, fmt, partial(convert_task, to), None, encoding)
 
 
 def _run(paths: Paths, jobs: int, fmt: Notation | None, work: Callable[[Task], list[T]],
-         tally: Tally | None) -> Iterator[T]:  # fmt: skip
+         tally: Tally | None, encoding: str) -> Iterator[T]:  # fmt: skip
     # A worker process that dies (killed by the system, say) fails the run with
     # BrokenProcessPool, which the command reports, instead of leaving it waiting forever.
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context())
     try:
         pending: deque[Future[list[T]]] = deque()
-        for task in tasks(paths, fmt):
+        for task in tasks(paths, fmt, encoding=encoding):
             if tally is not None:
                 tally.read_bytes += task.size
             pending.append(pool.submit(work, task))
@@ -99,16 +100,19 @@ def _run(paths: Paths, jobs: int, fmt: Notation | None, work: Callable[[Task], l
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def tasks(paths: Paths, fmt: Notation | None, batch: int = BATCH) -> Iterator[Task]:
+def tasks(
+    paths: Paths, fmt: Notation | None, batch: int = BATCH, encoding: str = "utf-8"
+) -> Iterator[Task]:
     """The work of ``paths`` cut into tasks of ``batch`` records (a file that cannot be read,
-    or stops being readable, is a task that says so, in its place), in input order."""
+    or stops being readable, is a task that says so, in its place), in input order. The
+    files are decoded from ``encoding`` here: the workers are sent UTF-8 text."""
     for name in paths:
         if isinstance(name, Unreadable):
             yield Task(name.path, unreadable=name.error())
             continue
         sent = 0
         try:
-            for task in _file_tasks(name, fmt, batch):
+            for task in _file_tasks(name, fmt, batch, encoding):
                 sent += len(task.units)
                 yield task
         except OSError as err:
@@ -118,11 +122,11 @@ def tasks(paths: Paths, fmt: Notation | None, batch: int = BATCH) -> Iterator[Ta
             yield Task(name, unreadable=problem)
 
 
-def _file_tasks(name: str, fmt: Notation | None, batch_size: int) -> Iterator[Task]:
+def _file_tasks(name: str, fmt: Notation | None, batch_size: int, encoding: str) -> Iterator[Task]:
     stream: BinaryIO = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
     try:
         batch: list[Unit] = []
-        for unit in split_source(stream, file=name, fmt=fmt):
+        for unit in split_source(stream, file=name, fmt=fmt, encoding=encoding):
             batch.append(unit)
             if len(batch) == batch_size:
                 yield Task(name, tuple(batch), fmt=fmt)

@@ -16,7 +16,13 @@ from functools import partial
 
 from arbiter.adjudicator.replay import Report
 from arbiter.notation.sources import Notation
-from arbiter.service.cli_io import Unreadable, adjudicated_paths, expand_paths, say
+from arbiter.service.cli_io import (
+    Unreadable,
+    adjudicated_paths,
+    expand_paths,
+    say,
+    warn_encoding,
+)
 from arbiter.service.progress import Tally, file_sizes, terminal_columns, watched
 from arbiter.service.suggestions import first_hint, suggestion_lines
 
@@ -28,20 +34,24 @@ def run_adjudicate(
     fmt: Notation | None,
     quiet: bool,
     scheduler: str | None,
+    encoding: str = "utf-8",
 ) -> None:
     """``arbiter adjudicate``: the table (or with ``as_json`` one JSON line) of every record
     under ``paths``, in input order, then the summary; exits with the run's status, or 2
     when the cluster of ``scheduler`` cannot be used. The options are those of the command,
-    already checked (``jobs`` and ``scheduler`` are not both given)."""
+    already checked (``jobs`` and ``scheduler`` are not both given; ``encoding`` is the
+    canonical name of the files' encoding)."""
     skipped: list[str] = []
     names = list(expand_paths(paths, skipped))
+    warn_encoding(encoding)
     tally = Tally(file_sizes(names), skipped=len(skipped))
     write = sys.stdout.write
     columns = terminal_columns(sys.stdout)
     if not as_json:
         write(table_header(columns) + "\n")
     render = json_line if as_json else partial(table_row, columns=columns)
-    items = rendered(names, render, jobs=jobs, fmt=fmt, tally=tally, scheduler=scheduler)
+    items = rendered(names, render, jobs=jobs, fmt=fmt, tally=tally, scheduler=scheduler,
+                     encoding=encoding)  # fmt: skip
     try:
         for _valid, text in watched(items, tally, quiet=quiet, valid=_first):
             write(text + "\n")
@@ -51,14 +61,22 @@ def run_adjudicate(
     finish(tally, quiet)
 
 
-def run_validate(paths: tuple[str, ...], fmt: Notation | None, quiet: bool, jobs: int = 1) -> None:
+def run_validate(
+    paths: tuple[str, ...],
+    fmt: Notation | None,
+    quiet: bool,
+    jobs: int = 1,
+    encoding: str = "utf-8",
+) -> None:
     """``arbiter validate``: the problems of every invalid record under ``paths``, one line
-    each, then the summary; exits with the run's status. ``jobs`` as for adjudicate."""
+    each, then the summary; exits with the run's status. ``jobs`` and ``encoding`` as for
+    adjudicate."""
     skipped: list[str] = []
     names = list(expand_paths(paths, skipped))
+    warn_encoding(encoding)
     tally = Tally(file_sizes(names), skipped=len(skipped))
     write = sys.stdout.write
-    found = rendered(names, _problems, jobs=jobs, fmt=fmt, tally=tally)
+    found = rendered(names, _problems, jobs=jobs, fmt=fmt, tally=tally, encoding=encoding)
     for valid, text in watched(found, tally, quiet=quiet, valid=_first):
         if not valid:
             write(text + "\n")
@@ -73,25 +91,27 @@ def rendered(
     fmt: Notation | None = None,
     tally: Tally | None = None,
     scheduler: str | None = None,
+    encoding: str = "utf-8",
 ) -> Iterator[tuple[bool, str]]:
     """Whether each record of the files ``names`` is valid, and its report as ``render``
     writes it, in input order (a path that could not be listed gives its ``io-error`` in
     its place). With ``jobs`` above 1 the records are adjudicated and rendered by worker
     processes, with ``scheduler`` by the workers of that Dask cluster; either sends back
-    only the text. ``tally`` counts the bytes read, for the progress bar.
+    only the text. ``tally`` counts the bytes read, for the progress bar; the files are
+    decoded from ``encoding``.
 
     Raises ``ClusterError`` if the cluster cannot be used."""
     if scheduler:
         from arbiter.service.cluster import cluster_rendered
 
-        yield from cluster_rendered(names, scheduler, fmt, render, tally)
+        yield from cluster_rendered(names, scheduler, fmt, render, tally, encoding)
         return
     if jobs > 1:
         from arbiter.service.parallel import parallel_rendered
 
-        yield from parallel_rendered(names, jobs, fmt, render, tally)
+        yield from parallel_rendered(names, jobs, fmt, render, tally, encoding)
         return
-    for _record, report in adjudicated_paths(names, fmt, tally):
+    for _record, report in adjudicated_paths(names, fmt, tally, encoding):
         yield report.valid, render(report)
 
 

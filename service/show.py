@@ -21,7 +21,10 @@ from arbiter.adjudicator.replay import Report
 from arbiter.diagram import Frame, Options, render, render_text
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import read_records
+from arbiter.service.cli import click_option
+from arbiter.service.cli_io import warn_encoding
 from arbiter.service.diagrams import NoSuchPly, NoSuchRecord, frame_of, pick, report_of
+from arbiter.service.options import ENCODING
 
 _file = click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 _index = click.option(
@@ -45,9 +48,10 @@ _ply = click.option(
 @_index
 @_ply
 @click.option("--ascii", "ascii_only", is_flag=True, help="ASCII letters instead of Unicode.")
-def show_command(file: str, index: int, ply: int | None, ascii_only: bool) -> None:
+@click_option(ENCODING)
+def show_command(file: str, index: int, ply: int | None, ascii_only: bool, encoding: str) -> None:
     """Print the board of a record at a ply, the move just played and the side to move."""
-    report, frame = _load(file, index, ply)
+    report, frame = _load(file, index, ply, encoding)
     click.echo(render_text(frame, ascii=ascii_only), nl=False)
     _finish(file, report)
 
@@ -68,6 +72,7 @@ def show_command(file: str, index: int, ply: int | None, ascii_only: bool) -> No
 @click.option(
     "--width", type=click.IntRange(16, 4096), help="Width in pixels (default: 40 a square)."
 )
+@click_option(ENCODING)
 def diagram_command(
     file: str,
     index: int,
@@ -77,9 +82,10 @@ def diagram_command(
     no_coordinates: bool,
     no_caption: bool,
     width: int | None,
+    encoding: str,
 ) -> None:
     """Draw a record at a ply as an SVG picture (to standard output without -o)."""
-    report, frame = _load(file, index, ply)
+    report, frame = _load(file, index, ply, encoding)
     picture = render(frame, Options(not no_coordinates, not no_caption, control, width))
     if output:
         Path(output).write_text(picture, encoding="utf-8", newline="\n")
@@ -88,12 +94,13 @@ def diagram_command(
     _finish(file, report)
 
 
-def _load(file: str, index: int, ply: int | None) -> tuple[Report, Frame]:
-    """The report of the record picked and its frame; exits with the reason when there is
-    none."""
+def _load(file: str, index: int, ply: int | None, encoding: str) -> tuple[Report, Frame]:
+    """The report of the record picked (FILE decoded from ``encoding``) and its frame; exits
+    with the reason when there is none."""
+    warn_encoding(encoding)
     try:
         source = sys.stdin.buffer if file == "-" else Path(file)
-        item = pick(read_records(source, file=file), index)
+        item = pick(read_records(source, file=file, encoding=encoding), index)
         return report_of(item, file=file), frame_of(item, ply)
     except OSError as err:
         click.echo(f"arbiter: cannot read {file}: {err.strerror or err}", err=True)

@@ -16,6 +16,8 @@ from arbiter.adjudicator.replay import Report
 from arbiter.adjudicator.standings import Adjudicated, EventStandings
 from arbiter.adjudicator.standings import standings as compute_standings
 from arbiter.adjudicator.tiebreaks import DEFAULT_ORDER, parse_order
+from arbiter.service.cli import click_option
+from arbiter.service.options import ENCODING
 from arbiter.service.standings_formats import (
     STANDINGS_FORMATS,
     FormatError,
@@ -54,12 +56,14 @@ def _tiebreak_option(_ctx: click.Context, _param: click.Parameter, value: str | 
     type=click.IntRange(1, 999),
     help="TRF: the planned number of rounds [default: one more than the rounds played].",
 )
+@click_option(ENCODING)
 def standings(
     paths: tuple[str, ...],
     tiebreak: tuple[str, ...] | None,
     as_json: bool,
     fmt: StandingsFormat | None,
     total_rounds: int | None,
+    encoding: str,
 ) -> None:
     """Standings, tie-breaks and crosstable of the events whose records are under PATHS.
 
@@ -69,7 +73,7 @@ def standings(
         raise click.UsageError("--json and --format " + str(fmt) + " ask for two formats")
     chosen: StandingsFormat = "json" if as_json else (fmt or "table")
     seen: list[Report] = []
-    tables = compute_standings(_adjudicated(paths, seen), tiebreaks=tiebreak)
+    tables = compute_standings(_adjudicated(paths, seen, encoding), tiebreaks=tiebreak)
     try:
         text = render(tables, chosen, total_rounds=total_rounds)
     except FormatError as err:
@@ -82,13 +86,16 @@ def standings(
     sys.exit(0 if all(report.valid for report in seen) else 1)
 
 
-def _adjudicated(paths: tuple[str, ...], seen: list[Report]) -> Iterator[Adjudicated]:
-    """Every record under ``paths`` with its report, keeping the reports in ``seen``; a
-    file or directory that cannot be read gives one ``io-error`` report without a record,
-    in its place."""
-    from arbiter.service.cli_io import adjudicated_paths, expand_paths
+def _adjudicated(
+    paths: tuple[str, ...], seen: list[Report], encoding: str
+) -> Iterator[Adjudicated]:
+    """Every record under ``paths`` (decoded from ``encoding``) with its report, keeping the
+    reports in ``seen``; a file or directory that cannot be read gives one ``io-error``
+    report without a record, in its place."""
+    from arbiter.service.cli_io import adjudicated_paths, expand_paths, warn_encoding
 
-    for record, report in adjudicated_paths(expand_paths(paths)):
+    warn_encoding(encoding)
+    for record, report in adjudicated_paths(expand_paths(paths), encoding=encoding):
         seen.append(report)
         yield record, report
 

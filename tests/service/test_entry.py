@@ -46,10 +46,17 @@ HOSTILE = ["--", "-", "--help", "-h", "--version", "--unknown", "-x", "--jso", "
 """Words that only look like options, or like values."""
 
 
+ENCODINGS = ["utf-8", "cp1252", "Latin-1"]
+"""Names of encodings, as people write them (the command receives the canonical name)."""
+
+
 def values(option: Option) -> list[str]:
-    """Values ``option`` takes, as written: its choices, the ends of its range."""
+    """Values ``option`` takes, as written: its choices, the ends of its range, a few
+    encodings."""
     if option.kind == "number":
         return [str(option.numbers[0]), str(option.numbers[-1])]
+    if option.kind == "encoding":
+        return ENCODINGS
     return list(option.choices)
 
 
@@ -206,6 +213,9 @@ def inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("ARBITER_SCHEDULER", raising=False)
     monkeypatch.setattr(progress, "time", SimpleNamespace(perf_counter=lambda: 100.0))
     (tmp_path / "empty.grn").write_bytes(b"")
+    (tmp_path / "cp1252.grn").write_bytes(
+        ONE.replace("[Komi", '[Event "Caf\xe9"]\n[Komi').encode("cp1252")
+    )
     return tmp_path
 
 
@@ -229,6 +239,9 @@ CASES = [
     ("validate", "--from=abstractplay", str(PLETORE), "-"),
     ("adjudicate", "-q", "--json", "--from=grn", "-", str(SAMPLES / "pilo" / "invalid")),
     ("adjudicate", "--json", "-j", "2", str(SAMPLES / "implo")),
+    ("adjudicate", "--json", "{dir}/cp1252.grn"),
+    ("validate", "--encoding", "CP1252", "{dir}/cp1252.grn"),
+    ("adjudicate", "--json", "--encoding=windows-1252", "-j", "2", "{dir}/cp1252.grn"),
 ]
 
 
