@@ -51,7 +51,8 @@ def test_every_sample_replays_to_the_reports_final_position(name: str, record: R
     assert found[reached].position.text == report.final_position
     assert [frame.ply for frame in found] == list(range(len(found)))
     if found.error is not None:
-        assert found.error.to_dict() == report.errors[0]
+        refused = {key: value for key, value in report.errors[0].items() if key != "suggestions"}
+        assert found.error.to_dict() == refused  # the report adds its repair hints
         assert found.last_ply == found.error.ply
     else:
         assert found.last_ply == len(record.turns)
