@@ -47,9 +47,9 @@ __all__ = [
 LIMIT = 3
 """Suggestions kept, best first."""
 BUDGET_BASE = 100
-BUDGET_PER_PLY = 3
+BUDGET_PER_PLY = 4
 """The search replays at most ``BUDGET_BASE + BUDGET_PER_PLY * plies`` plies in all (the
-plies of the record): about three more replays of the record, whatever it holds."""
+plies of the record): about four more replays of the record, whatever it holds."""
 WINDOW = 60
 """How many plies before the refused one a slip is looked for."""
 REFUSED_CODES = frozenset({"illegal-move", "ambiguous-move"})
