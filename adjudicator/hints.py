@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
@@ -186,10 +186,12 @@ class _Search:
             state = self.rules.play(state, self.moves[ply - 1])
         self.states[refused - 1] = state
         self.budget = BUDGET_BASE + BUDGET_PER_PLY * len(self.moves)
-        self.touched = frozenset(self.moves[refused - 1].trace(record.size).squares)
+        self.squares = [frozenset(move.trace(record.size).squares) for move in self.moves]
+        """The squares each written move touches, by ply - 1."""
+        self.touched = self.squares[refused - 1]
         self.uses: dict[Point, list[int]] = {}
-        for ply, move in enumerate(self.moves, 1):
-            for square in move.trace(record.size).squares:
+        for ply, squares in enumerate(self.squares, 1):
+            for square in squares:
                 self.uses.setdefault(square, []).append(ply)
 
     def run(self, limit: int) -> list[_Candidate]:
@@ -211,14 +213,11 @@ class _Search:
         """The refused ply and the earlier plies whose moves touch a square on or next to
         one the refused move touches (or that come just before it); then the other earlier
         plies of the window."""
-        size = self.record.size
-        near = _around(self.moves[self.refused - 1].trace(size).squares, size)
+        near = _around(self.touched, self.record.size)
         earlier = range(self.refused - 1, max(0, self.refused - WINDOW), -1)
         close = [self.refused]
         for ply in earlier:
-            if ply >= self.refused - 2 or near.intersection(
-                self.moves[ply - 1].trace(size).squares
-            ):
+            if ply >= self.refused - 2 or near.intersection(self.squares[ply - 1]):
                 close.append(ply)
         return close, [ply for ply in earlier if ply not in close]
 
@@ -259,24 +258,18 @@ class _Search:
     def _clear(self, ply: int, move: Move) -> bool:
         """Whether no move of the record between ``ply`` and the refused one touches a
         square ``move`` touches and the written move does not."""
-        size = self.record.size
-        new = set(move.trace(size).squares).difference(self.moves[ply - 1].trace(size).squares)
-        end = self.refused
-        for square in new:
+        for square in frozenset(move.trace(self.record.size).squares) - self.squares[ply - 1]:
             uses = self.uses.get(square, ())
             at = bisect_right(uses, ply)
-            if at < len(uses) and uses[at] < end:
+            if at < len(uses) and uses[at] < self.refused:
                 return False
         return True
 
     def _touches(self, ply: int, move: Move) -> bool:
         """Whether ``move``, written at ``ply`` instead of the record's, changes which of the
         refused move's squares it touches."""
-        size = self.record.size
-        written = set(self.moves[ply - 1].trace(size).squares)
-        return bool(
-            self.touched.intersection(written.symmetric_difference(move.trace(size).squares))
-        )
+        changed = self.squares[ply - 1].symmetric_difference(move.trace(self.record.size).squares)
+        return bool(self.touched.intersection(changed))
 
     def _try(self, ply: int, move: Move, slip: Slip) -> _Candidate | None:
         self.budget -= 1
@@ -402,7 +395,7 @@ def _interleaved(ranked: list[_Candidate]) -> list[_Candidate]:
     return [first, other, *(c for c in ranked[1:] if c is not other)]
 
 
-def _around(points: Sequence[Point], size: int) -> set[Point]:
+def _around(points: Iterable[Point], size: int) -> set[Point]:
     """The squares on or next to ``points`` (diagonals too), on a board of ``size``."""
     return {
         Point(point.file + df, point.rank + dr)
