@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -170,13 +171,22 @@ and both pass: one stone to none."""
 ILLEGAL = GAME.replace("b2-d2", "b2-b4").replace("Gold+1", "*")
 
 
-@pytest.fixture(autouse=True, scope="module")
-def hop() -> Iterator[None]:
+@contextmanager
+def hop_registered() -> Iterator[None]:
+    """The jump form and the game Hop registered, and forgotten after."""
     register_form(Jump)
     register(HopRules)
-    yield
-    unregister("Hop")
-    unregister_form(Jump)
+    try:
+        yield
+    finally:
+        unregister("Hop")
+        unregister_form(Jump)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def hop() -> Iterator[None]:
+    with hop_registered():
+        yield
 
 
 def test_it_is_read_from_grn_and_json_and_written_back() -> None:

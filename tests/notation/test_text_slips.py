@@ -12,16 +12,14 @@ import pytest
 from click.testing import CliRunner
 
 import arbiter
-from arbiter.adjudicator.base import register, unregister
 from arbiter.adjudicator.replay import Report, error_report
 from arbiter.notation import grn_reader, grn_scan
 from arbiter.notation.errors import RecordError
-from arbiter.notation.games import register_form, unregister_form
 from arbiter.notation.grn_reader import parse_grn_record
 from arbiter.notation.slips import meant_result
 from arbiter.service.cli import main
 from tests.test_extra_form import GAME as HOP_GAME
-from tests.test_extra_form import HopRules, Jump
+from tests.test_extra_form import Jump, hop_registered
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
@@ -215,11 +213,8 @@ def test_a_dash_in_a_game_without_captures_is_a_syntax_error() -> None:
 @pytest.fixture
 def hop() -> Iterator[None]:
     """The module of tests/test_extra_form.py registered: a jump is written ``b2-d2``."""
-    register_form(Jump)
-    register(HopRules)
-    yield
-    unregister("Hop")
-    unregister_form(Jump)
+    with hop_registered():
+        yield
 
 
 @pytest.mark.usefixtures("hop")
