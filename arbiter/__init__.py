@@ -56,32 +56,18 @@ if TYPE_CHECKING:
     from arbiter.notation.sources import parse_record, read_records
 
 _LAZY = {
-    "Outcome": "arbiter.adjudicator.base",
-    "Rules": "arbiter.adjudicator.base",
-    "get_rules": "arbiter.adjudicator.base",
-    "write_abstractplay": "arbiter.adjudicator.abstractplay",
-    "Game": "arbiter.adjudicator.game",
-    "Position": "arbiter.adjudicator.game",
-    "Report": "arbiter.adjudicator.replay",
-    "EventStandings": "arbiter.adjudicator.standings",
-    "Exclusion": "arbiter.adjudicator.standings",
-    "Standing": "arbiter.adjudicator.standings",
-    "Frame": "arbiter.diagram",
-    "Frames": "arbiter.diagram",
-    "frames": "arbiter.diagram",
-    "svg": "arbiter.diagram",
-    "text": "arbiter.diagram",
-    "Move": "arbiter.notation.ast",
-    "Point": "arbiter.notation.ast",
-    "Record": "arbiter.notation.ast",
-    "Tag": "arbiter.notation.ast",
-    "Turn": "arbiter.notation.ast",
-    "write_grn": "arbiter.notation.grn_writer",
-    "write_json": "arbiter.notation.json_writer",
-    "parse_record": "arbiter.notation.sources",
-    "read_records": "arbiter.notation.sources",
-}
-"""Public names loaded on first use, from the module that defines them: a command that needs
+    "arbiter.adjudicator.base": ("Outcome", "Rules", "get_rules"),
+    "arbiter.adjudicator.abstractplay": ("write_abstractplay",),
+    "arbiter.adjudicator.game": ("Game", "Position"),
+    "arbiter.adjudicator.replay": ("Report",),
+    "arbiter.adjudicator.standings": ("EventStandings", "Exclusion", "Standing"),
+    "arbiter.diagram": ("Frame", "Frames", "frames", "svg", "text"),
+    "arbiter.notation.ast": ("Move", "Point", "Record", "Tag", "Turn"),
+    "arbiter.notation.grn_writer": ("write_grn",),
+    "arbiter.notation.json_writer": ("write_json",),
+    "arbiter.notation.sources": ("parse_record", "read_records"),
+}  # fmt: skip
+"""Public names loaded on first use, by the module that defines them: a command that needs
 neither diagrams nor JSON nor standings starts without importing them, and importing the
 notation alone loads no rules engine (the notation loads the games it knows at their first
 lookup, ``arbiter.notation.games``)."""

@@ -132,6 +132,4 @@ __all__ = [
     "write_grn",
     "write_json",
 ]
-__getattr__, __dir__ = lazy_exports(
-    globals(), {name: module for module, names in _MODULES.items() for name in names}
-)
+__getattr__, __dir__ = lazy_exports(globals(), _MODULES)

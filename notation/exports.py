@@ -10,18 +10,21 @@ checkers and editors read the same names from the package's ``if TYPE_CHECKING:`
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 __all__ = ["lazy_exports"]
 
 
 def lazy_exports(
-    namespace: dict[str, Any], modules: Mapping[str, str]
+    namespace: dict[str, Any], names: Mapping[str, Iterable[str]]
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """The ``__getattr__`` and ``__dir__`` of a package whose globals are ``namespace``:
-    a name of ``modules`` is imported from its module at first use and kept."""
+    ``names`` gives, by module, the names imported from it at their first use and kept."""
     package = namespace["__name__"]
+    if any(isinstance(some, str) for some in names.values()):
+        raise TypeError("lazy_exports: give each module's names as a tuple, not one string")
+    modules = {name: module for module, some in names.items() for name in some}
 
     def getattr_(name: str) -> Any:
         module = modules.get(name)

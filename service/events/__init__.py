@@ -57,6 +57,4 @@ __all__ = [
     "verify_all",
     "verify_event",
 ]
-__getattr__, __dir__ = lazy_exports(
-    globals(), {name: module for module, names in _MODULES.items() for name in names}
-)
+__getattr__, __dir__ = lazy_exports(globals(), _MODULES)
