@@ -18,19 +18,21 @@ scoresheet, and the official result comes from what was written.
 
 from __future__ import annotations
 
+import gc
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
-from arbiter.adjudicator.base import Rules
-from arbiter.adjudicator.replay import adjudicate, settle, starting_state
+from arbiter.adjudicator.base import Rules, get_rules
+from arbiter.adjudicator.replay import KEPT_STATES, settle, starting_state
 from arbiter.notation.ast import FILES, Location, Move, Point, Record
 from arbiter.notation.build import check_move
 from arbiter.notation.errors import IllegalMoveError, RecordError
-from arbiter.notation.games import GameDescription, find_game
-from arbiter.notation.grn_reader import parse_grn_record, parse_move
+from arbiter.notation.games import GameDescription, find_game, generation
+from arbiter.notation.grn_reader import parse_grn_record
+from arbiter.notation.grn_scan import move_of_text, word_pattern
 from arbiter.notation.plain import Plain
 
 __all__ = [
@@ -50,8 +52,8 @@ BUDGET_BASE = 100
 BUDGET_PER_PLY = 4
 """The search replays at most ``BUDGET_BASE + BUDGET_PER_PLY * plies`` plies in all (the
 plies of the record): about four more replays of the record, whatever it holds."""
-WINDOW = 60
-"""How many plies before the refused one a slip is looked for."""
+WINDOW = KEPT_STATES - 1
+"""How many plies before the refused one a slip is looked for (60)."""
 REFUSED_CODES = frozenset({"illegal-move", "ambiguous-move"})
 """Errors of a record that reads but whose replay refuses a move."""
 UNREAD_CODES = frozenset({"syntax-error", "off-board", "wrong-move-form"})
@@ -82,6 +84,14 @@ KEYBOARD: Final = {
 OPPOSITE: Final = {"n": "s", "s": "n", "e": "w", "w": "e"}
 COSTS: Final = (1.0, 1.2, 1.4, 1.5, 1.6, 1.8, 2.0, 2.5)
 """Every slip's cost, likeliest first: the search tries slips a cost at a time."""
+CHEAP_COST = 1.2
+"""The cheap slips cost up to this (a file or rank off by one, the squares swapped, the
+directions reversed, a look-alike), every other more. At the plies before the refused
+one only they are tried: they are nearly all the slips found there, and the others would
+cost most of the search."""
+MORE_COSTS = 1
+"""Once a correction makes the game replay to its claimed result, the slips of at most this
+many more costs are tried (for the list's second and third places)."""
 _SQUARE = re.compile(r"([a-s])(1[0-9]|[1-9])")
 _PATH = re.compile(r":([nsew]+)$")
 
@@ -141,16 +151,55 @@ class Suggestion(Plain):
         return out
 
 
-def suggest(record: Record, error: dict[str, Any], *, limit: int = LIMIT) -> list[Suggestion]:
+def suggest(
+    record: Record,
+    error: dict[str, Any],
+    *,
+    limit: int = LIMIT,
+    positions: Mapping[int, Any] | None = None,
+) -> list[Suggestion]:
     """The best single-move corrections of ``record``, refused by ``error`` (a report's
-    error), best first; none for an error that is not a refused move."""
+    error), best first; none for an error that is not a refused move. ``positions`` are
+    the positions before the plies of the window, by ply - 1, when the caller kept them
+    (``replay(keep=KEPT_STATES)``); otherwise the record is replayed to find them."""
     refused = error.get("ply")
     if error.get("code") not in REFUSED_CODES or not isinstance(refused, int):
         return []
     if not 1 <= refused <= len(record.turns):
         return []
-    search = _Search(record, refused)
-    return [search.described(candidate) for candidate in search.run(limit)]
+    paused = _pause_collector()
+    try:
+        search = _Search(record, refused, positions=positions)
+        return [search.described(candidate) for candidate in search.run(limit)]
+    finally:
+        _resume_collector(paused)
+
+
+def _pause_collector() -> bool:
+    """Pause Python's cycle collector for a search, returning whether it ran: a search makes
+    thousands of short-lived positions, none in a cycle (freed as soon as dropped), and the
+    collector's passes over the caches that those allocations set off would take a quarter
+    of its time. The pause is as bounded as the search."""
+    running = gc.isenabled()
+    gc.disable()
+    return running
+
+
+def _resume_collector(paused: bool) -> None:
+    if paused:
+        gc.enable()
+
+
+class _Option(NamedTuple):
+    """A move that may have been meant where another stands, and the slip that would have
+    written it wrongly."""
+
+    move: Move
+    text: str
+    what: str
+    squares: tuple[int, ...]
+    """The squares the move touches (:meth:`Point.index`), for the cheap slips (those tried
+    at earlier plies); plain numbers, which the cycle collector need not visit."""
 
 
 class _Candidate(NamedTuple):
@@ -169,131 +218,223 @@ class _Search:
     search stops once :data:`LIMIT` corrections of the best kind are found, or when its
     budget of plies is spent (every ply played counts)."""
 
-    def __init__(self, record: Record, refused: int) -> None:
+    def __init__(
+        self,
+        record: Record,
+        refused: int,
+        written: str | None = None,
+        positions: Mapping[int, Any] | None = None,
+    ) -> None:
         self.record = record
         self.refused = refused
-        self.game: GameDescription = find_game(record.game)
-        self.rules: Rules[Any]
-        self.rules, first = starting_state(record)
+        self.size = record.size
         self.moves = record.moves
+        window = max(1, refused - WINDOW)
+        self.written = [""] * len(self.moves)
+        """What stands at each ply of the window, by ply - 1: the record's moves, and at the
+        refused ply ``written`` when given (the word a reading stopped at)."""
+        for ply in range(window, refused + 1):
+            self.written[ply - 1] = str(self.moves[ply - 1])
+        if written is not None:
+            self.written[refused - 1] = written
+        self.game: GameDescription = find_game(record.game)
+        self.rules: Rules[Any] = get_rules(record.game)
         self.states: dict[int, Any] = {}
         """The position before each ply of the window (not all: a long record's states
         would fill the memory)."""
-        state, window = first, max(1, refused - WINDOW)
-        for ply in range(1, refused):
+        if positions is not None and all(
+            ply - 1 in positions for ply in range(window, refused + 1)
+        ):
+            for ply in range(window, refused + 1):
+                self.states[ply - 1] = positions[ply - 1]
+        else:
+            self._replay_window(window)
+        self.budget = BUDGET_BASE + BUDGET_PER_PLY * len(self.moves)
+        nothing: frozenset[int] = frozenset()
+        self.squares = [nothing] * len(self.moves)
+        """The squares each written move of the window touches (:meth:`Point.index`), by
+        ply - 1."""
+        self.uses: dict[int, list[int]] = {}
+        """The plies of the window whose moves touch each square, in order."""
+        for ply in range(window, refused + 1):
+            squares = self.squares[ply - 1] = frozenset(_indexes(self.moves[ply - 1], self.size))
+            for square in squares:
+                self.uses.setdefault(square, []).append(ply)
+        self.touched = self.squares[refused - 1]
+        self.generation = _read_afresh()
+        self.endings: dict[Any, tuple[int, str | None]] = {}
+        """How the record ends from each position after the refused move tried so far."""
+        self.close: frozenset[int] = frozenset()
+        self.likely: dict[tuple[int, str], bool] = {}
+        """Whether each slip at an earlier ply is a likely correction, by (ply, text)."""
+
+    def _replay_window(self, window: int) -> None:
+        """Find the positions before the plies of the window by replaying the record."""
+        state = starting_state(self.record)[1]
+        for ply in range(1, self.refused):
             if ply >= window:
                 self.states[ply - 1] = state
             state = self.rules.play(state, self.moves[ply - 1])
-        self.states[refused - 1] = state
-        self.budget = BUDGET_BASE + BUDGET_PER_PLY * len(self.moves)
-        self.squares = [frozenset(move.trace(record.size).squares) for move in self.moves]
-        """The squares each written move touches, by ply - 1."""
-        self.touched = self.squares[refused - 1]
-        self.uses: dict[Point, list[int]] = {}
-        for ply, squares in enumerate(self.squares, 1):
-            for square in squares:
-                self.uses.setdefault(square, []).append(ply)
+        self.states[self.refused - 1] = state
 
-    def run(self, limit: int) -> list[_Candidate]:
-        """Two searches: at the refused ply, and at the earlier plies whose slips would
-        change what stands on the refused move's squares; the rest only when neither makes
-        the game replay. The best correction comes first, then the best at another ply than
-        it (the two ways a later refusal is explained: the refused move miscopied, or an
-        earlier one), then the others."""
+    def run(self, limit: int, *, earlier: bool = True) -> list[_Candidate]:
+        """First the likeliest corrections: at the refused ply, every slip; at the earlier
+        plies (with ``earlier``) whose moves touch a square on or next to the refused
+        move's, or one a slip away, the slips up to :data:`CHEAP_COST` that change what
+        stands on the refused move's squares and whose new squares stay clear until then.
+        The other slips of the window's plies only when none of those makes the game replay
+        to its claimed result. The best correction comes first, then the best at another
+        ply than it (the two ways a later refusal is explained: the refused move miscopied,
+        or an earlier one), then the others."""
         close, others = self._plies()
-        found = self._search(close[:1], limit, touching=None, clear=None)
-        found += self._search(close[1:], limit, touching=True, clear=True)
-        if not any(candidate.rank[0] == 0 for candidate in found):
-            found += self._search(close[1:], limit, touching=True, clear=False)
-            found += self._search(close[1:], limit, touching=False, clear=None)
-            found += self._search(others, limit, touching=None, clear=None)
-        return _interleaved(sorted(found, key=lambda candidate: candidate.rank))[:limit]
+        if not earlier:
+            close, others = close[:1], []
+        found = self._search(close, limit, likely=True)
+        if others and not any(candidate.rank[0] == 0 for candidate in found):
+            found += self._search(close[1:] + others, limit, likely=False)
+        unique: dict[tuple[int, str], _Candidate] = {}
+        for candidate in sorted(found, key=lambda candidate: candidate.rank):
+            unique.setdefault((candidate.ply, str(candidate.move)), candidate)
+        return _interleaved(list(unique.values()))[:limit]
 
     def _plies(self) -> tuple[list[int], list[int]]:
         """The refused ply and the earlier plies whose moves touch a square on or next to
-        one the refused move touches (or that come just before it); then the other earlier
-        plies of the window."""
-        near = _around(self.touched, self.record.size)
+        one the refused move touches, or one a slip away from those (``b8`` for ``b3``), or
+        that come just before it; then the other earlier plies of the window."""
+        near = _around(self.touched, self.size) | self._slip_away()
         earlier = range(self.refused - 1, max(0, self.refused - WINDOW), -1)
         close = [self.refused]
         for ply in earlier:
             if ply >= self.refused - 2 or near.intersection(self.squares[ply - 1]):
                 close.append(ply)
-        return close, [ply for ply in earlier if ply not in close]
+        self.close = frozenset(close)
+        return close, [ply for ply in earlier if ply not in self.close]
 
-    def _search(
-        self, plies: list[int], limit: int, touching: bool | None, clear: bool | None
-    ) -> list[_Candidate]:
-        """Try the slips at ``plies``, likeliest first (by cost, then nearest the refused
-        ply). With ``touching`` True, only those at earlier plies that change what stands on
-        a square the refused move touches (the likely ones, tried first); with False, only
-        the others; with None, all. With ``clear`` True, only the slips whose new squares no
-        move of the record touches before the refused one (such a move would most likely be
-        refused then); with False, only the others."""
+    def _slip_away(self) -> set[int]:
+        """The squares that a slip up to :data:`CHEAP_COST` makes of one the refused move
+        touches (the slips of a square are nearly symmetric: ``b3`` and ``b8`` are each
+        other's look-alikes)."""
+        away: set[int] = set()
+        for square in self.touched:
+            name = str(Point(square % self.size, square // self.size))
+            for found in _tiers(name, True).values():
+                for text, _ in found:
+                    if _SQUARE.fullmatch(text):
+                        point = Point.parse(text)
+                        if point.file < self.size and point.rank < self.size:
+                            away.add(point.index(self.size))
+        return away
+
+    def _search(self, plies: list[int], limit: int, likely: bool) -> list[_Candidate]:
+        """Try the slips at ``plies``, by cost, then nearest the refused ply first. With
+        ``likely``, the refused ply's slips and the likely ones at the earlier plies
+        (:meth:`_likely`); without, only the others. Once a correction replays to the
+        claimed result, the slips of :data:`MORE_COSTS` more costs are tried, and once
+        ``limit`` do, the rest of that cost's (the best at another ply is wanted too)."""
         found: list[_Candidate] = []
         best = 0
-        for cost in COSTS:
-            for ply in sorted(plies, key=lambda ply: self.refused - ply):
-                for slip in _tiers(str(self.moves[ply - 1])).get(cost, ()):
-                    if best >= limit or self.budget <= 0:
+        last = len(COSTS)
+        nearest_first = sorted(plies, key=lambda ply: self.refused - ply)
+        for tier, cost in enumerate(COSTS):
+            if tier > last or best >= limit:
+                break
+            for ply in nearest_first:
+                if ply < self.refused and cost > CHEAP_COST:
+                    continue  # at the earlier plies, the cheap slips only
+                for option in self._options(ply, cost):
+                    if self.budget <= 0:
                         return found
-                    candidate = self._consider(ply, slip, touching, clear)
+                    if ply < self.refused and self._likely(ply, option, cost) != likely:
+                        continue
+                    candidate = self._try(ply, option, cost)
                     if candidate is not None:
                         found.append(candidate)
-                        best += candidate.rank[0] == 0
+                        if candidate.rank[0] == 0:
+                            best += 1
+                            last = min(last, tier + MORE_COSTS)
         return found
 
-    def _consider(
-        self, ply: int, slip: Slip, touching: bool | None, clear: bool | None
-    ) -> _Candidate | None:
-        move = self._read(slip.text)
-        if move is None or move == self.moves[ply - 1]:
-            return None
-        if touching is not None and ply < self.refused and self._touches(ply, move) != touching:
-            return None
-        if clear is not None and self._clear(ply, move) != clear:
-            return None
-        return self._try(ply, move, slip)
+    def _options(self, ply: int, cost: float) -> tuple[_Option, ...]:
+        return _options(self.written[ply - 1], self.game.name, self.size, cost, self.generation)
 
-    def _clear(self, ply: int, move: Move) -> bool:
+    def _likely(self, ply: int, option: _Option, cost: float) -> bool:
+        """Whether ``option`` at the earlier ``ply`` is among the likely corrections: a slip
+        up to :data:`CHEAP_COST` at a close ply that changes what stands on a square the
+        refused move touches, and whose new squares no move touches before the refused one
+        (such a move would most likely have been refused then)."""
+        if ply not in self.close:
+            return False
+        key = (ply, option.text)
+        likely = self.likely.get(key)
+        if likely is None:
+            squares = frozenset(option.squares)
+            likely = self.likely[key] = self._touches(ply, squares) and self._clear(ply, squares)
+        return likely
+
+    def _clear(self, ply: int, squares: frozenset[int]) -> bool:
         """Whether no move of the record between ``ply`` and the refused one touches a
-        square ``move`` touches and the written move does not."""
-        for square in frozenset(move.trace(self.record.size).squares) - self.squares[ply - 1]:
+        square of ``squares`` that the written move does not."""
+        for square in squares - self.squares[ply - 1]:
             uses = self.uses.get(square, ())
             at = bisect_right(uses, ply)
             if at < len(uses) and uses[at] < self.refused:
                 return False
         return True
 
-    def _touches(self, ply: int, move: Move) -> bool:
-        """Whether ``move``, written at ``ply`` instead of the record's, changes which of the
-        refused move's squares it touches."""
-        changed = self.squares[ply - 1].symmetric_difference(move.trace(self.record.size).squares)
+    def _touches(self, ply: int, squares: frozenset[int]) -> bool:
+        """Whether a move touching ``squares``, written at ``ply`` instead of the record's
+        move, changes which of the refused move's squares it touches."""
+        changed = self.squares[ply - 1].symmetric_difference(squares)
         return bool(self.touched.intersection(changed))
 
-    def _try(self, ply: int, move: Move, slip: Slip) -> _Candidate | None:
+    def _try(self, ply: int, option: _Option, cost: float) -> _Candidate | None:
+        """Play ``option`` at ``ply`` and the record's moves after it up to the refused one,
+        then the rest (:meth:`_ending`), within the budget: what the correction achieves,
+        or None if the refused move stays refused."""
+        move = option.move
         self.budget -= 1
         try:
             state = self.rules.play(self.states[ply - 1], move)
         except IllegalMoveError:
             return None
         play = self.rules.play
-        for later in range(ply + 1, len(self.moves) + 1):
+        for later in range(ply + 1, self.refused + 1):
             if self.budget <= 0:
                 return None
             self.budget -= 1
             try:
                 state = play(state, self.moves[later - 1])
             except IllegalMoveError:
-                if later <= self.refused:
-                    return None  # the refused move stays refused: not the slip
-                return _Candidate((2, slip.cost, self.refused - ply), ply, move, slip.what, None)
-        result, claimed = settle(self.record, self.rules, state)
-        outcome = 0 if claimed else 1
-        return _Candidate((outcome, slip.cost, self.refused - ply), ply, move, slip.what, result)
+                return None  # the refused move stays refused: not the slip
+        ending = self._ending(state)
+        if ending is None:
+            return None
+        outcome, result = ending
+        return _Candidate((outcome, cost, self.refused - ply), ply, move, option.what, result)
 
-    def _read(self, text: str) -> Move | None:
-        return _read(text, self.game.name, self.record.size)
+    def _ending(self, state: Any) -> tuple[int, str | None] | None:
+        """How the record ends from ``state``, the position after its refused move: 0 and
+        the result when the rest replays to the claimed result, 1 and the result when to
+        another, 2 and None when a later move is refused; None when the budget runs out.
+        Kept by position: corrections at two plies often lead to the same one (``c3`` then
+        ``d4`` for ``d4`` then ``c3``), and the rest is then played once."""
+        after = state
+        known = self.endings.get(after)
+        if known is not None:
+            return known
+        play = self.rules.play
+        for later in range(self.refused + 1, len(self.moves) + 1):
+            if self.budget <= 0:
+                return None
+            self.budget -= 1
+            try:
+                state = play(state, self.moves[later - 1])
+            except IllegalMoveError:
+                self.endings[after] = (2, None)
+                return 2, None
+        result, claimed = settle(self.record, self.rules, state)
+        ending = self.endings[after] = (0 if claimed else 1), result
+        return ending
 
     def described(self, candidate: _Candidate) -> Suggestion:
         turn = self.record.turns[candidate.ply - 1]
@@ -301,7 +442,7 @@ class _Search:
         return Suggestion(
             candidate.ply,
             str(self.rules.written(after, candidate.move)),
-            str(turn.move),
+            self.written[candidate.ply - 1],
             candidate.slip,
             candidate.rank[0] < 2,
             candidate.result,
@@ -312,8 +453,9 @@ class _Search:
 
 def suggest_reading(error: RecordError, *, limit: int = LIMIT) -> list[Suggestion]:
     """The best corrections of the word at which reading a GRN record stopped (a word that
-    is no move, a square off the board, a form the game lacks), best first: each is tried
-    by reading the record again with it and replaying it."""
+    is no move, a square off the board, a form the game lacks), best first. The record is
+    read again once, with the first slip of the word that reads, and each slip is then
+    tried at that ply as a refused move's are."""
     if error.code not in UNREAD_CODES or error.source is None or error.line is None:
         return []
     text, first_line = error.source
@@ -328,59 +470,55 @@ def suggest_reading(error: RecordError, *, limit: int = LIMIT) -> list[Suggestio
     word = rest[0] if rest else ""
     if not word or len(word) > MAX_WORD:
         return []
-    found: list[tuple[tuple[int, float, int], Suggestion]] = []
-    tries = 0
-    for slip in slips(word):
-        if tries >= READINGS:
-            break
-        try:
-            parse_move(slip.text)
-        except RecordError:
-            continue
-        tries += 1
-        lines[number] = line[:column] + slip.text + line[column + len(word) :]
-        candidate = _read_again("\n".join(lines), first_line, error.line, error.column or 1, word)
-        lines[number] = line
-        if candidate is not None:
-            outcome, suggestion = candidate
-            found.append(((outcome, slip.cost, 0), suggestion.replace(slip=slip.what)))
-    found.sort(key=lambda pair: pair[0])
-    unique: dict[tuple[int, str], Suggestion] = {}
-    for _, suggestion in found:
-        unique.setdefault((suggestion.ply, suggestion.move), suggestion)
-    return list(unique.values())[:limit]
-
-
-def _read_again(
-    text: str, first_line: int, line: int, column: int, written: str
-) -> tuple[int, Suggestion] | None:
-    """The record read with a correction at (``line``, ``column``), replayed: how far it
-    goes (0: to the end; 2: past the corrected move) and the suggestion; None if the
-    corrected move is still not read or not legal."""
+    at = Location(error.line, column + 1)
+    paused = _pause_collector()
     try:
-        record = parse_grn_record(text, first_line=first_line)
+        return _corrections_of_word(lines, number, column, word, first_line, at, limit, error)
+    finally:
+        _resume_collector(paused)
+
+
+def _corrections_of_word(
+    lines: list[str], number: int, column: int, word: str, first_line: int, at: Location,
+    limit: int, error: RecordError,
+) -> list[Suggestion]:  # fmt: skip
+    """The corrections of ``word``, at ``column`` of ``lines[number]``: the record is read
+    with its slips until one reads (at most :data:`READINGS` readings), then searched. When
+    the error knows the game and the board (a square off it, a form the game lacks), only
+    the slips that are moves there are read with."""
+    line = lines[number]
+    known = error.record
+    _read_afresh()
+    readings = 0
+    for slip in slips(word):
+        if readings >= READINGS:
+            break
+        if known is not None and _read(slip.text, known.game, known.size) is None:
+            continue
+        if not _is_move_word(slip.text):
+            continue
+        readings += 1
+        lines[number] = line[:column] + slip.text + line[column + len(word) :]
+        found = _read_with(lines, first_line, at)
+        if found is not None:
+            record, ply = found
+            try:
+                search = _Search(record, ply, written=word)
+            except RecordError:  # a move before the word is refused: no correction helps
+                return []
+            return [search.described(c) for c in search.run(limit, earlier=False)]
+    return []
+
+
+def _read_with(lines: list[str], first_line: int, at: Location) -> tuple[Record, int] | None:
+    """The record ``lines`` hold and the ply of the move written at ``at``; None if it does
+    not read, or reads with no move there."""
+    try:
+        record = parse_grn_record("\n".join(lines), first_line=first_line)
     except RecordError:
         return None
-    at = Location(line, column)
     ply = next((n for n, turn in enumerate(record.turns, 1) if turn.where == at), None)
-    if ply is None:
-        return None
-    report = adjudicate(record, hints=False)
-    refused = report.errors[0].get("ply") if report.errors else None
-    if isinstance(refused, int) and refused <= ply:
-        return None
-    replays = not report.errors or report.errors[0]["code"] == "result-mismatch"
-    suggestion = Suggestion(
-        ply,
-        str(record.turns[ply - 1].move),
-        written,
-        "",
-        replays,
-        report.result if replays else None,
-        report.valid,
-        at,
-    )
-    return (0 if replays else 2), suggestion
+    return None if ply is None else (record, ply)
 
 
 def _interleaved(ranked: list[_Candidate]) -> list[_Candidate]:
@@ -395,55 +533,120 @@ def _interleaved(ranked: list[_Candidate]) -> list[_Candidate]:
     return [first, other, *(c for c in ranked[1:] if c is not other)]
 
 
-def _around(points: Iterable[Point], size: int) -> set[Point]:
-    """The squares on or next to ``points`` (diagonals too), on a board of ``size``."""
+def _around(squares: Iterable[int], size: int) -> set[int]:
+    """The squares on or next to ``squares`` (diagonals too), on a board of ``size``, as
+    :meth:`Point.index` numbers them."""
     return {
-        Point(point.file + df, point.rank + dr)
-        for point in points
+        (rank + dr) * size + file + df
+        for square in squares
+        for file, rank in [(square % size, square // size)]
         for df in (-1, 0, 1)
         for dr in (-1, 0, 1)
-        if 0 <= point.file + df < size and 0 <= point.rank + dr < size
+        if 0 <= file + df < size and 0 <= rank + dr < size
     }
 
 
-@lru_cache(maxsize=65536)
+def _indexes(move: Move, size: int) -> tuple[int, ...]:
+    """The squares ``move`` touches on a board of ``size``, as :meth:`Point.index` numbers."""
+    return tuple(point.index(size) for point in move.trace(size).squares)
+
+
 def _read(text: str, game: str, size: int) -> Move | None:
     """The move ``text`` writes in ``game`` on a board of ``size``, or None (kept: the
     same slips of the same moves come back record after record)."""
+    key = (text, game, size)
     try:
-        return check_move(parse_move(text), find_game(game), size)
-    except RecordError:
-        return None
+        return _READ[key]
+    except KeyError:
+        pass
+    move = move_of_text(text)
+    if move is not None:
+        try:
+            move = check_move(move, find_game(game), size)
+        except RecordError:
+            move = None
+    if len(_READ) >= MAX_READ:
+        _READ.clear()
+    _READ[key] = move
+    return move
+
+
+MAX_READ = 65_536
+_READ: dict[tuple[str, str, int], Move | None] = {}
+"""The words read so far (a plain table rather than an LRU cache: its entries are not
+objects the cycle collector must visit). Emptied when a game or a form is registered."""
+_READ_GENERATION = [-1]
+
+
+def _read_afresh() -> int:
+    """The registries' generation, the words read so far forgotten if it changed (a new
+    form may read a word that was none)."""
+    now = generation()
+    if now != _READ_GENERATION[0]:
+        _READ.clear()
+        _READ_GENERATION[0] = now
+    return now
+
+
+def _is_move_word(text: str) -> bool:
+    """Whether ``text`` is written as a move (checked before reading a record again)."""
+    kind = word_pattern().fullmatch(text)
+    return kind is not None and kind.lastgroup != "MOVE_NUMBER"
+
+
+@lru_cache(maxsize=16384)
+def _options(
+    written: str, game: str, size: int, cost: float, generation: int
+) -> tuple[_Option, ...]:
+    """The moves that the slips of ``written`` costing ``cost`` write in ``game``, each once,
+    none ``written``'s own move (kept: the same moves come back record after record; the
+    registries' ``generation`` is part of the key, since a new form may read a word)."""
+    meant = _read(written, game, size)
+    cheap = cost <= CHEAP_COST
+    found: list[_Option] = []
+    for text, what in _tiers(written, cheap).get(cost, ()):
+        move = _read(text, game, size)
+        if move is not None and move != meant:
+            found.append(_Option(move, text, what, _indexes(move, size) if cheap else ()))
+    return tuple(found)
 
 
 @lru_cache(maxsize=4096)
-def _tiers(written: str) -> dict[float, tuple[Slip, ...]]:
-    """The slips of ``written`` by their cost."""
-    tiers: dict[float, list[Slip]] = {}
-    for slip in slips(written):
-        tiers.setdefault(slip.cost, []).append(slip)
+def _tiers(written: str, cheap: bool) -> dict[float, tuple[tuple[str, str], ...]]:
+    """The slips of ``written`` by their cost, each as its text and what it was; with
+    ``cheap``, those up to :data:`CHEAP_COST` only (kept: most moves of an archive repeat;
+    as plain tuples, which the cycle collector lets be)."""
+    tiers: dict[float, list[tuple[str, str]]] = {}
+    for slip in _slips(written, cheap=cheap):
+        tiers.setdefault(slip.cost, []).append((slip.text, slip.what))
     return {cost: tuple(found) for cost, found in tiers.items()}
 
 
-@lru_cache(maxsize=4096)
 def slips(written: str) -> tuple[Slip, ...]:
     """What may have been meant where ``written`` stands, by the slips people make copying
-    a scoresheet, each text once, likeliest first (kept: most moves of an archive repeat)."""
+    a scoresheet, each text once, likeliest first."""
+    return _slips(written, cheap=False)
+
+
+def _slips(written: str, *, cheap: bool) -> tuple[Slip, ...]:
+    """The slips of ``written``; with ``cheap``, only those up to :data:`CHEAP_COST` (and
+    only those are made)."""
     found: dict[str, Slip] = {}
     text = written.lower()
     if len(text) > MAX_WORD:
         return ()
-    for slip in (*_square_slips(text), *_path_slips(text), *_character_slips(text)):
+    made = (*_square_slips(text, cheap), *_path_slips(text, cheap), *_look_alike_slips(text))
+    for slip in made if cheap else (*made, *_typing_slips(text)):
         if slip.text != text and (slip.text not in found or slip.cost < found[slip.text].cost):
             found[slip.text] = slip
     return tuple(sorted(found.values(), key=lambda slip: slip.cost))
 
 
-def _square_slips(text: str) -> Iterator[Slip]:
+def _square_slips(text: str, cheap: bool) -> Iterator[Slip]:
     squares = list(_SQUARE.finditer(text))
     for match in squares:
         file, rank = FILES.index(match.group(1)), int(match.group(2))
-        for step, cost in ((1, 1.0), (2, 2.5)):
+        for step, cost in ((1, 1.0),) if cheap else ((1, 1.0), (2, 2.5)):
             for sign in (-1, 1):
                 if 0 <= file + sign * step < len(FILES):
                     moved = f"{FILES[file + sign * step]}{rank}"
@@ -466,7 +669,7 @@ def _put(text: str, match: re.Match[str], square: str) -> str:
     return text[: match.start()] + square + text[match.end() :]
 
 
-def _path_slips(text: str) -> Iterator[Slip]:
+def _path_slips(text: str, cheap: bool) -> Iterator[Slip]:
     found = _PATH.search(text)
     if found is None:
         return
@@ -476,20 +679,26 @@ def _path_slips(text: str) -> Iterator[Slip]:
     for index, letter in enumerate(path):
         rest = path[index + 1 :]
         yield Slip(head + path[:index] + OPPOSITE[letter] + rest, "a direction reversed", 1.0)
+        if cheap:
+            continue
         for other in "nsew":
             if other not in (letter, OPPOSITE[letter]):
                 yield Slip(head + path[:index] + other + rest, "a direction miswritten", 1.6)
         if len(path) > 1:
             yield Slip(head + path[:index] + rest, "a direction dropped", 1.5)
         yield Slip(head + path[: index + 1] + letter + rest, "a direction doubled", 1.5)
-    for letter in "nsew":
+    for letter in "nsew" if not cheap else "":
         yield Slip(head + path + letter, "a direction dropped", 1.8)
 
 
-def _character_slips(text: str) -> Iterator[Slip]:
+def _look_alike_slips(text: str) -> Iterator[Slip]:
     for index in range(len(text)):
         for other in LOOK_ALIKE.get(text[index], ""):
             yield Slip(text[:index] + other + text[index + 1 :], "a look-alike character", 1.2)
+
+
+def _typing_slips(text: str) -> Iterator[Slip]:
+    for index in range(len(text)):
         for other in KEYBOARD.get(text[index], ""):
             yield Slip(text[:index] + other + text[index + 1 :], "a neighbouring key", 1.4)
         yield Slip(text[:index] + text[index + 1 :], "a character too many", 1.5)

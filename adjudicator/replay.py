@@ -90,7 +90,7 @@ REPORT_FIELDS = Report._fields
 class Replay:
     """The states a record went through, and the first illegal move if there was one."""
 
-    __slots__ = ("rules", "state", "plies", "swapped", "canonical", "error")
+    __slots__ = ("rules", "state", "plies", "swapped", "canonical", "error", "kept")
 
     def __init__(
         self,
@@ -100,6 +100,7 @@ class Replay:
         swapped: bool,
         canonical: tuple[Turn, ...],
         error: RecordError | None,
+        kept: dict[int, Any] | None = None,
     ) -> None:
         self.rules: Final = rules
         self.state: Final = state
@@ -107,13 +108,22 @@ class Replay:
         self.swapped: Final = swapped
         self.canonical: Final = canonical
         self.error: Final = error
+        self.kept: Final = {} if kept is None else kept
 
 
-def replay(record: Record, *, canonical: bool = False) -> Replay:
+KEPT_STATES = 61
+"""How many positions before an illegal move :func:`adjudicate` keeps for the repair hints,
+which look for a slip up to 60 plies back (``hints.WINDOW``): the record is then not
+replayed again to find them."""
+
+
+def replay(record: Record, *, canonical: bool = False, keep: int = 0) -> Replay:
     """Play the record's moves from its start position, stopping at the first illegal one.
 
     With ``canonical``, ``Replay.canonical`` holds every turn as the engine spells it in
     full (Implo's resolution steps); otherwise it is empty, which keeps adjudication cheap.
+    With ``keep``, an illegal move's ``Replay.kept`` holds the positions before it and the
+    ``keep - 1`` plies before, by ply - 1 (a reference a ply, taken whatever the outcome).
     Raises ``InvalidRecordError`` (code ``bad-setup``) if the Setup is not a position of the
     game; an illegal move is returned in ``Replay.error``, not raised."""
     rules = get_rules(record.game)
@@ -121,12 +131,16 @@ def replay(record: Record, *, canonical: bool = False) -> Replay:
     play = rules.play
     swapped = False
     spelled: list[Turn] = []
+    ring: list[Any] = [None] * keep
     for ply, turn in enumerate(record.turns, 1):
+        if keep:
+            ring[ply % keep] = state
         try:
             state = play(state, turn.move)
         except IllegalMoveError as err:
             err.located(ply=ply, move=str(turn.move), where=turn.where)
-            return Replay(rules, state, ply - 1, swapped, tuple(spelled), err)
+            kept = {p - 1: ring[p % keep] for p in range(max(1, ply - keep + 1), ply + 1)}
+            return Replay(rules, state, ply - 1, swapped, tuple(spelled), err, kept)
         if type(turn.move) is Swap:
             swapped = True
         if canonical:
@@ -183,7 +197,7 @@ def adjudicate(record: Record, *, file: str | None = None, hints: bool = True) -
         players=dict(record.players),
     )
     try:
-        played = replay(record)
+        played = replay(record, keep=KEPT_STATES if hints else 0)
     except RecordError as err:
         return _fail(report, err)
     report.swapped = played.swapped
@@ -191,7 +205,7 @@ def adjudicate(record: Record, *, file: str | None = None, hints: bool = True) -
     if played.error is not None:
         _fail(report, played.error)
         if hints:
-            _suggest(report, record)
+            _suggest(report, record, played.kept)
         return report
     outcome = played.rules.outcome(played.state)
     report.details = dict(outcome.details if outcome else played.rules.details(played.state))
@@ -218,12 +232,12 @@ def settle(record: Record, rules: Rules[Any], state: Any) -> tuple[str, bool]:
     return report.result, True
 
 
-def _suggest(report: Report, record: Record) -> None:
-    """Add to the first error the corrections the search finds (imported here: the search
-    replays records with this module)."""
+def _suggest(report: Report, record: Record, positions: dict[int, Any]) -> None:
+    """Add to the first error the corrections the search finds, from the ``positions`` the
+    replay kept (imported here: the search replays records with this module)."""
     from arbiter.adjudicator.hints import suggest
 
-    found = suggest(record, report.errors[0])
+    found = suggest(record, report.errors[0], positions=positions)
     if found:
         report.errors[0]["suggestions"] = [suggestion.to_dict() for suggestion in found]
 

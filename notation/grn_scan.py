@@ -128,6 +128,20 @@ def word_pattern() -> re.Pattern[str]:
     return _patterns().word
 
 
+def move_of_text(text: str) -> Move | None:
+    """The move ``text`` writes as a word of movetext, or None when it is no move (a move
+    number, no word of any form, a square no board has). Not kept among the moves read:
+    for words that are tried rather than read, like the slips of a move."""
+    patterns = _patterns()
+    kind = patterns.word.fullmatch(text)
+    if kind is None or kind.lastgroup is None or kind.lastgroup == "MOVE_NUMBER":
+        return None
+    try:
+        return patterns.readers[kind.lastgroup](text)
+    except ValueError:
+        return None
+
+
 def scan(text: str) -> Scanned | None:
     """The tags and the movetext tokens of one record's text, or None when the text is not
     plainly well formed (then lark must read it)."""
