@@ -21,7 +21,7 @@ from __future__ import annotations
 import gc
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
@@ -33,6 +33,7 @@ from arbiter.notation.errors import IllegalMoveError, RecordError
 from arbiter.notation.games import GameDescription, find_game, generation
 from arbiter.notation.grn_reader import parse_grn_record
 from arbiter.notation.grn_scan import move_of_text, word_pattern
+from arbiter.notation.json_reader import move_from_json, record_from_json
 from arbiter.notation.plain import Plain
 
 __all__ = [
@@ -49,9 +50,9 @@ __all__ = [
 LIMIT = 3
 """Suggestions kept, best first."""
 BUDGET_BASE = 100
-BUDGET_PER_PLY = 4
+BUDGET_PER_PLY = 3
 """The search replays at most ``BUDGET_BASE + BUDGET_PER_PLY * plies`` plies in all (the
-plies of the record): about four more replays of the record, whatever it holds."""
+plies of the record): about three more replays of the record, whatever it holds."""
 WINDOW = KEPT_STATES - 1
 """How many plies before the refused one a slip is looked for (60)."""
 REFUSED_CODES = frozenset({"illegal-move", "ambiguous-move"})
@@ -89,9 +90,7 @@ CHEAP_COST = 1.2
 directions reversed, a look-alike), every other more. At the plies before the refused
 one only they are tried: they are nearly all the slips found there, and the others would
 cost most of the search."""
-MORE_COSTS = 1
-"""Once a correction makes the game replay to its claimed result, the slips of at most this
-many more costs are tried (for the list's second and third places)."""
+_MOVE_POINTER = re.compile(r"/moves/(0|[1-9][0-9]{0,8})")
 _SQUARE = re.compile(r"([a-s])(1[0-9]|[1-9])")
 _PATH = re.compile(r":([nsew]+)$")
 
@@ -178,8 +177,8 @@ def suggest(
 def _pause_collector() -> bool:
     """Pause Python's cycle collector for a search, returning whether it ran: a search makes
     thousands of short-lived positions, none in a cycle (freed as soon as dropped), and the
-    collector's passes over the caches that those allocations set off would take a quarter
-    of its time. The pause is as bounded as the search."""
+    passes those allocations set off would walk the kept slips again and again. The pause is
+    as bounded as the search."""
     running = gc.isenabled()
     gc.disable()
     return running
@@ -190,16 +189,17 @@ def _resume_collector(paused: bool) -> None:
         gc.enable()
 
 
-class _Option(NamedTuple):
+class _Option:
     """A move that may have been meant where another stands, and the slip that would have
-    written it wrongly."""
+    written it wrongly (a class of its own rather than a named tuple: compiled, it is made
+    without running Python code)."""
 
-    move: Move
-    text: str
-    what: str
-    squares: tuple[int, ...]
-    """The squares the move touches (:meth:`Point.index`), for the cheap slips (those tried
-    at earlier plies); plain numbers, which the cycle collector need not visit."""
+    __slots__ = ("move", "text", "what")
+
+    def __init__(self, move: Move, text: str, what: str) -> None:
+        self.move: Final = move
+        self.text: Final = text
+        self.what: Final = what
 
 
 class _Candidate(NamedTuple):
@@ -211,12 +211,12 @@ class _Candidate(NamedTuple):
 
 
 class _Search:
-    """Best first: every (ply, slip) pair in the order of the slip's cost, then of the
-    ply's distance from the refused one; each is played and the rest of the record
-    replayed after it. A correction ranks by what it achieves (0: the game replays to the
-    claimed result; 1: to another; 2: past the refused ply only), then in that order, so the
-    search stops once :data:`LIMIT` corrections of the best kind are found, or when its
-    budget of plies is spent (every ply played counts)."""
+    """Best first: the (ply, slip) pairs in the order of the slip's cost, then of the ply's
+    distance from the refused one; each is played and the rest of the record replayed after
+    it. A correction ranks by what it achieves (0: the game replays to the claimed result;
+    1: to another; 2: past the refused ply only), then in that order, so the search ends
+    with the cost at which a correction of the best kind is found, or when its budget of
+    plies is spent (every ply played counts)."""
 
     def __init__(
         self,
@@ -289,9 +289,9 @@ class _Search:
         close, others = self._plies()
         if not earlier:
             close, others = close[:1], []
-        found = self._search(close, limit, likely=True)
-        if others and not any(candidate.rank[0] == 0 for candidate in found):
-            found += self._search(close[1:] + others, limit, likely=False)
+        found = self._search(close, likely=True)
+        if earlier and not any(candidate.rank[0] == 0 for candidate in found):
+            found += self._search(close[1:] + others, likely=False)
         unique: dict[tuple[int, str], _Candidate] = {}
         for candidate in sorted(found, key=lambda candidate: candidate.rank):
             unique.setdefault((candidate.ply, str(candidate.move)), candidate)
@@ -312,12 +312,11 @@ class _Search:
 
     def _slip_away(self) -> set[int]:
         """The squares that a slip up to :data:`CHEAP_COST` makes of one the refused move
-        touches (the slips of a square are nearly symmetric: ``b3`` and ``b8`` are each
-        other's look-alikes)."""
+        names (the slips of a square are nearly symmetric: ``b3`` and ``b8`` are each
+        other's look-alikes; the squares a sowing goes through are not written)."""
         away: set[int] = set()
-        for square in self.touched:
-            name = str(Point(square % self.size, square // self.size))
-            for found in _tiers(name, True).values():
+        for point in self.moves[self.refused - 1].points():
+            for found in _tiers(str(point), True).values():
                 for text, _ in found:
                     if _SQUARE.fullmatch(text):
                         point = Point.parse(text)
@@ -325,18 +324,17 @@ class _Search:
                             away.add(point.index(self.size))
         return away
 
-    def _search(self, plies: list[int], limit: int, likely: bool) -> list[_Candidate]:
-        """Try the slips at ``plies``, by cost, then nearest the refused ply first. With
-        ``likely``, the refused ply's slips and the likely ones at the earlier plies
-        (:meth:`_likely`); without, only the others. Once a correction replays to the
-        claimed result, the slips of :data:`MORE_COSTS` more costs are tried, and once
-        ``limit`` do, the rest of that cost's (the best at another ply is wanted too)."""
+    def _search(self, plies: list[int], likely: bool) -> list[_Candidate]:
+        """Try the slips at ``plies``, by cost, then the close plies (:meth:`_plies`) before
+        the others, each nearest the refused one first. With ``likely``, the refused ply's
+        slips and the likely ones at the earlier plies (:meth:`_likely`); without, only the
+        others. Once a correction replays to the claimed result, the search ends with the
+        slips of that cost (the others of the same cost are wanted for the second and third
+        places: the best at another ply, say)."""
         found: list[_Candidate] = []
-        best = 0
-        last = len(COSTS)
-        nearest_first = sorted(plies, key=lambda ply: self.refused - ply)
-        for tier, cost in enumerate(COSTS):
-            if tier > last or best >= limit:
+        nearest_first = sorted(plies, key=lambda ply: (ply not in self.close, self.refused - ply))
+        for cost in COSTS:
+            if any(candidate.rank[0] == 0 for candidate in found):
                 break
             for ply in nearest_first:
                 if ply < self.refused and cost > CHEAP_COST:
@@ -344,20 +342,17 @@ class _Search:
                 for option in self._options(ply, cost):
                     if self.budget <= 0:
                         return found
-                    if ply < self.refused and self._likely(ply, option, cost) != likely:
+                    if ply < self.refused and self._likely(ply, option) != likely:
                         continue
                     candidate = self._try(ply, option, cost)
                     if candidate is not None:
                         found.append(candidate)
-                        if candidate.rank[0] == 0:
-                            best += 1
-                            last = min(last, tier + MORE_COSTS)
         return found
 
     def _options(self, ply: int, cost: float) -> tuple[_Option, ...]:
         return _options(self.written[ply - 1], self.game.name, self.size, cost, self.generation)
 
-    def _likely(self, ply: int, option: _Option, cost: float) -> bool:
+    def _likely(self, ply: int, option: _Option) -> bool:
         """Whether ``option`` at the earlier ``ply`` is among the likely corrections: a slip
         up to :data:`CHEAP_COST` at a close ply that changes what stands on a square the
         refused move touches, and whose new squares no move touches before the refused one
@@ -367,7 +362,7 @@ class _Search:
         key = (ply, option.text)
         likely = self.likely.get(key)
         if likely is None:
-            squares = frozenset(option.squares)
+            squares = frozenset(_indexes(option.move, self.size))
             likely = self.likely[key] = self._touches(ply, squares) and self._clear(ply, squares)
         return likely
 
@@ -452,11 +447,16 @@ class _Search:
 
 
 def suggest_reading(error: RecordError, *, limit: int = LIMIT) -> list[Suggestion]:
-    """The best corrections of the word at which reading a GRN record stopped (a word that
-    is no move, a square off the board, a form the game lacks), best first. The record is
-    read again once, with the first slip of the word that reads, and each slip is then
-    tried at that ply as a refused move's are."""
-    if error.code not in UNREAD_CODES or error.source is None or error.line is None:
+    """The best corrections of the move at which reading a record stopped, best first: in
+    GRN, a word that is no move, a square off the board, a form the game lacks; in JSON, a
+    move object naming a square off the board or a form the game lacks. The record is read
+    again once, with the first slip of the move that reads, and each slip is then tried at
+    that ply as a refused move's are."""
+    if error.code not in UNREAD_CODES:
+        return []
+    if error.source is None:
+        return _corrections_of_object(error, limit)
+    if error.line is None:
         return []
     text, first_line = error.source
     if len(text) > MAX_SOURCE:
@@ -510,6 +510,52 @@ def _corrections_of_word(
     return []
 
 
+def _corrections_of_object(error: RecordError, limit: int) -> list[Suggestion]:
+    """The corrections of the move object of a JSON record (``error.parsed``) that names a
+    square off the board or a form the game lacks: the move, written as GRN, is changed by
+    its slips, and the record is read again with the first that is a move of the game."""
+    found = _MOVE_POINTER.fullmatch(error.pointer or "")
+    parsed, known = error.parsed, error.record
+    if found is None or known is None or not isinstance(parsed, dict):
+        return []
+    moves, number = parsed.get("moves"), int(found.group(1))
+    if not isinstance(moves, list) or number >= len(moves) or not isinstance(moves[number], dict):
+        return []
+    try:
+        word = str(move_from_json(moves[number]))
+    except (RecordError, ValueError, KeyError, TypeError):
+        return []
+    paused = _pause_collector()
+    try:
+        _read_afresh()
+        readings = 0
+        for slip in slips(word):
+            move = _read(slip.text, known.game, known.size)
+            if move is None:
+                continue
+            if readings >= READINGS:
+                break
+            readings += 1
+            fixed = [*moves[:number], _move_object(move, moves[number]), *moves[number + 1 :]]
+            try:
+                record = record_from_json({**parsed, "moves": fixed}, known.index)
+                search = _Search(record, number + 1, written=word)
+            except RecordError:  # another problem in the record, or a move before refused
+                continue
+            return [search.described(c) for c in search.run(limit, earlier=False)]
+        return []
+    finally:
+        _resume_collector(paused)
+
+
+def _move_object(move: Move, written: dict[str, Any]) -> dict[str, Any]:
+    """``move`` as a JSON move object, with the comment of the one ``written``."""
+    found: dict[str, Any] = {"type": move.type, **move.json_fields()}
+    if "comment" in written:
+        found["comment"] = written["comment"]
+    return found
+
+
 def _read_with(lines: list[str], first_line: int, at: Location) -> tuple[Record, int] | None:
     """The record ``lines`` hold and the ply of the move written at ``at``; None if it does
     not read, or reads with no move there."""
@@ -547,8 +593,12 @@ def _around(squares: Iterable[int], size: int) -> set[int]:
 
 
 def _indexes(move: Move, size: int) -> tuple[int, ...]:
-    """The squares ``move`` touches on a board of ``size``, as :meth:`Point.index` numbers."""
-    return tuple(point.index(size) for point in move.trace(size).squares)
+    """The squares ``move`` touches on a board of ``size``, as :meth:`Point.index` numbers:
+    those it goes through and those it names (an Implo placement's resolution steps)."""
+    named = (point for point in move.points() if point.file < size and point.rank < size)
+    found = {point.index(size) for point in move.trace(size).squares}
+    found.update(point.index(size) for point in named)
+    return tuple(found)
 
 
 def _read(text: str, game: str, size: int) -> Move | None:
@@ -602,12 +652,11 @@ def _options(
     none ``written``'s own move (kept: the same moves come back record after record; the
     registries' ``generation`` is part of the key, since a new form may read a word)."""
     meant = _read(written, game, size)
-    cheap = cost <= CHEAP_COST
     found: list[_Option] = []
-    for text, what in _tiers(written, cheap).get(cost, ()):
+    for text, what in _tiers(written, cost <= CHEAP_COST).get(cost, ()):
         move = _read(text, game, size)
         if move is not None and move != meant:
-            found.append(_Option(move, text, what, _indexes(move, size) if cheap else ()))
+            found.append(_Option(move, text, what))
     return tuple(found)
 
 
@@ -617,9 +666,9 @@ def _tiers(written: str, cheap: bool) -> dict[float, tuple[tuple[str, str], ...]
     ``cheap``, those up to :data:`CHEAP_COST` only (kept: most moves of an archive repeat;
     as plain tuples, which the cycle collector lets be)."""
     tiers: dict[float, list[tuple[str, str]]] = {}
-    for slip in _slips(written, cheap=cheap):
-        tiers.setdefault(slip.cost, []).append((slip.text, slip.what))
-    return {cost: tuple(found) for cost, found in tiers.items()}
+    for text, (cost, what) in _made(written, cheap).items():
+        tiers.setdefault(cost, []).append((text, what))
+    return {cost: tuple(found) for cost, found in sorted(tiers.items())}
 
 
 def slips(written: str) -> tuple[Slip, ...]:
@@ -629,81 +678,116 @@ def slips(written: str) -> tuple[Slip, ...]:
 
 
 def _slips(written: str, *, cheap: bool) -> tuple[Slip, ...]:
-    """The slips of ``written``; with ``cheap``, only those up to :data:`CHEAP_COST` (and
-    only those are made)."""
-    found: dict[str, Slip] = {}
+    """The slips of ``written``; with ``cheap``, only those up to :data:`CHEAP_COST`."""
+    found = [Slip(slip, what, cost) for slip, (cost, what) in _made(written, cheap).items()]
+    return tuple(sorted(found, key=lambda slip: slip.cost))
+
+
+def _made(written: str, cheap: bool) -> dict[str, tuple[float, str]]:
+    """The cost and the kind of each slip of ``written``, in the order they are made; with
+    ``cheap``, only those up to :data:`CHEAP_COST` (and only those are made)."""
     text = written.lower()
+    made = _Made(text)
     if len(text) > MAX_WORD:
-        return ()
-    made = (*_square_slips(text, cheap), *_path_slips(text, cheap), *_look_alike_slips(text))
-    for slip in made if cheap else (*made, *_typing_slips(text)):
-        if slip.text != text and (slip.text not in found or slip.cost < found[slip.text].cost):
-            found[slip.text] = slip
-    return tuple(sorted(found.values(), key=lambda slip: slip.cost))
+        return made.found
+    _square_slips(made, text, cheap)
+    _path_slips(made, text, cheap)
+    _look_alike_slips(made, text)
+    if not cheap:
+        _typing_slips(made, text)
+    return made.found
 
 
-def _square_slips(text: str, cheap: bool) -> Iterator[Slip]:
-    squares = list(_SQUARE.finditer(text))
-    for match in squares:
-        file, rank = FILES.index(match.group(1)), int(match.group(2))
-        for step, cost in ((1, 1.0),) if cheap else ((1, 1.0), (2, 2.5)):
+class _Made:
+    """The slips made of one text so far: each text once, at its lowest cost."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.found: dict[str, tuple[float, str]] = {}
+
+    def add(self, slip: str, what: str, cost: float) -> None:
+        known = self.found.get(slip)
+        if slip != self.text and (known is None or cost < known[0]):
+            self.found[slip] = (cost, what)
+
+
+def _squares_in(text: str) -> list[tuple[int, int]]:
+    """Where the squares of ``text`` stand: (start, end) of each file letter and rank."""
+    found: list[tuple[int, int]] = []
+    index, length = 0, len(text)
+    while index < length - 1:
+        if "a" <= text[index] <= "s" and "1" <= text[index + 1] <= "9":
+            end = index + 2
+            if text[index + 1] == "1" and end < length and text[end].isdigit():
+                end += 1
+            found.append((index, end))
+            index = end
+        else:
+            index += 1
+    return found
+
+
+def _square_slips(made: _Made, text: str, cheap: bool) -> None:
+    squares = _squares_in(text)
+    for start, end in squares:
+        letter, rank = text[start], int(text[start + 1 : end])
+        head, tail = text[:start], text[end:]
+        file = FILES.index(letter)
+        for step in (1,) if cheap else (1, 2):
+            cost = 1.0 if step == 1 else 2.5
             for sign in (-1, 1):
-                if 0 <= file + sign * step < len(FILES):
-                    moved = f"{FILES[file + sign * step]}{rank}"
-                    yield Slip(_put(text, match, moved), "file off by one" if step == 1
-                               else "file off by two", cost)  # fmt: skip
+                moved = file + sign * step
+                if 0 <= moved < len(FILES):
+                    what = "file off by one" if step == 1 else "file off by two"
+                    made.add(head + FILES[moved] + str(rank) + tail, what, cost)
                 if 1 <= rank + sign * step <= len(FILES):
-                    moved = f"{match.group(1)}{rank + sign * step}"
-                    yield Slip(_put(text, match, moved), "rank off by one" if step == 1
-                               else "rank off by two", cost)  # fmt: skip
+                    what = "rank off by one" if step == 1 else "rank off by two"
+                    made.add(head + letter + str(rank + sign * step) + tail, what, cost)
     if len(squares) >= 2:
-        first, second = squares[0], squares[1]
+        (start1, end1), (start2, end2) = squares[0], squares[1]
         swapped = (
-            text[: first.start()] + second.group() + text[first.end() : second.start()]
-            + first.group() + text[second.end() :]
+            text[:start1] + text[start2:end2] + text[end1:start2] + text[start1:end1]
+            + text[end2:]
         )  # fmt: skip
-        yield Slip(swapped, "the two squares swapped", 1.0)
+        made.add(swapped, "the two squares swapped", 1.0)
 
 
-def _put(text: str, match: re.Match[str], square: str) -> str:
-    return text[: match.start()] + square + text[match.end() :]
-
-
-def _path_slips(text: str, cheap: bool) -> Iterator[Slip]:
-    found = _PATH.search(text)
-    if found is None:
+def _path_slips(made: _Made, text: str, cheap: bool) -> None:
+    colon = text.rfind(":")
+    path = text[colon + 1 :]
+    if colon < 0 or not path or any(letter not in OPPOSITE for letter in path):
         return
-    start, path = found.start(1), found.group(1)
-    head = text[:start]
-    yield Slip(head + "".join(OPPOSITE[c] for c in path), "the directions reversed", 1.0)
-    for index, letter in enumerate(path):
-        rest = path[index + 1 :]
-        yield Slip(head + path[:index] + OPPOSITE[letter] + rest, "a direction reversed", 1.0)
+    head = text[: colon + 1]
+    made.add(head + "".join([OPPOSITE[c] for c in path]), "the directions reversed", 1.0)
+    for index in range(len(path)):
+        letter, before, rest = path[index], head + path[:index], path[index + 1 :]
+        made.add(before + OPPOSITE[letter] + rest, "a direction reversed", 1.0)
         if cheap:
             continue
         for other in "nsew":
-            if other not in (letter, OPPOSITE[letter]):
-                yield Slip(head + path[:index] + other + rest, "a direction miswritten", 1.6)
+            if other != letter and other != OPPOSITE[letter]:
+                made.add(before + other + rest, "a direction miswritten", 1.6)
         if len(path) > 1:
-            yield Slip(head + path[:index] + rest, "a direction dropped", 1.5)
-        yield Slip(head + path[: index + 1] + letter + rest, "a direction doubled", 1.5)
-    for letter in "nsew" if not cheap else "":
-        yield Slip(head + path + letter, "a direction dropped", 1.8)
+            made.add(before + rest, "a direction dropped", 1.5)
+        made.add(before + letter + letter + rest, "a direction doubled", 1.5)
+    if not cheap:
+        for letter in "nsew":
+            made.add(text + letter, "a direction dropped", 1.8)
 
 
-def _look_alike_slips(text: str) -> Iterator[Slip]:
+def _look_alike_slips(made: _Made, text: str) -> None:
     for index in range(len(text)):
         for other in LOOK_ALIKE.get(text[index], ""):
-            yield Slip(text[:index] + other + text[index + 1 :], "a look-alike character", 1.2)
+            made.add(text[:index] + other + text[index + 1 :], "a look-alike character", 1.2)
 
 
-def _typing_slips(text: str) -> Iterator[Slip]:
+def _typing_slips(made: _Made, text: str) -> None:
     for index in range(len(text)):
-        for other in KEYBOARD.get(text[index], ""):
-            yield Slip(text[:index] + other + text[index + 1 :], "a neighbouring key", 1.4)
-        yield Slip(text[:index] + text[index + 1 :], "a character too many", 1.5)
-        yield Slip(text[: index + 1] + text[index] + text[index + 1 :], "a character doubled", 2.0)
-        if index + 1 < len(text):
-            swapped = text[:index] + text[index + 1] + text[index] + text[index + 2 :]
-            yield Slip(swapped, "two characters swapped", 1.5)
-    yield Slip(text + "x", "a character dropped", 1.5)
+        head, char, rest = text[:index], text[index], text[index + 1 :]
+        for other in KEYBOARD.get(char, ""):
+            made.add(head + other + rest, "a neighbouring key", 1.4)
+        made.add(head + rest, "a character too many", 1.5)
+        made.add(head + char + char + rest, "a character doubled", 2.0)
+        if rest:
+            made.add(head + rest[0] + char + rest[1:], "two characters swapped", 1.5)
+    made.add(text + "x", "a character dropped", 1.5)

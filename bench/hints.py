@@ -1,7 +1,9 @@
 """The repair hints measured on a corpus of slipped records (README, "Repair hints").
 
-For each game, random legal games (moves drawn at random from the legal ones) are written as
-GRN records, and one move of each is miscopied by a model of slips of its own (below,
+For each game, random legal games (moves drawn at random from the legal ones, played to
+their end as tournament records are: Pilare's random games rarely end, and stop at
+:data:`MAX_PLIES`) are written as GRN records, and one move of each is miscopied by a model
+of slips of its own (below,
 independent of the search's): a character replaced by a look-alike or by its neighbour on
 the keyboard, a file or rank off by one, two characters swapped, a character dropped or
 doubled. A slipped record is kept when it is refused at a move: where the slip stands ("at
@@ -10,7 +12,9 @@ the move meant is the first suggestion, and among the first three. The time is t
 adjudicating the slipped records against the same records as written, each a whole process
 (``arbiter adjudicate --json``), the best of three.
 
-Usage: ``python bench/hints.py [--records N] [--seed S]`` (N records per game and kind).
+Usage: ``python bench/hints.py [--records N] [--seed S] [--cut]`` (N records per game and
+kind). With ``--cut``, every game is cut at 20 to 100 plies instead, most of them unfinished
+(``*``): a harder corpus, since any correction then "replays to the claimed result".
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from arbiter.notation.ast import FILES, Record
 
 SIZES = {"Pilo": 8, "Petrify": 8, "Implo": 8, "Pletore": 9, "Pilare": 8}
 KINDS = ("at the slip", "later")
+MAX_PLIES = 200
 HANDWRITING = {"1": "7", "7": "1", "3": "8", "8": "3", "5": "6", "6": "5", "4": "9",
                "9": "4", "a": "o", "c": "e", "e": "c", "b": "h", "h": "b", "n": "s",
                "s": "n", "w": "e"}  # fmt: skip
@@ -49,10 +54,10 @@ class Case(NamedTuple):
     meant: str
 
 
-def random_record(name: str, rng: random.Random) -> Record:
+def random_record(name: str, rng: random.Random, cut: bool) -> Record:
     komi = 0 if arbiter.get_rules(name).description.komi else None
     game = arbiter.Game(name, SIZES[name], komi=komi)
-    for _ in range(rng.randrange(20, 100)):
+    for _ in range(rng.randrange(20, 100) if cut else MAX_PLIES):
         moves = [] if game.is_over() else _first(game.legal_moves(), 300)
         if not moves:
             break
@@ -98,10 +103,10 @@ def report_of(text: str) -> arbiter.Report:
     return arbiter.adjudicate(item) if isinstance(item, Record) else error_report(item)
 
 
-def cases(name: str, kind: str, count: int, rng: random.Random) -> Iterator[Case]:
+def cases(name: str, kind: str, count: int, rng: random.Random, cut: bool) -> Iterator[Case]:
     made = 0
     while made < count:
-        record = random_record(name, rng)
+        record = random_record(name, rng, cut)
         if not record.turns:
             continue
         ply = rng.randrange(1, len(record.turns) + 1)
@@ -141,26 +146,30 @@ def rank_of(case: Case) -> int | None:
 
 
 def whole_process(path: Path) -> float:
+    """The best of three whole runs, started in the file's folder: in the checkout, ``-m``
+    would import the checkout's package rather than the build installed."""
     best = float("inf")
     for _ in range(3):
         began = time.perf_counter()
         subprocess.run([sys.executable, "-m", "arbiter", "adjudicate", "--json", str(path)],
-                       stdout=subprocess.DEVNULL, check=False)  # fmt: skip
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+                       cwd=path.parent)  # fmt: skip
         best = min(best, time.perf_counter() - began)
     return best
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--records", type=int, default=40, help="per game and kind")
+    parser.add_argument("--records", type=int, default=60, help="per game and kind")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cut", action="store_true", help="games cut at 20 to 100 plies")
     options = parser.parse_args()
     rng = random.Random(options.seed)
     every: list[Case] = []
     ranks: Counter[tuple[str, str, str]] = Counter()
     for name in SIZES:
         for kind in KINDS:
-            for case in cases(name, kind, options.records, rng):
+            for case in cases(name, kind, options.records, rng, options.cut):
                 every.append(case)
                 found = rank_of(case)
                 verdict = "first" if found == 1 else "top 3" if found and found <= 3 else "no"

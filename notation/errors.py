@@ -33,6 +33,9 @@ class RecordError(ValueError):
     source: tuple[str, int] | None = None
     """The GRN text of the record and the line it starts on, when the error stopped a record
     read from GRN: the repair hints try corrections in it (``spec/hints.md``)."""
+    parsed: object = None
+    """The parsed JSON record, when the error stopped a record read from JSON at one of its
+    moves: the repair hints try corrections in it."""
 
     def __init__(
         self,

@@ -85,11 +85,15 @@ def read_item(
 ) -> Record | RecordError:
     """The record of one item from :func:`~arbiter.notation.json_split.split_json` (read by
     ``read``, by default :func:`record_from_json`), or the error that stopped it."""
+    parsed: object = None
     try:
         if item.error is not None:
             raise item.error
-        return (read or record_from_json)(_load(item), item.index)
+        parsed = _load(item)
+        return (read or record_from_json)(parsed, item.index)
     except RecordError as err:
+        if (err.pointer or "").startswith("/moves/"):
+            err.parsed = parsed
         return err.located(index=item.index, file=file)
 
 
@@ -462,7 +466,7 @@ def _tags(tags: list[dict[str, str]]) -> list[Tag]:
 
 
 def _turn(obj: dict[str, Any], number: int) -> Turn:
-    return Turn(_move(obj), _comment(obj.get("comment")), _at(f"/moves/{number}"))
+    return Turn(move_from_json(obj), _comment(obj.get("comment")), _at(f"/moves/{number}"))
 
 
 def _comment(text: str | None) -> str | None:
@@ -471,10 +475,10 @@ def _comment(text: str | None) -> str | None:
     return None if text is None else text.strip(BLANK)
 
 
-def _move(obj: dict[str, Any]) -> Move:
+def move_from_json(obj: dict[str, Any]) -> Move:
     """The move of a JSON move object the schema accepted: read by the first registered
     form of its type that has every field it holds (a placement with ``resolve`` is
-    Implo's)."""
+    Implo's). Which game allows it, and on which board, is not checked here."""
     readers = _readers(generation())[obj["type"]]
     if len(readers) == 1:
         return readers[0][1](obj)

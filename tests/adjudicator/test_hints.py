@@ -7,6 +7,7 @@ plies later (the slip itself a legal move), unreadable, or off the board.
 
 from __future__ import annotations
 
+import gc
 import json
 import time
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 
 import arbiter
 from arbiter.adjudicator import hints
-from arbiter.adjudicator.replay import error_report
+from arbiter.adjudicator.replay import error_report, replay, starting_state
 from arbiter.notation.ast import Record
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -169,3 +170,131 @@ def test_the_worst_case_stays_short() -> None:
     report = arbiter.adjudicate(record)
     assert report.errors[0]["ply"] == len(record.turns)
     assert time.perf_counter() - began < 2.0
+
+
+def test_the_positions_the_replay_kept_give_the_suggestions_a_new_replay_gives() -> None:
+    text = slipped(9, "d2")
+    error = first_error(text)  # the search starts from the positions the replay kept
+    again = hints.suggest(arbiter.parse_record(text), error)  # and here from a replay of its own
+    assert error["suggestions"] == [found.to_dict() for found in again]
+
+
+def test_the_replay_keeps_the_positions_before_the_refused_move() -> None:
+    record = arbiter.parse_record(slipped(9, "d2"))
+    played = replay(record, keep=4)
+    assert played.error is not None and played.error.ply == 12
+    assert sorted(played.kept) == [8, 9, 10, 11]  # before plies 9 to 12, by ply - 1
+    rules, state = starting_state(record)
+    for ply, move in enumerate(record.moves[:11], 1):
+        if ply - 1 in played.kept:
+            assert rules.position(played.kept[ply - 1]) == rules.position(state)
+        state = rules.play(state, move)
+    assert rules.position(played.kept[11]) == rules.position(state)
+    assert replay(record).kept == {} and replay(RECORD, keep=4).kept == {}
+
+
+def test_the_rest_of_a_game_is_played_once_for_each_position_reached() -> None:
+    record = arbiter.parse_record(slipped(9, "d2"))
+    search = hints._Search(record, 12)  # noqa: SLF001
+    state = search.rules.play(search.states[8], RECORD.moves[8])  # d3, as meant, at ply 9
+    for move in record.moves[9:12]:
+        state = search.rules.play(state, move)  # then plies 10 to 12, the refused one
+    before = search.budget
+    ending = search._ending(state)  # noqa: SLF001
+    assert ending == (0, "Blue+5") and before - search.budget == len(record.turns) - 12
+    assert search._ending(state) == ending and before - search.budget == len(record.turns) - 12  # noqa: SLF001
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_cycle_collector_is_left_as_it_was(enabled: bool) -> None:
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        assert first_error(slipped(9, "d2"))["suggestions"]
+        assert gc.isenabled() == enabled
+        assert first_error(slipped(9, "3d"))["suggestions"]
+        assert gc.isenabled() == enabled
+    finally:
+        gc.enable() if was else gc.disable()
+
+
+@pytest.mark.checkout_only  # the compiled search calls its helpers directly
+def test_a_word_off_the_board_is_read_again_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    readings: list[int] = []
+    read_with = hints._read_with  # noqa: SLF001
+
+    def counted(*args: Any) -> Any:
+        readings.append(1)
+        return read_with(*args)
+
+    monkeypatch.setattr(hints, "_read_with", counted)
+    error = first_error(slipped(9, "s3"))  # the error names the game and board: one reading
+    assert error["suggestions"][0]["move"] == "d3" and len(readings) == 1
+
+
+def test_squares_a_cheap_slip_away_from_the_refused_move_are_searched() -> None:
+    game = arbiter.Game("Pilo", 8)
+    for move in ("b3", "g7"):
+        game.play(move)
+    record = game.record()
+    record = record.replace(turns=(*record.turns, record.turns[0]))  # b3 again: occupied
+    search = hints._Search(record, 3)  # noqa: SLF001
+    away = {str(arbiter.Point(s % 8, s // 8)) for s in search._slip_away()}  # noqa: SLF001
+    assert {"b8", "h3", "a3", "c3", "b2", "b4"} <= away  # 3/8 and b/h look alike
+    assert "d3" not in away and "b5" not in away  # two off is not cheap
+
+
+@pytest.mark.parametrize(
+    "word", ["d4", "s19", "b1xd1", "a10xa19", "c3:nnew", "d4/e5/a1:b2", "pass"]
+)
+def test_the_cheap_slips_are_the_slips_up_to_their_cost(word: str) -> None:
+    every = {(slip.text, slip.what, slip.cost) for slip in hints.slips(word)}
+    cheap = {(slip.text, slip.what, slip.cost) for slip in hints._slips(word, cheap=True)}  # noqa: SLF001
+    assert cheap == {slip for slip in every if slip[2] <= hints.CHEAP_COST}
+    assert all(slip[2] > hints.CHEAP_COST for slip in every - cheap)
+
+
+def test_the_slips_of_a_square_and_a_path() -> None:
+    found = {slip.text: (slip.cost, slip.what) for slip in hints.slips("c3:ne")}
+    assert found["b3:ne"] == (1.0, "file off by one") and found["c4:ne"] == (1.0, "rank off by one")
+    assert found["c3:sw"] == (1.0, "the directions reversed")
+    assert found["c3:se"] == (1.0, "a direction reversed")
+    assert found["c8:ne"] == (1.2, "a look-alike character")
+    assert found["c3:nne"] == (1.5, "a direction doubled")
+    assert found["c3:e"] == (1.5, "a direction dropped")
+    assert found["c5:ne"] == (2.5, "rank off by two")
+    assert found["e3:ne"] == (1.2, "a look-alike character")  # cheaper than a file off by two
+    assert "c3:ne" not in found
+    swapped = {slip.text: slip.what for slip in hints.slips("a10xa19")}
+    assert swapped["a19xa10"] == "the two squares swapped"
+
+
+@pytest.mark.parametrize(
+    ("move", "code", "written", "slip"),
+    [
+        ({"type": "place", "at": "s3"}, "off-board", "s3", "a neighbouring key"),
+        (
+            {"type": "place", "at": "d13", "comment": "?"},
+            "off-board",
+            "d13",
+            "a character too many",
+        ),
+    ],
+)
+def test_a_json_move_off_the_board_gets_them_too(
+    move: dict[str, str], code: str, written: str, slip: str
+) -> None:
+    data = json.loads(arbiter.write_json(RECORD))
+    data["moves"][8] = move
+    error = first_error(json.dumps(data))
+    assert (error["code"], error["pointer"]) == (code, "/moves/8")
+    best = error["suggestions"][0]
+    assert (best["ply"], best["move"], best["written"], best["slip"]) == (9, "d3", written, slip)
+    assert (best["replays"], best["claimed"], best["pointer"]) == (True, True, "/moves/8")
+
+
+def test_a_json_move_the_schema_refuses_gets_none() -> None:
+    data = json.loads(arbiter.write_json(RECORD))
+    data["moves"][8] = {"type": "place", "at": "z3"}
+    error = first_error(json.dumps(data))
+    assert error["code"] == "schema" and "suggestions" not in error

@@ -116,3 +116,23 @@ def test_damaged_text_reads_the_same_both_ways(record: Record, data: st.DataObje
 def test_the_fast_path_leaves_anything_unusual_to_lark(text: str) -> None:
     assert grn_scan.scan(text) is None
     assert read(text, fast=True) == read(text, fast=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("d4", "d4"), ("D4", "d4"), ("c3xc5", "c3xc5"), ("c3:nne", "c3:nne"), ("pass", "pass")],
+)
+def test_a_word_tried_as_a_move_reads_as_one(text: str, expected: str) -> None:
+    move = grn_scan.move_of_text(text)
+    assert move is not None and str(move) == expected
+
+
+@pytest.mark.parametrize("text", ["7.", "3d", "t4", "d0", "d20", "", "d4 ", "x"])
+def test_a_word_that_is_no_move_reads_as_none(text: str) -> None:
+    assert grn_scan.move_of_text(text) is None
+
+
+def test_a_word_tried_is_not_kept_among_the_words_read() -> None:
+    grn_scan._SEEN_MOVES.pop("q17", None)  # noqa: SLF001
+    assert grn_scan.move_of_text("q17") is not None
+    assert "q17" not in grn_scan._SEEN_MOVES  # noqa: SLF001
