@@ -392,44 +392,50 @@ class _Search:
             state = self.rules.play(self.states[ply - 1], move)
         except IllegalMoveError:
             return None
-        play = self.rules.play
-        for later in range(ply + 1, self.refused + 1):
-            if self.budget <= 0:
-                return None
-            self.budget -= 1
-            try:
-                state = play(state, self.moves[later - 1])
-            except IllegalMoveError:
-                return None  # the refused move stays refused: not the slip
-        ending = self._ending(state)
+        played = self._played(state, ply + 1, self.refused)
+        if played is None or played[1]:
+            return None  # the budget is spent, or the refused move stays refused: not the slip
+        ending = self._ending(played[0])
         if ending is None:
             return None
         outcome, result = ending
         return _Candidate((outcome, cost, self.refused - ply), ply, move, option.what, result)
 
-    def _ending(self, state: Any) -> tuple[int, str | None] | None:
-        """How the record ends from ``state``, the position after its refused move: 0 and
+    def _ending(self, after: Any) -> tuple[int, str | None] | None:
+        """How the record ends from ``after``, the position after its refused move: 0 and
         the result when the rest replays to the claimed result, 1 and the result when to
         another, 2 and None when a later move is refused; None when the budget runs out.
         Kept by position: corrections at two plies often lead to the same one (``c3`` then
         ``d4`` for ``d4`` then ``c3``), and the rest is then played once."""
-        after = state
         known = self.endings.get(after)
         if known is not None:
             return known
+        played = self._played(after, self.refused + 1, len(self.moves))
+        if played is None:
+            return None
+        state, refused = played
+        if refused:
+            ending: tuple[int, str | None] = (2, None)
+        else:
+            result, claimed = settle(self.record, self.rules, state)
+            ending = (0 if claimed else 1), result
+        self.endings[after] = ending
+        return ending
+
+    def _played(self, state: Any, first: int, last: int) -> tuple[Any, bool] | None:
+        """The record's plies ``first`` to ``last`` played from ``state``, each counted in the
+        budget: the position reached and False, or the position before a refused ply and
+        True; None when the budget runs out first."""
         play = self.rules.play
-        for later in range(self.refused + 1, len(self.moves) + 1):
+        for ply in range(first, last + 1):
             if self.budget <= 0:
                 return None
             self.budget -= 1
             try:
-                state = play(state, self.moves[later - 1])
+                state = play(state, self.moves[ply - 1])
             except IllegalMoveError:
-                self.endings[after] = (2, None)
-                return 2, None
-        result, claimed = settle(self.record, self.rules, state)
-        ending = self.endings[after] = (0 if claimed else 1), result
-        return ending
+                return state, True
+        return state, False
 
     def described(self, candidate: _Candidate) -> Suggestion:
         turn = self.record.turns[candidate.ply - 1]
