@@ -33,7 +33,6 @@ from arbiter.notation.errors import IllegalMoveError, RecordError
 from arbiter.notation.games import GameDescription, find_game, generation
 from arbiter.notation.grn_reader import parse_grn_record
 from arbiter.notation.grn_scan import move_of_text, word_pattern
-from arbiter.notation.json_reader import move_from_json, record_from_json
 from arbiter.notation.plain import Plain
 
 __all__ = [
@@ -519,7 +518,11 @@ def _corrections_of_word(
 def _corrections_of_object(error: RecordError, limit: int) -> list[Suggestion]:
     """The corrections of the move object of a JSON record (``error.parsed``) that names a
     square off the board or a form the game lacks: the move, written as GRN, is changed by
-    its slips, and the record is read again with the first that is a move of the game."""
+    its slips, and the record is read again with the first that is a move of the game (the
+    JSON reader is imported here, as its reading did: it brings the JSON Schema validator,
+    which GRN never needs)."""
+    from arbiter.notation.json_reader import move_from_json, record_from_json
+
     found = _MOVE_POINTER.fullmatch(error.pointer or "")
     parsed, known = error.parsed, error.record
     if found is None or known is None or not isinstance(parsed, dict):
