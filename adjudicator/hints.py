@@ -314,8 +314,8 @@ class _Search:
         names (the slips of a square are nearly symmetric: ``b3`` and ``b8`` are each
         other's look-alikes; the squares a sowing goes through are not written)."""
         away: set[int] = set()
-        for point in self.moves[self.refused - 1].points():
-            for found in _tiers(str(point), True).values():
+        for named in self.moves[self.refused - 1].points():
+            for found in _tiers(str(named), True).values():
                 for text, _ in found:
                     if _SQUARE.fullmatch(text):
                         point = Point.parse(text)
