@@ -77,10 +77,10 @@ class Correction(NamedTuple):
     written: str
 
 
-CORRECTION_PATTERN = r"[0-9]{1,9}:[^@]+(@([0-9]{1,9}:[0-9]{1,9}|/[^@]*))?"
-"""A correction as the command line and the API take it: ``PLY:MOVE``, optionally followed
-by where the move stands, for a record that cannot be read (``@LINE:COLUMN`` in GRN,
-``@POINTER`` in JSON)."""
+CORRECTION_PATTERN = r"[0-9]{1,9}:[^@\s][^@]*(@([0-9]{1,9}:[0-9]{1,9}|/[^@]*))?"
+"""A correction as the command line and the API take it: ``PLY:MOVE`` (a move that starts
+with no blank), optionally followed by where the move stands, for a record that cannot be
+read (``@LINE:COLUMN`` in GRN, ``@POINTER`` in JSON)."""
 
 
 def parse_correction(text: str) -> tuple[int, str, Location]:

@@ -6,13 +6,19 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from flask.testing import FlaskClient
 
 import arbiter
+from arbiter.notation.repair import CORRECTION_PATTERN
 from tests.service.suggested import BLITZ, SLIPPED, SUGGESTIONS
+
+ROOT = Path(__file__).resolve().parents[2]
 
 OTHER = '[Game "Pilo"]\n[Size "4"]\n\n1. b2 c3 2. d4 a1 *\n'
 
@@ -90,6 +96,7 @@ def test_the_diagram_of_a_corrected_copy(client: FlaskClient) -> None:
     [
         ("apply=e2", 400, "bad-parameter", "a correction is written PLY:MOVE"),
         ("apply=5:e2@7", 400, "bad-parameter", "not '5:e2@7'"),
+        ("apply=5:+", 400, "bad-parameter", "not '5: '"),  # a blank move: the schema refuses it
         (
             "apply=99:e2",
             422,
@@ -120,3 +127,13 @@ def test_json_bodies_are_corrected_too(client: FlaskClient) -> None:
     answer = post(client, "record=1&apply=5:e2", text, "application/json")
     (entry,) = answer.get_json()["records"]
     assert entry["report"]["valid"] and json.loads(text)[1]["moves"][4]["at"] == "e1"
+
+
+@pytest.mark.parametrize(
+    ("text", "taken"), [("5:e2", True), ("5:e2@3:14", True), ("5: ", False), ("5: e2", False)]
+)
+def test_the_api_description_takes_the_corrections_the_server_takes(text: str, taken: bool) -> None:
+    described = yaml.safe_load((ROOT / "service" / "openapi.yaml").read_text(encoding="utf-8"))
+    pattern = described["components"]["parameters"]["Apply"]["schema"]["items"]["pattern"]
+    assert (re.search(pattern, text) is not None) == taken
+    assert (re.fullmatch(CORRECTION_PATTERN, text.strip()) is not None) == taken
