@@ -77,7 +77,7 @@ class Correction(NamedTuple):
     written: str
 
 
-CORRECTION_PATTERN = r"[0-9]{1,9}:[^@\s][^@]*(@([0-9]{1,9}:[0-9]{1,9}|/[^@]*))?"
+CORRECTION_PATTERN = r"[0-9]{1,9}:[^@ \t\r\n][^@]*(@([0-9]{1,9}:[0-9]{1,9}|/[^@]*))?"
 """A correction as the command line and the API take it: ``PLY:MOVE`` (a move that starts
 with no blank), optionally followed by where the move stands, for a record that cannot be
 read (``@LINE:COLUMN`` in GRN, ``@POINTER`` in JSON)."""
