@@ -3,7 +3,6 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-SOURCES := arbiter notation adjudicator service diagram tests bench tools fuzz setup.py
 
 .PHONY: demo test bench bench-http bench-venv bench-events fuzz hostile-load clean venv system
 
@@ -39,17 +38,13 @@ system: $(STAMP)
 		|| (cat $(VENV)/apt.log; exit 1)
 
 # Lint and format (ruff), types (mypy --strict on the package; pyright on the package and the
-# tests, bench, fuzz and tools, as an editor reads them), then the tests twice: on the checkout, and
-# on the wheel as pip installs it, whose hot modules are compiled by mypyc where a C compiler
-# is present (tools/shipped.py builds it once per change). CI runs exactly this.
+# tests, bench, fuzz and tools, as an editor reads them), the wheel as pip builds it (its hot
+# modules compiled by mypyc where a C compiler is present; tools/shipped.py builds it once per
+# change), then the tests twice: on the checkout and on that wheel. Every step runs whatever
+# the others gave, and a summary ends the run; it fails if any step failed (tools/check.py).
+# CI runs exactly this.
 test: $(STAMP) system
-	$(BIN)/ruff check $(SOURCES)
-	$(BIN)/ruff format --check $(SOURCES)
-	$(BIN)/mypy
-	$(BIN)/pyright --pythonpath $(BIN)/python
-	$(BIN)/python tools/shipped.py
-	$(BIN)/python -m pytest
-	$(BIN)/python -m pytest --shipped
+	$(BIN)/python tools/check.py
 
 # The fuzz harness, the cost check and the live server's on the wire run against both
 # builds, then the differential check feeds the same inputs to both (README, "Robustness").
@@ -61,6 +56,7 @@ SHIPPED_ENV := PYTHONPATH=$(CURDIR)/build/shipped/site:$(CURDIR) PYTHONSAFEPATH=
 # 30,000 inputs through both. Takes a while; `make test` runs a short budget of it.
 fuzz: $(STAMP)
 	$(BIN)/python tools/shipped.py
+	$(BIN)/python -m pytest --long -q
 	$(BIN)/python -m fuzz.harness --budget 100000
 	$(SHIPPED_ENV) $(BIN)/python -m fuzz.harness --budget 100000
 	$(BIN)/python -m fuzz.cost --largest 1000000

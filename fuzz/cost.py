@@ -1,13 +1,22 @@
-"""The cost check: an input ten times larger may cost at most about twenty times more.
+"""The cost check: an input ten times larger may cost at most about ten times more.
 
 Random fuzzing finds a quadratic path only when it happens to draw a long enough run of the
 character that triggers it; this looks for one on purpose. Every shape below is an input
 grown by one parameter (a run of one delimiter alone, before a record, in its movetext,
 inside each of its tag values, inside a comment; JSON nesting, long strings and arrays;
 many records, moves, lines and comments). Each is adjudicated and, apart, converted to
-JSON, as the command line and the API do, at 100, 1,000, ... units, and the time of each
-size must stay within :data:`RATIO` times the one before (a linear path gives ten; a
-quadratic one a hundred), and within :data:`SECONDS_PER_MIB` per MiB of input. Usage::
+JSON, as the command line and the API do, at 100, 1,000, ... units, and measured two ways
+that a busy machine does not change (:mod:`fuzz.work`):
+
+- the calls it makes: each size may make at most :data:`RATIO` times the calls of the size
+  before (a linear path makes ten times as many, a quadratic one a hundred);
+- at 100,000 units and more, its processor time against that of adjudicating real records
+  of as many bytes, taken in turns: at most :data:`MOST_RELATIVE` times (every shape costs
+  at most about 2.4 times the reference; a regular expression that rescans the text from
+  every ``{`` cost hundreds of times). This is what sees work inside one built-in call,
+  which the calls do not.
+
+Usage::
 
     python -m fuzz.cost                      # 100 to 100,000 units (make test runs this)
     python -m fuzz.cost --largest 1000000    # and to a million, about a MiB (make fuzz)
@@ -21,27 +30,27 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from arbiter.notation.sources import read_records
 from arbiter.service.batch import convert_item, report_for
 from fuzz import build_under_test
 from fuzz.inputs import DELIMITERS
+from fuzz.work import calls, relative_costs
 
 ROOT = Path(__file__).resolve().parents[1]
-RATIO = 20.0
-"""How much more ten times the input may cost (linear is 10)."""
-FLOOR = 0.004
-"""Seconds below which a time is noise: the smaller input's time is taken as at least this."""
-SLACK = 0.05
-"""Seconds of noise allowed on top of the ratio (a garbage collection, caches that a
-megabyte no longer fits, a busy machine): a quadratic path still shows, as 100 times."""
-SECONDS_PER_MIB = 1.0
-"""The most any input may cost per MiB and operation (a second at least) in the compiled
-build, which users install."""
-PURE_SLOWER = 2.0
-"""How much more the pure-Python build (the editable install) may take: it runs the same
-code about half as fast (README, Performance)."""
+RATIO = 20
+"""How many more calls ten times the input may make (linear is 10, quadratic 100)."""
+FLOOR = 200
+"""Calls below which a count is fixed cost, not growth: the smaller input's count is taken
+as at least this (the compiled build makes few calls that the profiler sees)."""
+MOST_RELATIVE = 30.0
+"""How many times the processor time of adjudicating real records of as many bytes an input
+of 100,000 units or more may take. Shapes take 0.3 to 2.4 times it; load slows both alike;
+a regular expression that rescanned the text from every ``{`` took 77 times it."""
+RELATIVE_FROM = 100_000
+"""The size from which processor time is compared too (below it, fixed costs dominate)."""
 BASE = (ROOT / "samples" / "pilo" / "valid" / "02-blitz-6x6.grn").read_bytes()
 """A real record with tags, a comment-free movetext and a result."""
 HEAD, _, MOVES = BASE.partition(b"\n\n")
@@ -94,7 +103,7 @@ def shapes() -> list[Shape]:
             lambda n: b"[" + b",".join([_json_with(b"x")] * (n // 50)) + b"]",
             "json",
         ),  # fmt: skip
-        Shape("many GRN records", lambda n: b"\n".join([BASE] * (n // 200))),
+        Shape("many GRN records", lambda n: b"\n".join([BASE] * max(1, n // 200))),
         Shape("many moves", lambda n: HEAD + b"\n\n" + b"1. c3 swap " * (n // 10) + b"*"),
         Shape("many comments", lambda n: HEAD + b"\n\n" + b"{c} " * (n // 4) + MOVES),
         Shape("many tags", lambda n: b"".join(b'[T%d "v"]\n' % i for i in range(n // 10)) + BASE),
@@ -144,62 +153,89 @@ OPERATIONS: dict[str, Callable[[bytes, str | None], None]] = {
 }
 
 
-def cost(operation: Callable[[bytes, str | None], None], data: bytes, fmt: str | None) -> float:
-    """Seconds ``operation`` takes on ``data``: the best of three runs."""
-    best = float("inf")
-    for _ in range(3):
-        began = time.perf_counter()
-        operation(data, fmt)
-        best = min(best, time.perf_counter() - began)
-    return best
+def reference(size: int) -> bytes:
+    """Real records of about ``size`` bytes: what reading and adjudicating normally costs."""
+    return b"\n".join([BASE] * max(1, size // len(BASE)))
 
 
 @dataclass(frozen=True)
 class Finding:
-    """One shape at two sizes, ten times apart."""
+    """One shape and operation at two sizes ten times apart (their calls), or at one size
+    against the reference (its relative processor time)."""
 
     shape: str
-    small: float
-    large: float
     size: int
+    small: int = 0
+    large: int = 0
+    relative: float = 0.0
 
     @property
     def ratio(self) -> float:
         return self.large / max(self.small, FLOOR)
 
-    def within(self, seconds_per_mib: float) -> bool:
-        """Whether the larger input cost at most RATIO times the smaller (give or take
-        SLACK) and at most ``seconds_per_mib`` per MiB (a second at least)."""
-        budget = max(1.0, seconds_per_mib * self.size / 2**20)
-        return self.large <= RATIO * max(self.small, FLOOR) + SLACK and self.large <= budget
+    def within(self) -> bool:
+        return self.ratio <= RATIO and self.relative <= MOST_RELATIVE
 
     def __str__(self) -> str:
+        if self.relative:
+            return f"{self.shape}: {self.relative:.1f}× the reference at {self.size:,} bytes"
         return (
-            f"{self.shape}: {self.small * 1000:.1f} ms, then {self.large * 1000:.1f} ms at "
-            f"{self.size:,} bytes ({self.ratio:.1f}×)"
+            f"{self.shape}: {self.small:,} calls, then {self.large:,} at {self.size:,} bytes "
+            f"({self.ratio:.1f}×)"
         )
 
 
-def check(sizes: list[int]) -> tuple[list[Finding], list[Finding]]:
+def check(sizes: list[int], *, count_to: int | None = None) -> tuple[list[Finding], list[Finding]]:
     """Every shape and operation at each of ``sizes`` (each ten times the one before): (the
     findings, every measurement). Several decades, because the limits of spec/grn.md §9
-    cut a long run short above some size, which would hide a quadratic path below it."""
-    findings, measured = [], []
-    budget = SECONDS_PER_MIB * (PURE_SLOWER if "pure" in build_under_test() else 1)
+    cut a long run short above some size, which would hide a quadratic path below it. The
+    calls are counted up to ``count_to`` units (all sizes by default); above it, only the
+    processor time is compared."""
+    measured: list[Finding] = []
     for shape in shapes():
         for name, operation in OPERATIONS.items():
-            label = f"{name}: {shape.name}"
-            small = cost(operation, shape.make(sizes[0]), shape.fmt)
-            for n in sizes[1:]:
-                data = shape.make(n)
-                found = Finding(label, small, cost(operation, data, shape.fmt), len(data))
-                measured.append(found)
-                if not found.within(budget):  # once more, in case the machine was busy
-                    found = Finding(label, small, cost(operation, data, shape.fmt), len(data))
-                    if not found.within(budget):
-                        findings.append(found)
-                small = found.large
-    return findings, measured
+            measured += _counted(shape, name, operation, sizes, count_to)
+        for n in sizes:
+            if n >= RELATIVE_FROM:
+                measured += _relative(shape, shape.make(n))
+    return [m for m in measured if not m.within()], measured
+
+
+def _counted(
+    shape: Shape,
+    name: str,
+    operation: Callable[[bytes, str | None], None],
+    sizes: list[int],
+    count_to: int | None,
+) -> list[Finding]:
+    """The calls of ``operation`` on ``shape`` from one size to the next."""
+    found = []
+    small = calls(lambda: operation(shape.make(sizes[0]), shape.fmt))
+    for n in sizes[1:]:
+        if count_to is not None and n > count_to:
+            break
+        data = shape.make(n)
+        large = calls(lambda data=data: operation(data, shape.fmt))  # type: ignore[misc]
+        found.append(Finding(f"{name}: {shape.name}", len(data), small, large))
+        small = large
+    return found
+
+
+def _relative(shape: Shape, data: bytes) -> list[Finding]:
+    """Each operation's processor time on ``data`` against the reference's of as many bytes;
+    measured again with more runs when one is over the limit (a moment's noise is not a
+    finding)."""
+    base = reference(len(data))
+    works = [partial(operation, data, shape.fmt) for operation in OPERATIONS.values()]
+    for runs in (1, 5):
+        costs = relative_costs(works, partial(adjudicate, base, None), runs=runs)
+        found = [
+            Finding(f"{name}: {shape.name}", len(data), relative=cost)
+            for name, cost in zip(OPERATIONS, costs, strict=True)
+        ]
+        if all(one.within() for one in found):
+            break
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -216,15 +252,14 @@ def main(argv: list[str] | None = None) -> int:
     findings, measured = check(sizes)
     for one in measured if options.verbose else []:
         print(f"  {one}")
-    worst = max(measured, key=lambda m: m.ratio)
-    large = [m for m in measured if m.size >= 100_000] or measured
-    dearest = max(large, key=lambda m: m.large / m.size)
+    steps = [m for m in measured if not m.relative]
+    worst = max(steps, key=lambda m: m.ratio)
+    dearest = max((m for m in measured if m.relative), key=lambda m: m.relative)
     print(
         f"{build_under_test()}: {len(shapes())} shapes, "
         f"{len(OPERATIONS)} operations, at {', '.join(f'{n:,}' for n in sizes)} units in "
-        f"{time.perf_counter() - began:.0f} s; largest ratio: {worst}; most time per MiB (inputs "
-        f"of 100 KB or more): {dearest.large / dearest.size * 2**20:.2f} s ({dearest}); "
-        f"findings: {len(findings)}"
+        f"{time.perf_counter() - began:.0f} s; most calls for ten times the input: {worst}; "
+        f"most processor time against the reference: {dearest}; findings: {len(findings)}"
     )
     for one in findings:
         print(f"  {one}")

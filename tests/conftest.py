@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tools import shipped
 
@@ -23,6 +24,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         default=False,
         help="rewrite samples/**/*.expected.json from the current adjudicator",
+    )
+    parser.addoption(
+        "--long",
+        action="store_true",
+        default=False,
+        help="the long form of the randomised tests: ten times the examples, every ply "
+        "(make fuzz runs it; tests/budget.py)",
     )
     parser.addoption(
         "--shipped",
@@ -49,6 +57,13 @@ def _use_the_shipped_build() -> str:
 
 
 SHIPPED_SITE = _use_the_shipped_build() if "--shipped" in sys.argv[1:] else None
+if "--long" in sys.argv[1:]:  # read by tests/budget.py when the tests are imported
+    os.environ["ARBITER_LONG_TESTS"] = "1"
+
+# No test is timed by hypothesis: a busy machine makes any example slow (tests that bound
+# work count it: fuzz/work.py). Its checks of the data it draws stay.
+settings.register_profile("arbiter", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("arbiter")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,8 @@ import pytest
 
 import arbiter
 from arbiter.adjudicator import hints
+from arbiter.adjudicator import replay as replay_module
+from arbiter.adjudicator.base import get_rules
 from arbiter.adjudicator.replay import error_report, replay, starting_state
 from arbiter.notation.ast import Record
 
@@ -164,12 +165,25 @@ def test_the_search_plays_no_more_plies_than_its_budget() -> None:
     assert counting.played <= budget + 1
 
 
-def test_the_worst_case_stays_short() -> None:
+@pytest.mark.checkout_only  # compiled modules take no stand-in for their rules
+def test_the_worst_case_plays_the_record_once_and_then_its_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A refused last move of a long game, where no correction is found: the whole
+    adjudication, the replay that finds it and the search, which spends its budget, plays
+    at most the record's plies and the budget."""
     record = long_game()
-    began = time.perf_counter()
+    counting = Counting(get_rules("Pletore"))
+    monkeypatch.setattr(replay_module, "get_rules", lambda _name: counting)
+    monkeypatch.setattr(hints, "get_rules", lambda _name: counting)
     report = arbiter.adjudicate(record)
-    assert report.errors[0]["ply"] == len(record.turns)
-    assert time.perf_counter() - began < 2.0
+    refused = len(record.turns)
+    assert report.errors[0]["ply"] == refused
+    assert (
+        refused
+        < counting.played
+        <= refused + hints.BUDGET_BASE + hints.BUDGET_PER_PLY * refused + 1
+    )
 
 
 def test_the_positions_the_replay_kept_give_the_suggestions_a_new_replay_gives() -> None:

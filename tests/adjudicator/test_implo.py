@@ -22,6 +22,7 @@ from arbiter.notation.errors import AmbiguousMoveError, IllegalMoveError
 from arbiter.notation.games import find_game
 from arbiter.notation.position import format_position, parse_position
 from tests.adjudicator.harness import Harness
+from tests.budget import examples
 
 RULES = ImploRules()
 Game = tuple[list[State], list[Move]]
@@ -571,7 +572,7 @@ def games(draw: st.DrawFn, max_plies: int = 40) -> Game:
 
 
 PROPERTY = settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -699,7 +700,7 @@ class TestFastPaths:
     """The engine takes shortcuts (see adjudicator/implo.py); these check them against the
     slow reference above."""
 
-    @settings(max_examples=300, deadline=None)
+    @settings(max_examples=examples(300), deadline=None)
     @given(placements(), st.sampled_from("bw"))
     def test_placement_finds_the_small_territories_next_to_it(
         self, placement: tuple[int, list[str], int], stone: str

@@ -12,6 +12,7 @@ from arbiter.adjudicator.replay import adjudicate
 from arbiter.notation.ast import ImploPlace, Record, Turn
 from arbiter.notation.grn_reader import parse_grn_record
 from arbiter.notation.grn_writer import write_record
+from tests.budget import examples
 from tests.strategies import legal_games
 
 HINT = re.compile(r".*(?:, as in|; write) (.+)$")
@@ -31,7 +32,7 @@ def test_the_hints_of_a_known_tie_are_whole_moves() -> None:
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -9,13 +9,14 @@ from hypothesis import strategies as st
 
 from arbiter.adjudicator import get_rules
 from arbiter.notation.errors import IllegalMoveError
+from tests.budget import examples
 from tests.strategies import every_move_form, histories
 
 GAMES = ["Pilo", "Petrify"]
 
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(data=st.data())
 def test_play_accepts_exactly_the_legal_moves(game: str, data: st.DataObject) -> None:
     rules = get_rules(game)
@@ -31,7 +32,7 @@ def test_play_accepts_exactly_the_legal_moves(game: str, data: st.DataObject) ->
 
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(data=st.data())
 def test_an_illegal_move_is_refused_at_its_ply(game: str, data: st.DataObject) -> None:
     rules = get_rules(game)

@@ -19,6 +19,7 @@ from arbiter.adjudicator.capture_games import BLUE, ORANGE
 from arbiter.adjudicator.petrify import PetrifyRules, State, completed
 from arbiter.notation.ast import Move, Point
 from tests.adjudicator.harness import Harness
+from tests.budget import examples
 from tests.strategies import histories
 
 RULES = PetrifyRules()
@@ -256,7 +257,7 @@ def games(limit: int = 70) -> st.SearchStrategy[list[tuple[State, Move]]]:
     return histories("Petrify", (3, 4, 5), limit)  # type: ignore[return-value]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(games())
 def test_random_games_follow_the_rules(history: list[tuple[State, Move]]) -> None:
     for state, chosen in history[:-1]:
@@ -298,7 +299,7 @@ def formation_by_scanning(board: tuple[str, ...], size: int, square: int) -> boo
     return any(mine in shape and all(grid[r][f] for f, r in shape) for shape in shapes)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.integers(3, 6).flatmap(
         lambda n: st.tuples(

@@ -27,6 +27,7 @@ from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import find_game
 from arbiter.notation.position import format_position
 from tests.adjudicator.harness import Harness
+from tests.budget import examples
 
 RULES = PilareRules()
 SPEC = find_game("pilare")
@@ -453,7 +454,7 @@ def snapshot(state: State) -> tuple[object, ...]:
     return (state.size, tuple(state.board), state.ply, state.topped)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.data(), st.sampled_from(DESCRIPTION.sizes))
 def test_random_games_never_raise_and_never_mutate(data: st.DataObject, size: int) -> None:
     state = RULES.initial_state(size)
@@ -495,7 +496,7 @@ def corrupt(data: st.DataObject, state: State, move: Sow) -> Sow:
     return Sow(Point(start % size, start // size), path)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.data(), st.sampled_from(DESCRIPTION.sizes), st.integers(0, 40))
 def test_a_corrupted_move_is_caught_at_its_ply(
     data: st.DataObject, size: int, bad_ply: int
@@ -524,7 +525,7 @@ def small_setups(draw: st.DrawFn) -> State:
     return RULES.initial_state(size, setup=tuple(map(tuple, rows)))
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(st.data(), small_setups())
 def test_random_games_from_setups_end_exactly_when_no_move_is_left(
     data: st.DataObject, state: State

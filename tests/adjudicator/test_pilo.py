@@ -23,6 +23,7 @@ from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import find_game
 from arbiter.notation.position import parse_position
 from tests.adjudicator.harness import Harness
+from tests.budget import examples
 from tests.strategies import histories
 
 RULES = PiloRules()
@@ -421,7 +422,7 @@ def games(limit: int = 70) -> st.SearchStrategy[list[tuple[State, Move]]]:
     return histories("Pilo", (3, 4, 5), limit)  # type: ignore[return-value]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(games())
 def test_random_games_follow_the_rules(history: list[tuple[State, Move]]) -> None:
     for state, chosen in history[:-1]:
@@ -466,7 +467,7 @@ def owners_by_pairing(board_: tuple[str, ...], size: int) -> list[int | None]:
     return owners
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.integers(3, 6).flatmap(
         lambda n: st.tuples(

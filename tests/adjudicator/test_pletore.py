@@ -17,6 +17,7 @@ from arbiter.notation.ast import Button, Flip, Move, Pass, Place, Point, Swap
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.position import format_position
 from tests.adjudicator.harness import Harness
+from tests.budget import examples
 
 RULES = PletoreRules()
 P = Point.parse
@@ -483,7 +484,7 @@ def boards(draw: st.DrawFn) -> tuple[int, tuple[int, ...]]:
     return size, tuple(board)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(boards())
 def test_control_matches_brute_force(sized: tuple[int, tuple[int, ...]]) -> None:
     size, board = sized
@@ -519,7 +520,7 @@ def games(draw: st.DrawFn) -> tuple[State, list[State], list[Move]]:
     return start, states, moves
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(games())
 def test_random_games_replay_without_mutation(game: tuple[State, list[State], list[Move]]) -> None:
     start, states, moves = game
@@ -531,7 +532,7 @@ def test_random_games_replay_without_mutation(game: tuple[State, list[State], li
     assert [tuple(s) for s in states] == snapshots
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(games())
 def test_play_accepts_exactly_legal_moves(game: tuple[State, list[State], list[Move]]) -> None:
     _, states, _ = game
@@ -543,7 +544,7 @@ def test_play_accepts_exactly_legal_moves(game: tuple[State, list[State], list[M
         assert (RULES.outcome(state) is not None) == (not listed)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(games(), st.data())
 def test_an_illegal_move_is_refused_at_its_ply(
     game: tuple[State, list[State], list[Move]], data: st.DataObject
@@ -560,7 +561,7 @@ def test_an_illegal_move_is_refused_at_its_ply(
         RULES.play(state, bad)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(games())
 def test_finished_games_never_tie(game: tuple[State, list[State], list[Move]]) -> None:
     final = game[1][-1]

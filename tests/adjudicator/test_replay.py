@@ -19,6 +19,7 @@ from arbiter.notation.grn_reader import parse_grn_record
 from arbiter.notation.grn_writer import write_record
 from arbiter.notation.json_reader import read_json
 from arbiter.notation.json_writer import write_json
+from tests.budget import examples
 from tests.strategies import EVERY_HEALTH_CHECK, GAME_NAMES, every_move_form, legal_games
 
 # A finished 3x3 Pletore game (White+1), used to test the report's handling of claims.
@@ -119,7 +120,7 @@ def test_final_position_is_written_in_the_position_notation() -> None:
 # -- properties over random legal games ----------------------------------------------------
 
 SETTINGS = settings(
-    max_examples=15,
+    max_examples=examples(15),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -166,7 +167,7 @@ def _illegal_move(rules: Rules, state: object, size: int) -> st.SearchStrategy[M
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
-@settings(max_examples=10, deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
 @given(data=st.data())
 def test_canonical_record_is_a_fixed_point(game: str, data) -> None:  # type: ignore[no-untyped-def]
     record = data.draw(legal_games(game, max_plies=40))

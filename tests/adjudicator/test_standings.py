@@ -17,6 +17,7 @@ from arbiter.adjudicator.standings import (
 )
 from arbiter.adjudicator.tiebreaks import DEFAULT_ORDER, RoundResult, parse_order, rank
 from tests.adjudicator.tournament import entries, entry, invalid, schedules
+from tests.budget import examples
 
 A, B, C, D, E = "player-a", "player-b", "player-c", "player-d", "player-e"
 
@@ -326,7 +327,7 @@ def test_direct_encounter_leaves_forfeits_out() -> None:
 # --- properties ---------------------------------------------------------------------------
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(schedules(clean=False))
 def test_points_add_up_to_the_counted_games(games: list) -> None:  # type: ignore[type-arg]
     items = entries(games)
@@ -342,7 +343,7 @@ def test_points_add_up_to_the_counted_games(games: list) -> None:  # type: ignor
     _check_order(table)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(schedules(clean=True), st.data())
 def test_excluding_a_record_changes_only_what_it_should(games: list, data: st.DataObject) -> None:  # type: ignore[type-arg]
     items = entries(games)
@@ -379,7 +380,7 @@ def test_excluding_a_record_changes_only_what_it_should(games: list, data: st.Da
                 assert new[player].tiebreak(name) == line.tiebreak(name)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(schedules(clean=True), st.data())
 def test_an_excluded_record_counts_for_nothing(games: list, data: st.DataObject) -> None:  # type: ignore[type-arg]
     # Making a record invalid lists it in `excluded` and leaves everyone's figures as if it

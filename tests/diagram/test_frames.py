@@ -15,6 +15,7 @@ from arbiter.diagram.frames import frame_at, frames, position_frame
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import parse_record, read_records
+from tests.budget import examples
 from tests.strategies import GAME_NAMES, legal_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,7 +166,7 @@ def test_a_game_in_play_and_a_bare_position_are_frames_too() -> None:
     assert arbiter.diagram.frame(game, ply=1).position.text == "4/4/1,b,2/4"
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), game=st.sampled_from(GAME_NAMES))
 def test_frames_follow_the_game_move_by_move(data: st.DataObject, game: str) -> None:
     """For random legal games: the frame of every ply is what ``Game`` shows after playing

@@ -5,7 +5,6 @@ last and the refused move, the options, every size, and colours that survive gre
 from __future__ import annotations
 
 import re
-import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -23,6 +22,8 @@ from arbiter.notation.ast import Capture, Place, Point, Record, Sow
 from arbiter.notation.games import all_games, find_game
 from arbiter.notation.position import parse_position
 from arbiter.notation.sources import parse_record, read_records
+from fuzz.work import calls
+from tests.budget import examples
 from tests.strategies import GAME_NAMES, setups
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -157,7 +158,7 @@ def test_every_size_draws(game: str) -> None:
         assert len(placed(parse(arbiter.svg(position(game, size, full))))) == size * size
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data(), game=st.sampled_from(GAME_NAMES))
 def test_any_position_draws_every_piece_where_it_stands(data: st.DataObject, game: str) -> None:
     """Any grid of the game's letters (stacks too, even where the game has none), on any of
@@ -363,20 +364,22 @@ def test_a_refused_mark_is_told_from_the_last_move_without_colour() -> None:
 # --- speed ----------------------------------------------------------------------------------
 
 
-def test_a_full_19x19_board_draws_quickly() -> None:
-    """A guard only (the README's figure is measured by bench/diagrams.py): a full 19×19
-    board of stones with control marks, best of five, well under 50 ms even on a busy
-    machine."""
+def full_board(size: int) -> Position:
+    """A board of ``size`` with stones of both colours on two squares in three."""
     grid = tuple(
-        tuple("" if (f * r) % 3 == 1 else "bw"[(f + r) % 2] for f in range(19)) for r in range(19)
+        tuple("" if (f * r) % 3 == 1 else "bw"[(f + r) % 2] for f in range(size))
+        for r in range(size)
     )
-    board = Position("Pletore", 19, grid)
-    frame = arbiter.diagram.frame(board)
-    best = min(_timed(lambda: render(frame, Options(control=True))) for _ in range(5))
-    assert best < 0.05
+    return Position("Pletore", size, grid)
 
 
-def _timed(call: object) -> float:
-    start = time.perf_counter()
-    call()  # type: ignore[operator]
-    return time.perf_counter() - start
+@pytest.mark.checkout_only  # the compiled renderer's calls are not seen by the profiler
+def test_a_full_19x19_board_costs_no_more_per_square_than_a_9x9() -> None:
+    """A guard only (the README's figure is measured by bench/diagrams.py): the work of
+    drawing a board, counted in calls, grows with its squares and no faster."""
+
+    def per_square(size: int) -> float:
+        frame = arbiter.diagram.frame(full_board(size))
+        return calls(lambda: render(frame, Options(control=True))) / size**2
+
+    assert per_square(19) <= per_square(9)

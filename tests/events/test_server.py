@@ -25,6 +25,8 @@ import pytest
 from tests.service.test_serve import LOCAL, copy_lines, serve_command, wait_until_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
+HANG = 60.0
+"""Seconds after which a wait is taken as hung, on a machine however busy."""
 GAME = (ROOT / "samples" / "pilo" / "valid" / "02-blitz-6x6.grn").read_text(encoding="utf-8")
 
 
@@ -170,7 +172,9 @@ def test_every_answered_upload_survives_kill_9_of_the_server(database: str) -> N
     threads = [threading.Thread(target=client, args=(n,)) for n in range(1, 5)]
     for thread in threads:
         thread.start()
-    time.sleep(1.5)
+    deadline = time.monotonic() + HANG
+    while len(answered) <= 10 and time.monotonic() < deadline:
+        time.sleep(0.05)
     first.stop(signal.SIGKILL)  # while the uploads stream
     stop.set()
     for thread in threads:
@@ -226,6 +230,9 @@ def children(pid: int) -> list[int]:
 def test_workers_share_the_port_and_the_database(database: str) -> None:
     server = Server(database, "--workers", "2", "--threads", "2")
     try:
+        deadline = time.monotonic() + HANG  # one worker answered; the other may be starting
+        while len(children(server.process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert len(children(server.process.pid)) == 2
         event, token = new_event(server.url)
         with ThreadPoolExecutor(4) as pool:

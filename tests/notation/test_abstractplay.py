@@ -26,6 +26,7 @@ from arbiter.notation.errors import RecordError
 from arbiter.notation.grn_reader import parse_grn_record as parse_grn
 from arbiter.notation.grn_writer import write_grn
 from arbiter.notation.sources import parse_record, read_records
+from tests.budget import examples
 from tests.strategies import legal_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -605,7 +606,7 @@ def ended_games(draw: st.DrawFn) -> Record:
     return Record(game.game, game.size, game.komi, None, players, (), game.turns, result)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ended_games())
 def test_any_ended_game_goes_to_the_site_and_back(record: Record) -> None:
     written, again = round_trip(record)
@@ -669,7 +670,7 @@ def _same_kind(value: object) -> st.SearchStrategy[Any]:
     return st.nothing()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.data())
 def test_any_change_to_a_record_gives_a_record_or_a_located_error(data: st.DataObject) -> None:
     obj = ap([["5", "pie"], ["c3", "d4"], ["e5", "resign"]], scores=(3, 4), event="Cup")
@@ -693,7 +694,7 @@ def test_any_change_to_a_record_gives_a_record_or_a_located_error(data: st.DataO
     assert write_grn(again) == write_grn(record)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(json_values)
 def test_any_json_value_gives_a_record_or_a_located_error(value: object) -> None:
     for item in read_records(json.dumps(value).encode(), fmt="abstractplay"):
@@ -711,7 +712,7 @@ def test_numbers_beyond_a_double_are_refused() -> None:
 opening = st.sampled_from([[["5", "pie"]], [["-0", "pie"]], [["08"]], [["7", "timeout"]], []])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     opening,
     st.lists(st.lists(st.sampled_from(WORDS), min_size=2, max_size=2), max_size=5),

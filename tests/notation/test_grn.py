@@ -27,6 +27,7 @@ from arbiter.notation.errors import RecordError
 from arbiter.notation.grn_lark import lark_parser, moves_grammar
 from arbiter.notation.grn_reader import parse_grn_record, read_grn
 from arbiter.notation.grn_writer import write_grn, write_record
+from tests.budget import examples
 from tests.strategies import EVERY_HEALTH_CHECK, records
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -234,7 +235,7 @@ def test_long_movetext_wraps_before_79_columns_and_keeps_numbers_with_moves() ->
 # -- properties ----------------------------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(records())
 def test_written_records_read_back_identically(record) -> None:  # type: ignore[no-untyped-def]
     text = write_record(record)
@@ -243,7 +244,7 @@ def test_written_records_read_back_identically(record) -> None:  # type: ignore[
     assert write_record(again) == text
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.lists(records(max_moves=6), min_size=1, max_size=4))
 def test_files_of_several_records_read_back_in_order(batch) -> None:  # type: ignore[no-untyped-def]
     items = list(read_grn(write_grn(batch)))
@@ -251,7 +252,7 @@ def test_files_of_several_records_read_back_in_order(batch) -> None:  # type: ig
     assert [item.index for item in items] == list(range(len(batch)))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=300) | st.binary(max_size=300))
 def test_arbitrary_input_raises_nothing_but_record_errors(data: str | bytes) -> None:
     for item in read_grn(data):
@@ -262,7 +263,7 @@ _FUZZ_GRAMMAR = lark_parser(start="record", lexer="basic")
 GRN_CODES = set(re.findall(r"^\| `([a-z-]+)` \|", (ROOT / "spec/grn.md").read_text(), re.M))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
 @given(from_lark(_FUZZ_GRAMMAR, start="record"))
 def test_text_drawn_from_the_grammar_gives_records_or_located_errors(text: str) -> None:
     items = list(read_grn(text))

@@ -19,6 +19,7 @@ from arbiter.notation.grn_lark import FIXED_TERMINALS, lark_parser
 from arbiter.notation.grn_reader import parse_grn_record
 from arbiter.notation.grn_terminals import GENERATED
 from arbiter.notation.grn_writer import write_record
+from tests.budget import examples
 from tests.strategies import EVERY_HEALTH_CHECK, records
 
 LARK = lark_parser(start=["record", "word"])
@@ -75,7 +76,7 @@ def test_the_fast_result_is_the_grammars_result() -> None:
         assert bool(fast.fullmatch(word)) == bool(re.fullmatch(compiled, word)), word
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
 @given(records(), st.sampled_from(["", " ", "\t", "\r"]), st.booleans())
 def test_written_records_read_the_same_both_ways(record: Record, blank: str, upper: bool) -> None:
     text = write_record(record).replace(" ", " " + blank).replace("\n", blank + "\n")
@@ -86,13 +87,13 @@ def test_written_records_read_the_same_both_ways(record: Record, blank: str, upp
     assert grn_scan.scan(text) is not None or not isinstance(fast, Record)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
 @given(from_lark(LARK, start="record"))
 def test_text_drawn_from_the_grammar_reads_the_same_both_ways(text: str) -> None:
     assert read(text, fast=True) == read(text, fast=False)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
 @given(records(max_moves=8), st.data())
 def test_damaged_text_reads_the_same_both_ways(record: Record, data: st.DataObject) -> None:
     text = write_record(record)

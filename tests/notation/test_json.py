@@ -35,6 +35,7 @@ from arbiter.notation.json_reader import read_json, record_from_json
 from arbiter.notation.json_schema import fast_checks, record_schema, record_validator, schema_text
 from arbiter.notation.json_writer import record_to_json, write_json
 from fuzz.inputs import value_holders
+from tests.budget import examples
 from tests.strategies import records
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -500,7 +501,7 @@ any_record = records(max_moves=10)
 
 
 @pytest.mark.parametrize("game", sorted(EXAMPLES))
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_records_validate_and_round_trip(game: str, data: st.DataObject) -> None:
     record = data.draw(records(game, max_moves=12))
@@ -513,7 +514,7 @@ def test_random_records_validate_and_round_trip(game: str, data: st.DataObject) 
     assert isinstance(again, Record) and write_json([again]) == text
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(json_values)
 def test_any_json_value_gives_records_or_errors(value: object) -> None:
     for item in read_json(json.dumps(value)):
@@ -524,7 +525,7 @@ def test_any_json_value_gives_records_or_errors(value: object) -> None:
         pass
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.binary(max_size=200))
 def test_any_bytes_give_records_or_errors(data: bytes) -> None:
     for item in read_json(data):
@@ -544,7 +545,7 @@ def damaged_records(draw: st.DrawFn) -> object:
     return obj
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(damaged_records())
 def test_damaged_records_give_a_record_or_an_error(obj: object) -> None:
     [item] = read_json(json.dumps(obj))
@@ -564,7 +565,7 @@ def _checked_as_the_reader_does(obj: Any) -> tuple[object, list[object], list[ob
     return header, moves if isinstance(moves, list) else [], tags if isinstance(tags, list) else []
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(any_record.map(record_to_json), damaged_records()))
 def test_the_quick_checks_accept_only_what_the_schema_accepts(obj: Any) -> None:
     # The reader asks the schema only about what a quick check refuses: a quick check that
@@ -584,7 +585,7 @@ def test_the_quick_checks_accept_only_what_the_schema_accepts(obj: Any) -> None:
                 assert not [e for e in errors if list(e.absolute_path)[:2] == [field, 0]], item
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(any_record)
 def test_the_quick_checks_accept_every_well_formed_record(record: Record) -> None:
     # And they pass what is well formed, so that the schema is not asked about it.

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +22,8 @@ from arbiter.notation.grn_reader import read_grn
 from arbiter.notation.json_reader import read_json
 from arbiter.notation.json_split import split_json
 from arbiter.notation.sources import read_records
+from fuzz.work import counted
+from tests.budget import examples
 
 HUGE = "9" * 4301
 """One digit more than Python converts by default."""
@@ -38,14 +39,15 @@ def grn(*tags: str, moves: str = "") -> str:
     return "".join(f"{tag}\n" for tag in tags) + "\n" + moves + "\n"
 
 
-def cheap(work: Callable[[], Any], seconds: float = 1.0, megabytes: float | None = None) -> Any:
-    """Run ``work`` and assert that it took less than ``seconds``; with ``megabytes``, run
-    it again under tracemalloc and assert that its peak allocation stayed below (the
-    refusals must come before the work and the memory they bound)."""
-    began = time.perf_counter()
-    result = work()
-    took = time.perf_counter() - began
-    assert took < seconds, f"took {took:.2f} s"
+def cheap(work: Callable[[], Any], calls: int, megabytes: float | None = None) -> Any:
+    """Run ``work`` and assert that it made at most ``calls`` function calls (counted, not
+    timed: :mod:`fuzz.work`); with ``megabytes``, run it again under tracemalloc and assert
+    that its peak allocation stayed below (the refusals must come before the work and the
+    memory they bound). The bounds are a few times what the code makes today: a pass more
+    over the input, or the JSON Schema validator on every value (about 600 to 800 calls a
+    move), goes far over them."""
+    result, made = counted(work)
+    assert made <= calls, f"{made:,} calls (at most {calls:,})"
     if megabytes is not None:
         tracemalloc.start()
         try:
@@ -136,14 +138,14 @@ def test_json_numbers_of_too_many_digits_are_refused_at_their_pointer() -> None:
 
 def test_a_huge_run_count_in_a_json_setup_is_refused_without_allocating() -> None:
     text = json.dumps({"game": "Pilo", "size": 3, "setup": "99999999999/3/3"})
-    error = cheap(lambda: only(read_json(text)))
+    error = cheap(lambda: only(read_json(text)), calls=2_000)  # a few hundred, whatever the count
     assert (error.code, error.pointer) == ("too-many-digits", "/setup")
 
 
 @pytest.mark.parametrize("count", ["100000000", "4", "999999999"])
 def test_a_run_count_past_its_rank_is_refused_without_expanding_it(count: str) -> None:
     text = grn('[Game "Pilo"]', '[Size "3"]', f'[Setup "{count}/3/3"]')
-    error = cheap(lambda: only(list(read_grn(text))), seconds=0.5, megabytes=5)
+    error = cheap(lambda: only(list(read_grn(text))), calls=2_000, megabytes=5)
     assert (error.code, error.line) == ("bad-setup", 3)
     assert "rank 3 has more than 3 squares" in error.message
 
@@ -211,36 +213,42 @@ def test_any_broken_record_between_two_good_ones_loses_neither(broken: str) -> N
 
 def test_a_json_record_of_100000_junk_moves_is_refused_at_once() -> None:
     text = json.dumps({"game": "Pilo", "size": 3, "moves": [1] * 100_000})  # 200 KB
-    error = cheap(lambda: only(read_json(text)), seconds=0.5)
+    error = cheap(lambda: only(read_json(text)), calls=3 * 100_000)  # one pass, no schema
     assert (error.code, error.pointer) == ("too-many-moves", f"/moves/{limits.MAX_MOVES}")
 
 
 def test_junk_moves_under_the_limit_are_refused_at_the_first() -> None:
     # The schema's own check cost ~78 µs per junk value (and ~0.7 ms per valid move).
     text = json.dumps({"game": "Pilo", "size": 3, "moves": ["x"] * (limits.MAX_MOVES - 1)})
-    error = cheap(lambda: only(read_json(text)), seconds=0.5)
+    error = cheap(lambda: only(read_json(text)), calls=10 * limits.MAX_MOVES)
     assert (error.code, error.pointer) == ("schema", "/moves/0")
     late = [{"type": "place", "at": "a1"}] * 9_000 + [{"type": "flip", "at": "a1"}]
-    error = cheap(lambda: only(read_json(json.dumps({"game": "Pilo", "size": 3, "moves": late}))))
+    error = cheap(
+        lambda: only(read_json(json.dumps({"game": "Pilo", "size": 3, "moves": late}))),
+        calls=60 * 9_000,  # the quick checks, about 36 calls a move
+    )
     assert (error.code, error.pointer) == ("schema", "/moves/9000/type")
 
 
 def test_a_json_record_at_the_move_limit_is_read_in_well_under_a_second() -> None:
     moves = [{"type": "place", "at": "a1", "comment": "x"}] * limits.MAX_MOVES
-    [record] = cheap(lambda: read_json(json.dumps({"game": "Pilo", "size": 3, "moves": moves})))
+    [record] = cheap(
+        lambda: read_json(json.dumps({"game": "Pilo", "size": 3, "moves": moves})),
+        calls=150 * limits.MAX_MOVES,  # about 70 a move, reading and building included
+    )
     assert isinstance(record, Record) and len(record.turns) == limits.MAX_MOVES
 
 
 def test_a_16_mb_junk_record_is_refused_without_reading_it_all() -> None:
     body = b'{"game": "Pilo", "size": 3, "moves": [' + b"1," * (8 * 1024 * 1024) + b"1]}"
-    error = cheap(lambda: only(list(read_records(io.BytesIO(body)))), seconds=0.5, megabytes=5)
+    error = cheap(lambda: only(list(read_records(io.BytesIO(body)))), calls=20_000, megabytes=5)
     assert (error.code, error.line, error.column) == ("too-large", 1, 1)
 
 
 def test_an_oversized_element_of_an_array_is_skipped_and_the_next_read() -> None:
     good = {"game": "Pilo", "size": 3}
     big = {"game": "Pilo", "size": 3, "comment": "x]}" * (limits.MAX_RECORD_BYTES // 3)}
-    first, second, third = cheap(lambda: read_json(json.dumps([good, big, good])))
+    first, second, third = cheap(lambda: read_json(json.dumps([good, big, good])), calls=5_000)
     assert isinstance(first, Record) and isinstance(third, Record) and third.index == 2
     assert isinstance(second, RecordError) and (second.code, second.line) == ("too-large", 1)
 
@@ -248,10 +256,15 @@ def test_an_oversized_element_of_an_array_is_skipped_and_the_next_read() -> None
 def test_a_record_too_costly_to_follow_ends_the_source_with_its_error() -> None:
     dense = {"game": "Pilo", "size": 3, "x": [[]] * limits.MAX_JSON_VALUES}
     text = json.dumps([{"game": "Pilo", "size": 3}, dense, {"game": "Pilo", "size": 3}])
-    first, second = cheap(lambda: read_json(text), seconds=2, megabytes=30)
+    first, second = cheap(lambda: read_json(text), calls=5_000, megabytes=30)
     assert isinstance(first, Record)
     assert isinstance(second, RecordError) and second.code == "too-many-values"
     assert "nothing after it is read" in second.message
+
+
+GRN_LIMIT_CALLS = 1_500_000
+"""The most calls reading one record over a GRN limit may make: the dearest, 100,001 lines,
+makes about seven a line (700,000)."""
 
 
 @pytest.mark.parametrize(
@@ -266,7 +279,7 @@ def test_a_record_too_costly_to_follow_ends_the_source_with_its_error() -> None:
 )
 def test_every_grn_limit_has_its_own_code(tail: str, code: str) -> None:
     text = grn('[Game "Pilo"]', '[Size "3"]', moves=tail)
-    error = cheap(lambda: only(list(read_grn(text))), seconds=1, megabytes=40)
+    error = cheap(lambda: only(list(read_grn(text))), calls=GRN_LIMIT_CALLS, megabytes=40)
     assert error.code == code and error.line is not None
 
 
@@ -297,13 +310,13 @@ def test_too_many_tags() -> None:
     ],
 )
 def test_every_json_limit_has_its_own_code(obj: object, code: str, pointer: str) -> None:
-    error = cheap(lambda: only(read_json(json.dumps(obj))))
+    error = cheap(lambda: only(read_json(json.dumps(obj))), calls=150_000)
     assert (error.code, error.pointer) == (code, pointer)
 
 
 def test_json_nesting_is_refused_before_parsing() -> None:
     deep = "[" + "[" * 50_000 + "]" * 50_000 + ", {}]"
-    first, second = cheap(lambda: read_json(deep), seconds=2)
+    first, second = cheap(lambda: read_json(deep), calls=5_000)
     assert isinstance(first, RecordError) and first.code == "too-deep"
     assert isinstance(second, RecordError) and second.code == "schema"  # {} is read on its own
 
@@ -399,7 +412,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(json_values, max_size=6), st.sampled_from([None, 0, 2]), st.integers(1, 40))
 def test_the_splitter_cuts_any_array_into_its_elements(
     values: list[object], indent: int | None, chunk: int
@@ -475,5 +488,5 @@ def test_a_run_of_100000_braces_is_answered_at_once(
     data: bytes, fmt: str | None, code: str | None
 ) -> None:
     # Each '{' once started a search of the text's end for its '}': 13 s at 100 KB.
-    (item,) = cheap(lambda: list(read_records(data, fmt=fmt)), seconds=0.5)  # type: ignore[arg-type]
+    (item,) = cheap(lambda: list(read_records(data, fmt=fmt)), calls=3 * len(data))  # type: ignore[arg-type]
     assert getattr(item, "code", None) == code

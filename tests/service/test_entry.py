@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from arbiter.service import cli, entry, options, progress, runs
 from arbiter.service.entry import plain_command
 from arbiter.service.options import Option
+from tests.budget import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
@@ -125,7 +126,7 @@ def clicks_reading(argv: list[str]) -> tuple[str, dict[str, Any]]:
     return seen["command"], seen["params"]
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(command_lines())
 def test_the_fast_path_takes_plain_runs_and_only_what_click_reads_the_same_way(
     line: tuple[list[str], dict[str, str], bool],

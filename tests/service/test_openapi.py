@@ -23,6 +23,7 @@ from schemathesis.generation import GenerationMode
 
 from arbiter.service import create_app
 from fuzz import hooks  # noqa: F401  (registers GRN's media type and the check below)
+from tests.budget import examples
 from tests.strategies import EVERY_HEALTH_CHECK
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,6 +90,6 @@ def test_the_served_description_holds_the_record_schema() -> None:
 
 
 @SCHEMA.parametrize()
-@settings(max_examples=50, deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
 def test_api_conforms_to_its_description(case: schemathesis.Case[Any]) -> None:
     case.call_and_validate()

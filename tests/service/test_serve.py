@@ -25,8 +25,8 @@ from arbiter.service import DEFAULT_MAX_BODY
 from arbiter.service.cli import main
 from tests.service.records import FINISHED_GRN
 
-START_TIMEOUT = 30.0
-REQUEST_TIMEOUT = 10.0
+START_TIMEOUT = 60.0
+REQUEST_TIMEOUT = 60.0
 LOCAL = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 """Talks to the local server directly, whatever proxy the environment names."""
 

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from arbiter.adjudicator.standings import Adjudicated, standings
 from arbiter.service.standings_formats import FormatError, render
 from tests.adjudicator.tournament import Pairing, entries, entry, invalid, schedules
+from tests.budget import examples
 
 A, B, C, D = "player-a", "player-b", "player-c", "player-d"
 
@@ -100,7 +101,7 @@ def test_trf_keeps_a_line_when_a_name_has_a_line_break() -> None:
     assert text.splitlines()[0] == "012 Cup B (Pilo)"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(schedules(clean=False))
 def test_trf_round_results_agree_with_the_records(games: list[Pairing]) -> None:
     items = entries(games)
