@@ -6,8 +6,7 @@ missing, or ``ARBITER_PURE=1`` is set, or the install is editable (so that an ed
 takes effect at once), the wheel holds the pure-Python modules alone, which behave the same
 (a test compares the two on the samples and on generated games: ``tests/test_compiled.py``).
 
-mypyc names a module by its folders: the sources are compiled through the package's links
-(``arbiter/notation`` -> ``notation/``), so ``arbiter/notation/board.py`` is
+mypyc names a module by its folders: ``src/arbiter/notation/board.py`` is
 ``arbiter.notation.board``, as installed. Only a command that builds a wheel compiles:
 setuptools also runs this file to learn the metadata (``egg_info``, ``dist_info``), where
 compiling would be thrown away.
@@ -26,29 +25,29 @@ ROOT = Path(__file__).resolve().parent
 BUILDS = {"bdist_wheel", "build", "build_ext", "install"}
 """The setuptools commands that make the modules a wheel ships."""
 COMPILED = [
-    "arbiter/notation/plain.py",
-    "arbiter/notation/forms.py",
-    "arbiter/notation/ast.py",
-    "arbiter/notation/games.py",
-    "arbiter/notation/position.py",
-    "arbiter/notation/build.py",
-    "arbiter/notation/grn_scan.py",
-    "arbiter/notation/grn_reader.py",
-    "arbiter/adjudicator/board.py",
-    "arbiter/adjudicator/base.py",
-    "arbiter/adjudicator/patch_scoring.py",
-    "arbiter/adjudicator/capture_games.py",
-    "arbiter/adjudicator/pilo.py",
-    "arbiter/adjudicator/petrify.py",
-    "arbiter/adjudicator/pletore.py",
-    "arbiter/adjudicator/implo_board.py",
-    "arbiter/adjudicator/implo_turn.py",
-    "arbiter/adjudicator/implo.py",
-    "arbiter/adjudicator/pilare.py",
-    "arbiter/adjudicator/replay.py",
-    "arbiter/adjudicator/hints.py",
+    "src/arbiter/notation/plain.py",
+    "src/arbiter/notation/forms.py",
+    "src/arbiter/notation/ast.py",
+    "src/arbiter/notation/games.py",
+    "src/arbiter/notation/position.py",
+    "src/arbiter/notation/build.py",
+    "src/arbiter/notation/grn_scan.py",
+    "src/arbiter/notation/grn_reader.py",
+    "src/arbiter/adjudicator/board.py",
+    "src/arbiter/adjudicator/base.py",
+    "src/arbiter/adjudicator/patch_scoring.py",
+    "src/arbiter/adjudicator/capture_games.py",
+    "src/arbiter/adjudicator/pilo.py",
+    "src/arbiter/adjudicator/petrify.py",
+    "src/arbiter/adjudicator/pletore.py",
+    "src/arbiter/adjudicator/implo_board.py",
+    "src/arbiter/adjudicator/implo_turn.py",
+    "src/arbiter/adjudicator/implo.py",
+    "src/arbiter/adjudicator/pilare.py",
+    "src/arbiter/adjudicator/replay.py",
+    "src/arbiter/adjudicator/hints.py",
 ]
-"""The hot path of reading and replaying a record (paths in the package, through its links)."""
+"""The hot path of reading and replaying a record (paths from the repository's root)."""
 
 
 def wanted() -> bool:

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "build" / "shipped"
 SITE = OUT / "site"
 STAMP = OUT / "sources.sha256"
-SOURCES = ("arbiter", "notation", "adjudicator", "diagram", "service")
+SOURCES = ("src",)
 BUILD_FILES = ("setup.py", "pyproject.toml", "README.md")
 
 

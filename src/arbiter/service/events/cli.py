@@ -9,7 +9,7 @@ needs no token (whoever can open the database file or log in to the server is it
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -29,7 +29,7 @@ def _url(database: str | None) -> str:
     return database or default_url()
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     click.echo(f"arbiter: {message}", err=True)
     sys.exit(1)
 
