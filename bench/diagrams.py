@@ -23,7 +23,7 @@ from arbiter.diagram.svg import Options, render
 from arbiter.notation.ast import Record, Turn
 from arbiter.notation.games import all_games
 from arbiter.notation.grn_writer import write_grn
-from arbiter.service import create_app
+from arbiter.service.web import create_app
 
 MAX_PLIES = 400
 

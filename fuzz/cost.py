@@ -34,7 +34,7 @@ from functools import partial
 from pathlib import Path
 
 from arbiter.notation.sources import read_records
-from arbiter.service.batch import convert_item, report_for
+from arbiter.service.core.batch import convert_item, report_for
 from fuzz import build_under_test
 from fuzz.inputs import DELIMITERS
 from fuzz.work import calls, relative_costs

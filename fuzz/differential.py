@@ -40,7 +40,7 @@ def draw(count: int, seed_value: int) -> list[tuple[bytes, str | None]]:
 def seen(data: bytes, fmt: str | None) -> str:
     """What a user sees of one input, as one line of JSON (run in the build under test)."""
     from arbiter.notation.sources import read_records
-    from arbiter.service.batch import convert_item, report_for
+    from arbiter.service.core.batch import convert_item, report_for
 
     out: list[object] = []
     try:

@@ -37,7 +37,7 @@ from typing import Any
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import read_records
-from arbiter.service.batch import convert_item, output_parts, report_for
+from arbiter.service.core.batch import convert_item, output_parts, report_for
 from fuzz import build_under_test
 from fuzz.inputs import Input, Inputs
 

@@ -17,8 +17,8 @@ from click.testing import CliRunner
 
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
-from arbiter.service import create_app
-from arbiter.service.cli import main
+from arbiter.service.cli.main import main
+from arbiter.service.web import create_app
 from fuzz.inputs import Input
 
 CONTENT_TYPES = [

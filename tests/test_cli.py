@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arbiter.service.cli import main
+from arbiter.service.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -19,8 +19,8 @@ from click.testing import CliRunner, Result
 from arbiter.notation import limits
 from arbiter.notation.json_reader import read_json
 from arbiter.notation.sources import read_records
-from arbiter.service.cli import main
-from arbiter.service.cli_io import convert_paths
+from arbiter.service.cli.main import main
+from arbiter.service.cli.streams import convert_paths
 
 GOOD = '[Game "Pilo"]\n[Size "3"]\n[Result "*"]\n\n1. b2 a1 *\n'
 OTHER = '[Game "Pletore"]\n[Size "3"]\n[Komi "1"]\n\n1. b2 *\n'
@@ -220,7 +220,7 @@ def test_a_lone_surrogate_is_invalid_in_every_command(runner: CliRunner, tmp_pat
 def test_a_failure_on_one_record_is_its_error_and_the_batch_goes_on(
     runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import arbiter.service.batch as batch
+    import arbiter.service.core.batch as batch
 
     real = batch.adjudicate
 
@@ -243,7 +243,7 @@ def test_a_failure_on_one_record_is_its_error_and_the_batch_goes_on(
 def test_a_failure_outside_any_record_is_one_line(
     runner: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import arbiter.service.cli as cli
+    import arbiter.service.cli.main as cli
 
     def broken() -> list[dict[str, object]]:
         raise RuntimeError("no games")

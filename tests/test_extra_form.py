@@ -27,8 +27,8 @@ from arbiter.notation.ast import Grid, Move, Pass, Place, Point
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.forms import POINT_FIELD, SQUARE, MoveForm
 from arbiter.notation.games import GameDescription, Piece, register_form, unregister_form
-from arbiter.service import create_app
-from arbiter.service.cli import main
+from arbiter.service.cli.main import main
+from arbiter.service.web import create_app
 
 
 class Jump(Move):

@@ -21,8 +21,8 @@ from arbiter.adjudicator.board import geometry
 from arbiter.notation.ast import Grid, Move, Pass, Place
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
-from arbiter.service import create_app
-from arbiter.service.cli import main
+from arbiter.service.cli.main import main
+from arbiter.service.web import create_app
 
 DOTS = GameDescription(
     name="Dots",

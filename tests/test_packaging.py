@@ -18,12 +18,12 @@ def test_the_wheel_adds_no_top_level_name_but_arbiter(wheel: Path) -> None:
     tops = {name.split("/")[0] for name in names}
     assert {top for top in tops if not top.endswith(".dist-info")} == {"arbiter"}
     assert "arbiter/notation/grammar/grn.lark" in names
-    assert "arbiter/service/openapi.yaml" in names
+    assert "arbiter/service/web/openapi.yaml" in names
     assert "arbiter/py.typed" in names
     assert "arbiter/diagram/svg.py" in names
-    assert "arbiter/service/templates/index.html" in names
+    assert "arbiter/service/web/templates/index.html" in names
     for asset in ("viewer.js", "viewer.css", "site.css", "event.js", "desk.js", "favicon.svg"):
-        assert f"arbiter/service/static/{asset}" in names
+        assert f"arbiter/service/web/static/{asset}" in names
 
 
 def test_the_installed_package_reads_and_adjudicates_outside_the_repo(

@@ -17,7 +17,7 @@ from arbiter.notation.grn_reader import read_grn
 from arbiter.notation.grn_writer import write_grn
 from arbiter.notation.json_reader import read_json
 from arbiter.notation.json_writer import write_json
-from arbiter.service.batch import adjudicate_source
+from arbiter.service.core.batch import adjudicate_source
 from tests.strategies import GAME_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,5 +1,5 @@
 """``python -m arbiter``: the ``arbiter`` command line."""
 
-from arbiter.service.entry import main
+from arbiter.service.cli.entry import main
 
 main(prog_name="arbiter")

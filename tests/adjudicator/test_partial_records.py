@@ -14,7 +14,7 @@ from arbiter.adjudicator.replay import Report
 from arbiter.notation.errors import RecordError
 from arbiter.notation.games import find_game
 from arbiter.notation.sources import read_records
-from arbiter.service.batch import adjudicate_source, convert_source
+from arbiter.service.core.batch import adjudicate_source, convert_source
 
 ROOT = Path(__file__).resolve().parents[2]
 FINISHED = {

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import arbiter
 from arbiter.adjudicator.standings import Adjudicated, EventStandings, standings
-from arbiter.service.batch import adjudicated_source
+from arbiter.service.core.batch import adjudicated_source
 
 FOLDER = Path(__file__).resolve().parents[2] / "samples" / "tournament"
 STATED = re.compile(r"Not counted: ([a-z-]+)\.")

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from werkzeug.serving import make_server
 
-from arbiter.service import batch, create_app, diagrams
+from arbiter.service.core import batch, diagrams
+from arbiter.service.web import create_app
 from tests.browser.conftest import screenshot
 from tests.service.suggested import SLIPPED, with_suggestions
 

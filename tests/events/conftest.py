@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from arbiter.service import create_app
+from arbiter.service.web import create_app
 from tools.postgres import Postgres, binaries
 
 

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 from flask.testing import FlaskClient
 
-from arbiter.service import create_app
-from arbiter.service.cli import main
+from arbiter.service.cli.main import main
+from arbiter.service.web import create_app
 from tests.events.conftest import bearer, body
 from tests.events.test_trail import run_event
 from tools.postgres import Postgres

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from flask.testing import FlaskClient
 
-from arbiter.service.cli import main
+from arbiter.service.cli.main import main
 from tests.events.conftest import bearer, body, create
 
 ROOT = Path(__file__).resolve().parents[2]

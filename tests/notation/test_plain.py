@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import arbiter.service.batch
-import arbiter.service.cli_io
-import arbiter.service.options
+import arbiter.service.cli.options
+import arbiter.service.cli.streams
+import arbiter.service.core.batch
 from arbiter.adjudicator.base import Outcome
 from arbiter.adjudicator.hints import Suggestion
 from arbiter.adjudicator.replay import REPORT_FIELDS, Report
@@ -67,10 +67,10 @@ EXAMPLES: list[Plain] = [
     Report("a.grn", 2, game="Pilo", valid=True, errors=[{"code": "x", "message": "y"}]),
     Chunk("[Game ...]", 3, 1, None, 9),
     RawValue("6", Location(2, 7)),
-    arbiter.service.batch.Converted(0, None, text="x"),
-    arbiter.service.cli_io.Unreadable("folder", "permission denied"),
-    arbiter.service.options.JOBS,
-    arbiter.service.options.SCHEDULER,
+    arbiter.service.core.batch.Converted(0, None, text="x"),
+    arbiter.service.cli.streams.Unreadable("folder", "permission denied"),
+    arbiter.service.cli.options.JOBS,
+    arbiter.service.cli.options.SCHEDULER,
 ]
 
 

@@ -17,7 +17,7 @@ from arbiter.notation import grn_reader, grn_scan
 from arbiter.notation.errors import RecordError
 from arbiter.notation.grn_reader import parse_grn_record
 from arbiter.notation.slips import meant_result
-from arbiter.service.cli import main
+from arbiter.service.cli.main import main
 from tests.test_extra_form import GAME as HOP_GAME
 from tests.test_extra_form import Jump, hop_registered
 

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
-from arbiter.service import create_app
+from arbiter.service.web import create_app
 from tests.service.records import MAX_BODY
 from tests.service.suggested import with_suggestions
 
@@ -32,7 +32,7 @@ def runner() -> CliRunner:
 def suggesting(monkeypatch: pytest.MonkeyPatch) -> None:
     """The service's reports of the slipped record of :mod:`tests.service.suggested` carry
     its suggestions, as the search would add them."""
-    from arbiter.service import batch, diagrams
+    from arbiter.service.core import batch, diagrams
 
     monkeypatch.setattr(batch, "adjudicate", with_suggestions(batch.adjudicate))
     monkeypatch.setattr(diagrams, "adjudicate", with_suggestions(diagrams.adjudicate))

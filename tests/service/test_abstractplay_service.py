@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from flask.testing import FlaskClient
 
-from arbiter.service.cli import main
+from arbiter.service.cli.main import main
 from tests.service.records import FINISHED_GRN
 from tests.service.test_serve import post, server  # noqa: F401  (the real-server fixture)
 

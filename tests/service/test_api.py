@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from flask.testing import FlaskClient
 
 from arbiter.notation.json_schema import record_schema
-from arbiter.service.batch import adjudicate_source, game_rows
-from arbiter.service.cli import main
+from arbiter.service.cli.main import main
+from arbiter.service.core.batch import adjudicate_source, game_rows
 from tests.service.records import BROKEN_GRN, FINISHED_GRN, ILLEGAL_GRN, UNFINISHED_JSON
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -335,7 +335,9 @@ def test_health(client: FlaskClient, path: str) -> None:
 def test_openapi_documents(client: FlaskClient) -> None:
     # For the five games the served document is the file; the enums come from the games,
     # and the record schema, which the file refers to, is held in full (test_openapi.py).
-    written = yaml.safe_load((ROOT / "service" / "openapi.yaml").read_text(encoding="utf-8"))
+    written = yaml.safe_load(
+        (ROOT / "src" / "arbiter" / "service" / "web" / "openapi.yaml").read_text(encoding="utf-8")
+    )
     as_yaml = client.get("/api/v1/openapi.yaml")
     assert as_yaml.status_code == 200
     assert as_yaml.mimetype == "application/yaml"
@@ -347,7 +349,7 @@ def test_openapi_documents(client: FlaskClient) -> None:
     )
     schemas["RecordSource"] = written["components"]["schemas"]["RecordSource"]
     assert served == written, (
-        "service/openapi.yaml does not name the registered games in its enums; update it "
+        "service/web/openapi.yaml does not name the registered games in its enums; update it "
         "(and its copy spec/openapi.yaml)"
     )
     as_json = client.get("/api/v1/openapi.json").get_json()

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arbiter.service import cluster
-from arbiter.service.cli import main
+from arbiter.service.cli import cluster
+from arbiter.service.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"

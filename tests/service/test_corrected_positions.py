@@ -65,7 +65,7 @@ def test_a_record_that_cannot_be_read_is_corrected_where_its_suggestion_says(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from arbiter.adjudicator.replay import Report
-    from arbiter.service import repairs
+    from arbiter.service.core import repairs
 
     unreadable = BLITZ.replace("3. e2 c2", "3. 2e c2")
     found = post(client, "apply=5:e2", unreadable)  # the search's own suggestion locates it
@@ -133,7 +133,9 @@ def test_json_bodies_are_corrected_too(client: FlaskClient) -> None:
     ("text", "taken"), [("5:e2", True), ("5:e2@3:14", True), ("5: ", False), ("5: e2", False)]
 )
 def test_the_api_description_takes_the_corrections_the_server_takes(text: str, taken: bool) -> None:
-    described = yaml.safe_load((ROOT / "service" / "openapi.yaml").read_text(encoding="utf-8"))
+    described = yaml.safe_load(
+        (ROOT / "src" / "arbiter" / "service" / "web" / "openapi.yaml").read_text(encoding="utf-8")
+    )
     pattern = described["components"]["parameters"]["Apply"]["schema"]["items"]["pattern"]
     assert (re.search(pattern, text) is not None) == taken
     assert (re.fullmatch(CORRECTION_PATTERN, text.strip()) is not None) == taken

@@ -1,5 +1,5 @@
 """The start-up path of ``arbiter adjudicate`` and ``arbiter validate`` that runs without
-click (``arbiter.service.entry``): it accepts only command lines that click reads the same
+click (``arbiter.service.cli.entry``): it accepts only command lines that click reads the same
 way, it prints byte for byte what the click commands print, it never loads click, and its
 failures end in one line as the click group's do."""
 
@@ -21,9 +21,10 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbiter.service import cli, entry, options, progress, runs
-from arbiter.service.entry import plain_command
-from arbiter.service.options import Option
+from arbiter.service.cli import entry, options, progress, runs
+from arbiter.service.cli import main as cli
+from arbiter.service.cli.entry import plain_command
+from arbiter.service.cli.options import Option
 from tests.budget import examples
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +64,7 @@ def values(option: Option) -> list[str]:
 
 def plain_pieces(command: str) -> list[list[str]]:
     """Paths, and the simple forms of the options the table gives ``command`` that a plain
-    run may hold (see :mod:`arbiter.service.entry`): a flag, an option and its value as two
+    run may hold (see :mod:`arbiter.service.cli.entry`): a flag, an option and its value as two
     words, or a long option joined to its value by ``=``."""
     pieces = list(PATHS)
     for option in options.COMMANDS[command]:
@@ -305,7 +306,7 @@ def test_a_failure_of_a_fast_run_is_one_line_as_in_the_click_group(
 @pytest.mark.parametrize("encoding", ["utf-8", "ascii"])
 def test_standard_error_takes_any_file_name_as_python_writes_it(encoding: str) -> None:
     # A name with bytes that are not UTF-8 (a lone surrogate once decoded), and an escape.
-    code = "from arbiter.service.cli_io import say; say('bad \\udcff name \\x1b[31m')"
+    code = "from arbiter.service.cli.streams import say; say('bad \\udcff name \\x1b[31m')"
     env = {**os.environ, "PYTHONIOENCODING": encoding}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60,
                           check=False, env=env)  # fmt: skip
@@ -323,7 +324,7 @@ finally:
     sys.stderr.write(f"click loaded: {{'click' in sys.modules}}\\n")
 """
 STARTS = {
-    "entry": "from arbiter.service.entry import main; main(sys.argv[1:])",
+    "entry": "from arbiter.service.cli.entry import main; main(sys.argv[1:])",
     "python -m arbiter": "import runpy; runpy.run_module('arbiter', run_name='__main__')",
 }
 
@@ -365,7 +366,7 @@ def test_the_installed_console_script_starts_without_click(installed: Path, tmp_
 
     plain, loaded = imports("adjudicate", "--json", "--quiet", str(record))
     assert plain.returncode == 0 and '"valid": true' in plain.stdout
-    assert "arbiter.service.entry" in loaded and "arbiter.service.runs" in loaded
+    assert "arbiter.service.cli.entry" in loaded and "arbiter.service.cli.runs" in loaded
     assert not {name for name in loaded if name.split(".")[0] == "click"}
     # nor the events' storage layer, nor the web framework
     assert not {name for name in loaded if name.split(".")[0] in ("sqlalchemy", "flask")}

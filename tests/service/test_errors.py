@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import TestResponse, encode_multipart
 
-from arbiter.service import DEFAULT_MAX_BODY, create_app
+from arbiter.service.web import DEFAULT_MAX_BODY, create_app
 from tests.service.records import FINISHED_GRN, MAX_BODY
 
 RECORD_ENDPOINTS = ["/api/v1/adjudicate", "/api/v1/validate", "/api/v1/convert?to=json"]
@@ -135,7 +135,7 @@ def test_a_failing_engine_is_a_json_500(
     def broken(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError
 
-    monkeypatch.setattr("arbiter.service.api.adjudicate_source", broken)
+    monkeypatch.setattr("arbiter.service.web.api.adjudicate_source", broken)
     response = client.post("/api/v1/adjudicate", data=FINISHED_GRN, content_type="text/plain")
     error_of(response, 500, "internal-error")
 

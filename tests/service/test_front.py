@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from arbiter.service import create_app
-from arbiter.service.front import LINGER_IDLE
+from arbiter.service.web import create_app
+from arbiter.service.web.front import LINGER_IDLE
 from tests.service.records import FINISHED_GRN
 from tests.service.test_serve import copy_lines, post, serve_command, wait_until_healthy
 

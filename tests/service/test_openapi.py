@@ -21,13 +21,13 @@ import yaml
 from hypothesis import settings
 from schemathesis.generation import GenerationMode
 
-from arbiter.service import create_app
+from arbiter.service.web import create_app
 from fuzz import hooks  # noqa: F401  (registers GRN's media type and the check below)
 from tests.budget import examples
 from tests.strategies import EVERY_HEALTH_CHECK
 
 ROOT = Path(__file__).resolve().parents[2]
-SHIPPED = ROOT / "service" / "openapi.yaml"
+SHIPPED = ROOT / "src" / "arbiter" / "service" / "web" / "openapi.yaml"
 COPY = ROOT / "spec" / "openapi.yaml"
 
 
@@ -59,8 +59,8 @@ SCHEMA = configured(schemathesis.openapi.from_wsgi("/api/v1/openapi.yaml", APP))
 
 
 def test_spec_copy_is_identical() -> None:
-    """service/openapi.yaml is the source; spec/openapi.yaml must be a byte-for-byte copy
-    (refresh it with: cp service/openapi.yaml spec/openapi.yaml)."""
+    """service/web/openapi.yaml is the source; spec/openapi.yaml must be a byte-for-byte copy
+    (refresh it with: cp service/web/openapi.yaml spec/openapi.yaml)."""
     assert COPY.read_bytes() == SHIPPED.read_bytes()
 
 

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from arbiter.adjudicator.replay import Report
-from arbiter.service.cli import main
-from arbiter.service.parallel import parallel_rendered
+from arbiter.service.cli.main import main
+from arbiter.service.cli.parallel import parallel_rendered
 
 ROOT = Path(__file__).resolve().parents[2]
 

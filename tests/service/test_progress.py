@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 import arbiter
-from arbiter.service import progress
-from arbiter.service.cli import main
+from arbiter.service.cli import progress
+from arbiter.service.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
@@ -91,8 +91,8 @@ def test_a_terminal_sees_the_bar_and_the_json_goes_untouched_to_standard_output(
     path.write_text("\n".join([record] * 300), encoding="utf-8")
     leader, follower = pty.openpty()
     code = (
-        "import sys; from arbiter.service import progress; progress.DELAY = 0.0; "
-        "progress.INTERVAL = 0.0; from arbiter.service.cli import main; "
+        "import sys; from arbiter.service.cli import progress; progress.DELAY = 0.0; "
+        "progress.INTERVAL = 0.0; from arbiter.service.cli.main import main; "
         "main(['adjudicate', '--json', sys.argv[1]])"
     )
     run = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE,
@@ -139,7 +139,7 @@ def test_the_bar_fits_the_terminal_whatever_its_width(
 def test_the_table_fits_a_terminal_and_keeps_whole_names_in_a_pipe(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from arbiter.service.runs import table_header, table_row
+    from arbiter.service.cli.runs import table_header, table_row
 
     folder = tmp_path / ("a-folder-with-a-name-long-enough-to-be-cut-on-a-terminal" * 2)
     folder.mkdir()

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 import arbiter
 from arbiter.adjudicator.replay import Report
 from arbiter.notation.ast import Record
-from arbiter.service import repairs
-from arbiter.service.cli import main
+from arbiter.service.cli.main import main
+from arbiter.service.core import repairs
 from tests.service.suggested import BLITZ, SLIPPED, SUGGESTIONS
 
 REPAIRED = BLITZ.replace("3. e2 c2", "3. e2 {was: e1} c2")

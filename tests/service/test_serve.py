@@ -21,8 +21,8 @@ from typing import IO, Any
 import pytest
 from click.testing import CliRunner
 
-from arbiter.service import DEFAULT_MAX_BODY
-from arbiter.service.cli import main
+from arbiter.service.cli.main import main
+from arbiter.service.web import DEFAULT_MAX_BODY
 from tests.service.records import FINISHED_GRN
 
 START_TIMEOUT = 60.0
@@ -53,7 +53,7 @@ class FakeServer:
     calls: list[dict[str, Any]] = []
 
     def __init__(self, app: Any, sockets: list[FakeSocket], **options: Any) -> None:
-        from arbiter.service.access_log import Logged
+        from arbiter.service.web.access_log import Logged
 
         (sock,) = sockets
         logged = isinstance(app, Logged)  # the access log stands in front of the application
@@ -73,13 +73,15 @@ class FakeServer:
 def fake_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
     import waitress  # type: ignore[import-untyped]
 
-    import arbiter.service.front
-    import arbiter.service.workers
+    import arbiter.service.web.front
+    import arbiter.service.web.workers
 
     FakeServer.calls = []
     monkeypatch.setattr(waitress, "create_server", FakeServer)
-    monkeypatch.setattr(arbiter.service.workers, "listening_socket", FakeSocket)
-    monkeypatch.setattr(arbiter.service.front, "serve_until_stopped", lambda server: server.run())
+    monkeypatch.setattr(arbiter.service.web.workers, "listening_socket", FakeSocket)
+    monkeypatch.setattr(
+        arbiter.service.web.front, "serve_until_stopped", lambda server: server.run()
+    )
     for name in (
         "ARBITER_HOST",
         "ARBITER_PORT",
@@ -170,7 +172,7 @@ def serve_command() -> list[str]:
     script = Path(sys.executable).with_name("arbiter")
     if script.exists():
         return [str(script), "serve"]
-    return [sys.executable, "-c", "from arbiter.service.cli import main; main()", "serve"]
+    return [sys.executable, "-c", "from arbiter.service.cli.main import main; main()", "serve"]
 
 
 @contextlib.contextmanager

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from arbiter.diagram.frames import frames
 from arbiter.notation.ast import Record
 from arbiter.notation.sources import read_records
-from arbiter.service.cli import main
+from arbiter.service.cli.main import main
 from tests.budget import stride
 
 ROOT = Path(__file__).resolve().parents[2]

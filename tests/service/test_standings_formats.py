@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 
 from arbiter.adjudicator.standings import Adjudicated, standings
-from arbiter.service.standings_formats import FormatError, render
+from arbiter.service.core.standings_formats import FormatError, render
 from tests.adjudicator.tournament import Pairing, entries, entry, invalid, schedules
 from tests.budget import examples
 

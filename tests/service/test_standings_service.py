@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from flask.testing import FlaskClient
 
-from arbiter.service.cli import main
+from arbiter.service.cli.main import main
 
 FOLDER = Path(__file__).resolve().parents[2] / "samples" / "tournament"
 FILES = sorted(FOLDER.iterdir())

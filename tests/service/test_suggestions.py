@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 from flask.testing import FlaskClient
 
-from arbiter.service.cli import main
-from arbiter.service.suggestions import first_hint, suggestion_lines
+from arbiter.service.cli.main import main
+from arbiter.service.core.suggestions import first_hint, suggestion_lines
 from tests.service.suggested import SLIPPED, SUGGESTIONS
 
 ERROR = {"code": "illegal-move", "message": "e1 is occupied", "suggestions": SUGGESTIONS}

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from arbiter.notation.games import find_game
 from arbiter.notation.position import parse_position
-from arbiter.service import diagrams
+from arbiter.service.core import diagrams
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = '[Game "Pilo"]\n[Size "4"]\n\n1. b2 c3 2. d4 a1 *\n'

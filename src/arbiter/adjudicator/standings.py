@@ -4,7 +4,7 @@
 and game, decides which records count (and says why the others do not), and ranks the
 players by points and the tie-breaks of :mod:`arbiter.adjudicator.tiebreaks`. It reads no
 file and writes no text: the CLI and the API feed it what :func:`arbiter.adjudicate` made,
-and :mod:`arbiter.service.standings_formats` writes its tables as text, CSV, HTML or TRF.
+and :mod:`arbiter.service.core.standings_formats` writes its tables as text, CSV, HTML or TRF.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from functools import cache
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from jsonschema import ValidationError
 
@@ -543,11 +543,14 @@ def _code(error: ValidationError, path: list[str | int]) -> str:
 
 def _message(error: ValidationError, record: object) -> str:
     game = _game_name(record)
+    instance: Any = error.instance  # jsonschema types these as possibly unset
     if error.validator == "required":
-        missing = next(name for name in error.validator_value if name not in error.instance)
+        required = cast("list[str]", error.validator_value)
+        missing = next(name for name in required if name not in instance)
         return f"{_owner(error, game)} needs {missing!r}"
     if error.validator == "additionalProperties" and error.validator_value is False:
-        extra = next(key for key in error.instance if key not in error.schema.get("properties", {}))
+        schema = cast("dict[str, Any]", error.schema)
+        extra = next(key for key in instance if key not in schema.get("properties", {}))
         return f"{_owner(error, game)} has no field {extra!r}"
     if error.validator is None:  # a `false` subschema: a field this game does not have
         path = _false_schema_path(error, record)

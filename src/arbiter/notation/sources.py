@@ -5,7 +5,7 @@ character that is not white space: JSON starts with ``{``, or with ``[`` followe
 ``]``. White space before it may be of any length: it is skipped while sniffing and given
 back to the reader as the line breaks it held, so that line numbers stay right.
 
-Reading is done in two steps that :mod:`arbiter.service.parallel` runs in different
+Reading is done in two steps that :mod:`arbiter.service.cli.parallel` runs in different
 processes: :func:`split_source` cuts a source into the text of each record (cheap, in
 bounded memory), :func:`read_unit` reads one. Whatever fails in a record, even a bug,
 becomes that record's error: the records after it are still read.

@@ -1,56 +1,29 @@
-"""The HTTP API and the command line over the same library functions (``spec/openapi.yaml``)."""
+"""The faces of arbiter over the same library functions (``spec/cli.md``, ``spec/api.md``,
+``spec/events.md``), a folder each:
+
+- :mod:`.core`: what the command line, the API and the pages share: batches of records and
+  their reports, diagrams and replays, corrected copies and repair suggestions, standings
+  in every format. No face is imported there: neither click, nor Flask, nor SQLAlchemy.
+- :mod:`.cli`: every ``arbiter`` command, its options, progress, and the parallel and
+  cluster runs (click is imported there only).
+- :mod:`.web`: the Flask app factory, the API's blueprints, the pages and the server (Flask
+  and waitress are imported there only).
+- :mod:`.events`: events kept on the server: their rules, storage and audit trail, with no
+  face in it (SQLAlchemy is imported by its storage modules only).
+
+The faces use core and events; ``cli`` and ``web`` do not import each other, but for
+``arbiter serve`` (:mod:`.cli.serve`), which starts the server of :mod:`.web.server`.
+``tests/test_layers.py`` holds these rules.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from arbiter.notation.exports import lazy_exports
 
 if TYPE_CHECKING:
-    from flask import Flask
+    from arbiter.service.web import DEFAULT_MAX_BODY, create_app
 
 __all__ = ["DEFAULT_MAX_BODY", "create_app"]
-
-DEFAULT_MAX_BODY = 16 * 1024 * 1024
-"""Bytes a request body may hold unless configured otherwise (``MAX_CONTENT_LENGTH``)."""
-
-
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the Flask application: the ``/api/v1`` blueprint, ``/health``, the page at
-    ``/`` (and the scripts it loads, under ``/static/``), JSON error handlers, and in front
-    of it all the middleware of :mod:`arbiter.service.front`. ``test_config`` overrides the
-    defaults; ``DATABASE`` is the events' database URL (default: the SQLite file of the data
-    folder, ``spec/events.md``), ``EVENT_CREATION_KEY_SHA256`` the SHA-256 of the key that
-    creating an event needs (default: none is needed).
-
-    Flask is imported here, not at module level, so that the command line, which imports
-    this package, does not pay for it."""
-    from flask import Flask
-
-    from arbiter.service import api, viewer
-    from arbiter.service.errors import register_error_handlers
-    from arbiter.service.events import api as events_api
-    from arbiter.service.events import pages as event_pages
-    from arbiter.service.inputs import RecordRequest
-
-    app = Flask(__name__, static_folder=None)  # the page and its files are served by api
-    app.request_class = RecordRequest
-    # Form fields that are not files are ignored, and MAX_CONTENT_LENGTH bounds the body, so
-    # Flask's separate limit on a field's size would only refuse requests for no gain.
-    app.config.from_mapping(MAX_CONTENT_LENGTH=DEFAULT_MAX_BODY, MAX_FORM_MEMORY_SIZE=None)
-    if test_config is not None:
-        app.config.update(test_config)
-    # Reports are written as the CLI writes them: keys in the report's order, text unescaped.
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]
-    app.register_blueprint(api.bp)
-    app.register_blueprint(events_api.bp)  # the storage layer loads on an event request only
-    app.register_blueprint(event_pages.bp)
-    app.register_blueprint(viewer.assets)  # the page's scripts, style sheet and icon
-    app.add_url_rule("/health", "health", api.health)
-    app.add_url_rule("/", "index", api.index)
-    register_error_handlers(app)
-    from arbiter.service.front import JsonFront
-
-    front = JsonFront(app.wsgi_app, lambda: app.config.get("MAX_CONTENT_LENGTH"))
-    app.wsgi_app = front  # type: ignore[method-assign]
-    return app
+__getattr__, __dir__ = lazy_exports(globals(), {"arbiter.service.web": tuple(__all__)})

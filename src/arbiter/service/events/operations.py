@@ -30,7 +30,7 @@ from arbiter.notation.build import normalise_result
 from arbiter.notation.errors import RecordError
 from arbiter.notation.games import all_games, find_game, game_named
 from arbiter.notation.sources import Notation, read_records
-from arbiter.service.batch import report_for
+from arbiter.service.core.batch import report_for
 from arbiter.service.events.chain import GENESIS, Entry, digest, make_entry
 from arbiter.service.events.common import (
     ACCEPTED,

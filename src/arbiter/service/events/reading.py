@@ -28,7 +28,7 @@ from arbiter.service.events.common import (
 from arbiter.service.events.store import Store, events, log, records, uploads
 
 if TYPE_CHECKING:
-    from arbiter.service.standings_formats import StandingsFormat
+    from arbiter.service.core.standings_formats import StandingsFormat
 
 
 def record_of(header: dict[str, Any], index: int) -> Record:
@@ -212,7 +212,7 @@ def list_uploads(store: Store, event_id: str) -> list[dict[str, Any]]:
 def records_grn(store: Store, event_id: str) -> str:
     """Every record kept, in the order received, in canonical GRN (a record that cannot be
     read, or only in part, is left out: its report says why)."""
-    from arbiter.service.batch import convert_source
+    from arbiter.service.core.batch import convert_source
 
     with store.read() as conn:
         event_row(conn, event_id)
@@ -374,7 +374,7 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
     --format``), as of its current version. Raises ``FormatError`` when the format cannot
     hold them (a TRF of several events)."""
     from arbiter.adjudicator.standings import standings_document
-    from arbiter.service.standings_formats import MEDIA_TYPES, render
+    from arbiter.service.core.standings_formats import MEDIA_TYPES, render
 
     with store.read() as conn:
         row = event_row(conn, event_id)

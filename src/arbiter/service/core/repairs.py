@@ -23,7 +23,7 @@ from arbiter.notation.repair import (
     source_bytes,
 )
 from arbiter.notation.sources import Notation, read_records
-from arbiter.service.batch import report_for
+from arbiter.service.core.batch import report_for
 
 
 def corrected_text(

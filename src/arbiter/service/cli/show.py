@@ -21,10 +21,10 @@ from arbiter.adjudicator.replay import Report
 from arbiter.diagram import Frame, Options, render, render_text
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import read_records
-from arbiter.service.cli import click_option
-from arbiter.service.cli_io import warn_encoding
-from arbiter.service.diagrams import NoSuchPly, NoSuchRecord, frame_of, pick, report_of
-from arbiter.service.options import ENCODING
+from arbiter.service.cli.main import click_option
+from arbiter.service.cli.options import ENCODING
+from arbiter.service.cli.streams import warn_encoding
+from arbiter.service.core.diagrams import NoSuchPly, NoSuchRecord, frame_of, pick, report_of
 
 _file = click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 _index = click.option(

@@ -24,9 +24,9 @@ from arbiter.notation.repair import (
     source_text,
 )
 from arbiter.notation.sources import Notation, read_records
-from arbiter.service.batch import report_for
-from arbiter.service.cli_io import say
-from arbiter.service.repairs import corrected_text
+from arbiter.service.cli.streams import say
+from arbiter.service.core.batch import report_for
+from arbiter.service.core.repairs import corrected_text
 
 
 @click.command("repair")

@@ -14,7 +14,7 @@ from typing import IO
 from flask import Request
 
 from arbiter.notation.sources import JoinedStream, Notation
-from arbiter.service.errors import ApiError
+from arbiter.service.web.errors import ApiError
 
 BODY_FORMATS: dict[str, Notation | None] = {
     "text/plain": "grn",

@@ -16,9 +16,9 @@ from arbiter.adjudicator.replay import Report
 from arbiter.adjudicator.standings import Adjudicated, EventStandings
 from arbiter.adjudicator.standings import standings as compute_standings
 from arbiter.adjudicator.tiebreaks import DEFAULT_ORDER, parse_order
-from arbiter.service.cli import click_option
-from arbiter.service.options import ENCODING
-from arbiter.service.standings_formats import (
+from arbiter.service.cli.main import click_option
+from arbiter.service.cli.options import ENCODING
+from arbiter.service.core.standings_formats import (
     STANDINGS_FORMATS,
     FormatError,
     StandingsFormat,
@@ -92,7 +92,7 @@ def _adjudicated(
     """Every record under ``paths`` (decoded from ``encoding``) with its report, keeping the
     reports in ``seen``; a file or directory that cannot be read gives one ``io-error``
     report without a record, in its place."""
-    from arbiter.service.cli_io import adjudicated_paths, expand_paths, warn_encoding
+    from arbiter.service.cli.streams import adjudicated_paths, expand_paths, warn_encoding
 
     warn_encoding(encoding)
     for record, report in adjudicated_paths(expand_paths(paths), encoding=encoding):

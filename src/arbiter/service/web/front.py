@@ -15,6 +15,11 @@ Two layers refuse requests before the application sees them:
   request that announced ``Expect: 100-continue`` with its error instead of ``100 Continue``.
 """
 
+# waitress's published types describe its public API; the channel and task below subclass
+# its internals (typed as Any for mypy), which those types describe otherwise.
+# pyright: reportAttributeAccessIssue=false, reportOptionalMemberAccess=false
+# pyright: reportIncompatibleVariableOverride=false
+
 from __future__ import annotations
 
 import json
@@ -30,7 +35,7 @@ from typing import Any
 from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
 
-from arbiter.service.errors import error_body
+from arbiter.service.web.errors import error_body
 
 log = logging.getLogger("arbiter.serve")
 

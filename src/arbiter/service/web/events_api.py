@@ -14,8 +14,8 @@ from typing import Any, NoReturn
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from arbiter.service.errors import ApiError
-from arbiter.service.inputs import request_sources
+from arbiter.service.web.errors import ApiError
+from arbiter.service.web.inputs import request_sources
 
 bp = Blueprint("events", __name__, url_prefix="/api/v1/events")
 
@@ -317,9 +317,9 @@ def standings(event_id: str) -> Response:
     """The standings of the records that count, as ``arbiter standings`` writes them
     (``?format=json|table|csv|html|trf``; the TRF with the planned rounds and the
     corrections), made once per version of the event."""
-    from arbiter.service.api import standings_format
+    from arbiter.service.core.standings_formats import FormatError
     from arbiter.service.events.reading import standings_output
-    from arbiter.service.standings_formats import FormatError
+    from arbiter.service.web.api import standings_format
 
     fmt = standings_format()
     try:

@@ -5,11 +5,11 @@ Why this is not simply the click group: a script that checks uploads may run
 ``arbiter adjudicate --json one.grn`` once per record, and loading click (which brings
 inspect, uuid, platform, datetime and gettext with it) is a good part of such a short run.
 So a plain run of ``adjudicate`` or ``validate`` is read here and run without click; every
-other command line goes to the click group of :mod:`arbiter.service.cli`, unchanged, which
+other command line goes to the click group of :mod:`arbiter.service.cli.main`, unchanged, which
 gives all help texts and usage errors.
 
 A plain run is the command's name followed, in any order, by paths and the simple forms of
-the options that :mod:`arbiter.service.options` lists for the command (the click commands
+the options that :mod:`arbiter.service.cli.options` lists for the command (the click commands
 are made from the same table): a flag (``--json``, ``--quiet`` or ``-q``), an option and its
 value as two words (``--from json``, ``-j 2``), or a long option joined to its value by
 ``=`` (``--jobs=2``); a value is one of the option's choices, or a number of its range
@@ -31,9 +31,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from arbiter.service.cli_io import guarded
-from arbiter.service.options import COMMANDS, Option, encoding_name
-from arbiter.service.runs import run_adjudicate, run_validate
+from arbiter.service.cli.options import COMMANDS, Option, encoding_name
+from arbiter.service.cli.runs import run_adjudicate, run_validate
+from arbiter.service.cli.streams import guarded
 
 RUNS: dict[str, Callable[..., None]] = {"adjudicate": run_adjudicate, "validate": run_validate}
 """The commands a plain run may name, and what runs them once their options are read."""
@@ -45,7 +45,7 @@ def main(argv: Sequence[str] | None = None, *, prog_name: str | None = None) -> 
     call the program ``prog_name`` (by default the name it was started by)."""
     plain = plain_command(sys.argv[1:] if argv is None else argv)
     if plain is None:
-        from arbiter.service.cli import main as commands
+        from arbiter.service.cli.main import main as commands
 
         commands.main(args=argv, prog_name=prog_name)
         return

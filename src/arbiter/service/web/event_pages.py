@@ -12,8 +12,8 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template
 
-from arbiter.service.errors import ApiError
-from arbiter.service.events.api import call, store
+from arbiter.service.web.errors import ApiError
+from arbiter.service.web.events_api import call, store
 
 bp = Blueprint("event_pages", __name__)
 
@@ -49,9 +49,9 @@ def event_page(event_id: str) -> Response | str:
     of each round, what does not count and why, the corrections, and the downloads."""
     from arbiter.adjudicator.tiebreaks import EXPLANATIONS, TITLES
     from arbiter.notation.games import find_game
+    from arbiter.service.core.standings_formats import cell_text, colour_letters, value_text
     from arbiter.service.events.common import CORRECTIONS
     from arbiter.service.events.reading import entries, event_standings, list_records
-    from arbiter.service.standings_formats import cell_text, colour_letters, value_text
 
     try:
         summary, tables = call(event_standings, event_id)

@@ -1,6 +1,6 @@
 """What ``arbiter adjudicate`` and ``arbiter validate`` do (``spec/cli.md``), without click:
-the click commands of :mod:`arbiter.service.cli` call these functions once they have read
-their options, and so does the start-up path of :mod:`arbiter.service.entry`, which runs a
+the click commands of :mod:`arbiter.service.cli.main` call these functions once they have read
+their options, and so does the start-up path of :mod:`arbiter.service.cli.entry`, which runs a
 plain command line without loading click at all.
 
 Reports go to standard output; the summary line and the failures of a run to standard error.
@@ -16,15 +16,15 @@ from functools import partial
 
 from arbiter.adjudicator.replay import Report
 from arbiter.notation.sources import Notation
-from arbiter.service.cli_io import (
+from arbiter.service.cli.progress import Tally, file_sizes, terminal_columns, watched
+from arbiter.service.cli.streams import (
     Unreadable,
     adjudicated_paths,
     expand_paths,
     say,
     warn_encoding,
 )
-from arbiter.service.progress import Tally, file_sizes, terminal_columns, watched
-from arbiter.service.suggestions import first_hint, suggestion_lines
+from arbiter.service.core.suggestions import first_hint, suggestion_lines
 
 
 def run_adjudicate(
@@ -102,12 +102,12 @@ def rendered(
 
     Raises ``ClusterError`` if the cluster cannot be used."""
     if scheduler:
-        from arbiter.service.cluster import cluster_rendered
+        from arbiter.service.cli.cluster import cluster_rendered
 
         yield from cluster_rendered(names, scheduler, fmt, render, tally, encoding)
         return
     if jobs > 1:
-        from arbiter.service.parallel import parallel_rendered
+        from arbiter.service.cli.parallel import parallel_rendered
 
         yield from parallel_rendered(names, jobs, fmt, render, tally, encoding)
         return
@@ -120,7 +120,7 @@ def _cluster_errors(scheduler: str | None) -> tuple[type[Exception], ...]:
     then not even loaded)."""
     if not scheduler:
         return ()
-    from arbiter.service.cluster import ClusterError
+    from arbiter.service.cli.cluster import ClusterError
 
     return (ClusterError,)
 

@@ -110,7 +110,7 @@ const arbiterViewer = (() => {
   // --- repair suggestions and corrected copies -------------------------------------------
 
   function suggestionText(s, claimed) {
-    // The words of arbiter validate (service/suggestions.py): the move, what is written,
+    // The words of arbiter validate (service/core/suggestions.py): the move, what is written,
     // the slip, and what the correction achieves. `claimed` undefined: the claim is unknown.
     let written = typeof s.written === "string" ? "written " + shown(s.written) : "";
     if (typeof s.slip === "string" && s.slip) {

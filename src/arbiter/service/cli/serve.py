@@ -4,8 +4,8 @@ Every option may also come from the environment (``ARBITER_HOST``, ``ARBITER_POR
 ``ARBITER_THREADS``, ``ARBITER_MAX_BODY``, ``ARBITER_CONNECTION_LIMIT``,
 ``ARBITER_CHANNEL_TIMEOUT``, ``ARBITER_DATABASE``, ``ARBITER_WORKERS``,
 ``ARBITER_CREATION_KEY``); a command-line option wins. Flask and waitress are imported only
-when the command runs, so that the rest of the CLI starts fast. What stands in front of the
-application (JSON refusals, limits, shutdown) is :mod:`arbiter.service.front`.
+when the command runs, so that the rest of the CLI starts fast. The server itself is
+:mod:`arbiter.service.web.server`; this module only reads its options.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from arbiter.service import DEFAULT_MAX_BODY
+from arbiter.service.web import DEFAULT_MAX_BODY
 
 
 class ByteSize(click.ParamType):  # type: ignore[type-arg]  # generic only from click 8.2
@@ -134,64 +134,24 @@ def serve(
 ) -> None:
     """Run the HTTP API (see spec/api.md) and the events service (spec/events.md) until
     SIGTERM or Ctrl-C, which let the requests under way finish."""
-    import hashlib
-
-    from waitress import create_server
-
-    from arbiter.service import create_app
-    from arbiter.service.access_log import AccessLog, Logged
     from arbiter.service.events.store import default_url
-    from arbiter.service.front import JsonChannel, raise_open_files, serve_until_stopped
-    from arbiter.service.workers import listening_socket, serve_forked
+    from arbiter.service.web.server import ServerOptions, run
 
     url = database or default_url()
     _upgrade(url)
-    config: dict[str, object] = {"MAX_CONTENT_LENGTH": max_body, "DATABASE": url}
-    if creation_key:
-        config["EVENT_CREATION_KEY_SHA256"] = hashlib.sha256(creation_key.encode()).hexdigest()
-    app = create_app(config)
-    raise_open_files(connection_limit + 64)
-    sock = listening_socket(host, port)
-    options = {
-        "threads": threads,
-        "ident": "arbiter",
-        # waitress refuses a body of this size or more, before reading it: one byte over.
-        "max_request_body_size": max_body + 1,
-        "connection_limit": connection_limit,
-        "channel_timeout": channel_timeout,
-        "cleanup_interval": max(1, min(10, channel_timeout // 2)),
-        "asyncore_use_poll": True,  # select() cannot watch more than 1024 connections
-    }
-
-    log = AccessLog(access_log)
-    served = app if access_log == "off" else Logged(app, log)
-
-    def run() -> None:
-        server = create_server(served, sockets=[sock], **options)
-        server.channel_class = JsonChannel
-        server.access_log = log
-        serve_until_stopped(server)
-
-    bound = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-    processes = f"{workers} processes of {threads} threads" if workers > 1 else f"{threads} threads"
-    click.echo(
-        f"arbiter: serving http://{shown}:{bound}/ with {processes} "
-        f"(request bodies up to {max_body} bytes); Ctrl-C or SIGTERM stops",
-        err=True,
+    options = ServerOptions(
+        host=host,
+        port=port,
+        threads=threads,
+        max_body=max_body,
+        connection_limit=connection_limit,
+        channel_timeout=channel_timeout,
+        access_log=access_log,
+        database=url,
+        workers=workers,
+        creation_key=creation_key,
     )
-    if not creation_key and host not in ("127.0.0.1", "localhost", "::1"):
-        click.echo(
-            f"arbiter: anyone who reaches {shown} may create events: set --creation-key",
-            err=True,
-        )
-    try:
-        if workers == 1:
-            run()
-        else:
-            serve_forked(run, workers)
-    finally:
-        sock.close()
+    run(options, say=lambda line: click.echo(f"arbiter: {line}", err=True))
 
 
 def _upgrade(url: str) -> None:

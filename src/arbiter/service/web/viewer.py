@@ -3,7 +3,7 @@ own files (``spec/api.md`` section 1).
 
 ``POST /api/v1/diagram`` draws one record sent at one ply as SVG; ``POST /api/v1/positions``
 gives every ply of the records sent at once, so that the page steps through a game without
-asking the server again. Both pick records and plies through :mod:`arbiter.service.diagrams`,
+asking the server again. Both pick records and plies through :mod:`arbiter.service.core.diagrams`,
 as ``arbiter diagram`` and ``arbiter show`` do. The :data:`assets` blueprint serves the
 page's script, style sheet and icon from ``static/``.
 """
@@ -31,7 +31,7 @@ from arbiter.notation.repair import (
     source_text,
 )
 from arbiter.notation.sources import read_records, split_source
-from arbiter.service.diagrams import (
+from arbiter.service.core.diagrams import (
     Budget,
     NoSuchPly,
     NoSuchRecord,
@@ -40,9 +40,9 @@ from arbiter.service.diagrams import (
     pick,
     positions_entry,
 )
-from arbiter.service.errors import ApiError
-from arbiter.service.inputs import RequestSource, request_sources
-from arbiter.service.repairs import corrected_text, correction_entries
+from arbiter.service.core.repairs import corrected_text, correction_entries
+from arbiter.service.web.errors import ApiError
+from arbiter.service.web.inputs import RequestSource, request_sources
 
 MAX_WIDTH = 4096
 ASSETS: Mapping[str, str] = {
@@ -107,6 +107,7 @@ def positions(request: Request) -> Response:
     svg, control = _flag(args, "svg", False), _flag(args, "control", False)
     index = _number(args, "record", 0)
     corrections = _corrections(args)
+    applied = None
     if corrections:
         item, name, applied = _chosen(request, index or 0, corrections)
         chosen: Iterable[tuple[Record | RecordError, str | None]] = [(item, name)]
@@ -120,7 +121,7 @@ def positions(request: Request) -> Response:
         ]
     except TooManyPlies as err:
         raise ApiError(422, "too-many-plies", str(err), limit=budget.limit) from None
-    if corrections:
+    if applied is not None:
         entries[0]["corrections"] = correction_entries(applied)
     return jsonify(count=len(entries), records=entries)
 
@@ -241,4 +242,4 @@ def favicon() -> Response:
 
 @cache
 def _asset(name: str) -> bytes:
-    return resources.files("arbiter.service.static").joinpath(name).read_bytes()
+    return resources.files("arbiter.service.web.static").joinpath(name).read_bytes()

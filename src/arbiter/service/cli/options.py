@@ -1,9 +1,9 @@
 """The options of ``arbiter adjudicate``, ``validate`` and ``convert`` (``spec/cli.md``),
 described once, in a table that both readers of a command line build on.
 
-Two readers: the click commands of :mod:`arbiter.service.cli`, which make their options
+Two readers: the click commands of :mod:`arbiter.service.cli.main`, which make their options
 (spellings, types, defaults, help texts, environment variables) from this table, and the
-start-up path of :mod:`arbiter.service.entry`, which reads a plain ``adjudicate`` or
+start-up path of :mod:`arbiter.service.cli.entry`, which reads a plain ``adjudicate`` or
 ``validate`` command line without loading click and must read it exactly as click does. With
 one description the two cannot disagree about an option's spellings, values or default; that
 is why this module does not import click (it is loaded at every start).

@@ -1,6 +1,6 @@
 """The HTTP API's description as served: ``openapi.yaml`` with the games filled in.
 
-``service/openapi.yaml`` (copied to ``spec/openapi.yaml``) is written by hand and names the
+``service/web/openapi.yaml`` (copied to ``spec/openapi.yaml``) is written by hand and names the
 five games in its enums; the document served at ``/api/v1/openapi.yaml`` and ``.json`` takes
 those enums from the registered games instead, and holds the record schema in full as the
 JSON request body (the file refers to it by its ``$id``), so that it always describes what
@@ -32,7 +32,7 @@ def openapi_yaml() -> str:
 def _document(_generation: int) -> dict[str, Any]:
     import yaml  # only the description endpoints need it
 
-    text = resources.files("arbiter.service").joinpath("openapi.yaml").read_text("utf-8")
+    text = resources.files("arbiter.service.web").joinpath("openapi.yaml").read_text("utf-8")
     document: dict[str, Any] = yaml.safe_load(text)
     names = [game.name for game in all_games()]
     schemas = document["components"]["schemas"]

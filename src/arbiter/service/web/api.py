@@ -21,23 +21,23 @@ from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record
 from arbiter.notation.json_schema import record_schema
 from arbiter.notation.sources import Notation
-from arbiter.service import openapi, viewer
-from arbiter.service.batch import (
+from arbiter.service.core.batch import (
     adjudicate_source,
     adjudicated_source,
     convert_source,
     game_rows,
     output_parts,
 )
-from arbiter.service.errors import ApiError
-from arbiter.service.inputs import RequestSource, request_sources
-from arbiter.service.standings_formats import (
+from arbiter.service.core.standings_formats import (
     MEDIA_TYPES,
     STANDINGS_FORMATS,
     FormatError,
     StandingsFormat,
 )
-from arbiter.service.standings_formats import render as render_standings
+from arbiter.service.core.standings_formats import render as render_standings
+from arbiter.service.web import openapi, viewer
+from arbiter.service.web.errors import ApiError
+from arbiter.service.web.inputs import RequestSource, request_sources
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 

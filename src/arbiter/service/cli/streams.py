@@ -18,8 +18,8 @@ from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
 from arbiter.notation.plain import Plain
 from arbiter.notation.sources import Notation
-from arbiter.service.batch import Converted, adjudicated_source, convert_source, output_parts
-from arbiter.service.progress import CountingReader, Tally
+from arbiter.service.cli.progress import CountingReader, Tally
+from arbiter.service.core.batch import Converted, adjudicated_source, convert_source, output_parts
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -33,14 +33,14 @@ T = TypeVar("T")
 def guarded(run: Callable[[], T], passing: tuple[type[BaseException], ...] = ()) -> T:
     """What ``run`` returns, with any failure of the program answered in one line on
     standard error instead of a traceback (records are guarded one by one in
-    :mod:`arbiter.service.batch`; this is the last guard, for everything else): an
+    :mod:`arbiter.service.core.batch`; this is the last guard, for everything else): an
     interruption exits with status 130, a closed standard output (``| head``) quietly with 1,
     any other exception with ``arbiter: internal error: ...`` and 1. The exceptions of
     ``passing`` (click's usage errors, for the command group) go through untouched, and so
     does ``SystemExit``.
 
     Used by the click group and by the start-up path that runs without click
-    (:mod:`arbiter.service.entry`), so that neither ever shows a traceback."""
+    (:mod:`arbiter.service.cli.entry`), so that neither ever shows a traceback."""
     try:
         return run()
     except passing:
@@ -273,7 +273,7 @@ def _converted_texts(
     """The text of every record converted, in order; each problem goes to standard error
     as it is met."""
     if jobs > 1:
-        from arbiter.service.parallel import parallel_converted
+        from arbiter.service.cli.parallel import parallel_converted
 
         outputs = parallel_converted(list(expand_paths(paths)), jobs, fmt, to, encoding)
     else:

@@ -23,9 +23,14 @@ from arbiter.adjudicator.replay import Report, error_report
 from arbiter.notation.chunk import Chunk
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import Notation, Unit, read_unit, split_source
-from arbiter.service.batch import convert_item, report_for
-from arbiter.service.cli_io import ConvertedLines, Unreadable, converted_lines, unreadable_lines
-from arbiter.service.progress import Tally
+from arbiter.service.cli.progress import Tally
+from arbiter.service.cli.streams import (
+    ConvertedLines,
+    Unreadable,
+    converted_lines,
+    unreadable_lines,
+)
+from arbiter.service.core.batch import convert_item, report_for
 
 T = TypeVar("T")
 

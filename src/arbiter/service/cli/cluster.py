@@ -17,8 +17,8 @@ from typing import Any
 
 from arbiter.adjudicator.replay import Report
 from arbiter.notation.sources import Notation
-from arbiter.service.parallel import Paths, render_task, tasks
-from arbiter.service.progress import Tally
+from arbiter.service.cli.parallel import Paths, render_task, tasks
+from arbiter.service.cli.progress import Tally
 
 BATCH = 256
 """Records per task: a cluster task costs a few milliseconds to schedule, so tasks are

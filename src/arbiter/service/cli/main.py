@@ -2,10 +2,10 @@
 
 Results go to stdout, diagnostics to stderr. Exit status: 0 when every record is valid, 1
 when any record is not (or a file cannot be read, or no record was found), 2 for a usage
-error. Never a traceback: see :mod:`arbiter.service.cli_io`.
+error. Never a traceback: see :mod:`arbiter.service.cli.streams`.
 
 The options of ``adjudicate``, ``validate`` and ``convert`` are made from the table of
-:mod:`arbiter.service.options`, which the start-up path of :mod:`arbiter.service.entry`
+:mod:`arbiter.service.cli.options`, which the start-up path of :mod:`arbiter.service.cli.entry`
 reads too: a plain run read without click means what the click command would.
 """
 
@@ -23,16 +23,16 @@ import click
 from arbiter import __version__
 from arbiter.notation.games import all_games
 from arbiter.notation.sources import NOTATIONS, Notation
-from arbiter.service.batch import game_rows
-from arbiter.service.cli_io import convert_paths, guarded
-from arbiter.service.options import COMMANDS, Option, encoding_name
-from arbiter.service.runs import run_adjudicate, run_validate
+from arbiter.service.cli.options import COMMANDS, Option, encoding_name
+from arbiter.service.cli.runs import run_adjudicate, run_validate
+from arbiter.service.cli.streams import convert_paths, guarded
+from arbiter.service.core.batch import game_rows
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def table_options(command: str) -> Callable[[F], F]:
-    """The click options of ``command`` that the table of :mod:`arbiter.service.options`
+    """The click options of ``command`` that the table of :mod:`arbiter.service.cli.options`
     describes, in its order: the start-up path reads the same table, so the two read a
     command line alike."""
 
@@ -72,7 +72,7 @@ def _click_type(option: Option) -> click.ParamType[Any] | None:
 
 class Encoding(click.ParamType[str]):
     """The name of a text encoding, given to the command as its canonical name (the same
-    as the start-up path gives: :func:`~arbiter.service.options.encoding_name`)."""
+    as the start-up path gives: :func:`~arbiter.service.cli.options.encoding_name`)."""
 
     name = "encoding"
 
@@ -85,7 +85,7 @@ class Encoding(click.ParamType[str]):
 
 class GuardedGroup(click.Group):
     """A command group that answers any failure of the program with one line on standard
-    error instead of a traceback (:func:`arbiter.service.cli_io.guarded`), and lets click's
+    error instead of a traceback (:func:`arbiter.service.cli.streams.guarded`), and lets click's
     own usage errors and exits through."""
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -100,21 +100,21 @@ class Commands(GuardedGroup):
     for the web server, the standings or the diagrams."""
 
     elsewhere: dict[str, str] = {
-        "serve": "arbiter.service.serve:serve",
-        "standings": "arbiter.service.standings_cli:standings",
-        "show": "arbiter.service.show:show_command",
-        "diagram": "arbiter.service.show:diagram_command",
-        "repair": "arbiter.service.repair_cli:repair",
-        "db": "arbiter.service.events.cli:db",
+        "serve": "arbiter.service.cli.serve:serve",
+        "standings": "arbiter.service.cli.standings:standings",
+        "show": "arbiter.service.cli.show:show_command",
+        "diagram": "arbiter.service.cli.show:diagram_command",
+        "repair": "arbiter.service.cli.repair:repair",
+        "db": "arbiter.service.cli.db:db",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.elsewhere})
 
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        where = self.elsewhere.get(name)
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        where = self.elsewhere.get(cmd_name)
         if where is None:
-            return super().get_command(ctx, name)
+            return super().get_command(ctx, cmd_name)
         module, attribute = where.split(":")
         command: click.Command = getattr(importlib.import_module(module), attribute)
         return command
