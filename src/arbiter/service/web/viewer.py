@@ -46,6 +46,8 @@ from arbiter.service.web.inputs import RequestSource, request_sources
 
 MAX_WIDTH = 4096
 ASSETS: Mapping[str, str] = {
+    "dom.js": "text/javascript; charset=utf-8",
+    "index.js": "text/javascript; charset=utf-8",
     "viewer.js": "text/javascript; charset=utf-8",
     "standings.js": "text/javascript; charset=utf-8",
     "viewer.css": "text/css; charset=utf-8",

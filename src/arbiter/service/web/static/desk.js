@@ -3,18 +3,11 @@
 // in sessionStorage, under the event's id: this tab only, never in a URL or a cookie.
 "use strict";
 (() => {
-  const $ = (id) => document.getElementById(id);
+  const { $, element } = arbiterDom;
   const script = document.currentScript;
   const event = script.dataset.event || null;
   const api = "/api/v1/events/" + event;
   const keyOf = (id) => "arbiter-token:" + id;
-
-  function element(tag, text, cls) {
-    const node = document.createElement(tag);
-    if (text != null) node.textContent = String(text);
-    if (cls) node.className = cls;
-    return node;
-  }
 
   function say(id, text, bad) {
     const note = $(id);

@@ -7,7 +7,7 @@
   const script = document.currentScript;
   const event = script.dataset.event;
   let tag = '"' + event + "-" + script.dataset.version + '"';
-  const $ = (id) => document.getElementById(id);
+  const { $ } = arbiterDom;
 
   async function view(button) {
     const sha = button.dataset.upload;

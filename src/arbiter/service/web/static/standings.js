@@ -4,18 +4,11 @@
 // and TRF buttons ask the same endpoint for its other formats and save the answer.
 "use strict";
 (() => {
-  const $ = (id) => document.getElementById(id);
+  const { $, element } = arbiterDom;
   const chosen = []; // every file added so far, in the order added
   // Each tie-break as people name it, and its explanation in one line: the same as
   // arbiter.adjudicator.tiebreaks.TITLES and EXPLANATIONS (a test holds them together).
   const TIEBREAKS = {"buchholz": ["Buchholz", "the sum of the scores of the opponents met (unplayed rounds as FIDE's regulations count them)"], "sonneborn-berger": ["Sonneborn-Berger", "the sum of the scores of the opponents beaten"], "wins": ["Games won", "the number of games won over the board (forfeits not counted)"], "direct": ["Direct encounter", "the place among the players still tied, by their games against each other; blank for a player who was not tied when it was reached"], "margin": ["Margin", "the sum of the player's winning and losing margins in scored games"]};
-
-  function element(tag, text, cls) {
-    const node = document.createElement(tag);
-    if (text != null) node.textContent = String(text);
-    if (cls) node.className = cls;
-    return node;
-  }
 
   // The list of files, each with a button that takes it out; the standings follow it.
   function listFiles() {

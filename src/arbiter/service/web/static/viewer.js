@@ -12,7 +12,7 @@
 "use strict";
 
 const arbiterViewer = (() => {
-  const $ = (id) => document.getElementById(id);
+  const { $ } = arbiterDom;
   const state = {
     record: null, ply: 0, sent: null, svg: "", buttons: [], lines: [],
     original: null, index: 0, corrections: [],
