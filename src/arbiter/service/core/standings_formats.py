@@ -200,6 +200,17 @@ def csv_text(tables: Sequence[EventStandings]) -> str:
     return out.getvalue()
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula (or moves past to one)."""
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A name as a CSV cell that no spreadsheet runs: one that starts like a formula
+    (``=HYPERLINK(...)``, ``+1``, ``@SUM``) gets a leading apostrophe, which spreadsheets
+    show as text and do not display."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def _csv_row(table: EventStandings, line: Standing, tiebreaks: list[str], rounds: int) -> list[str]:
     rank_of = {other.player: other.rank for other in table.standings}
     letters = colour_letters(table.game)
@@ -208,10 +219,10 @@ def _csv_row(table: EventStandings, line: Standing, tiebreaks: list[str], rounds
     counts = [line.rank, line.points, line.games, line.played, line.wins, line.losses]
     counts += [line.forfeit_wins, line.forfeit_losses]
     return [
-        table.event or "",
-        table.game or "",
+        spreadsheet_safe(table.event or ""),
+        spreadsheet_safe(table.game or ""),
         str(counts[0]),
-        line.player,
+        spreadsheet_safe(line.player),
         *(str(count) for count in counts[1:]),
         *(value_text(values.get(name)) for name in tiebreaks),
         *cells,

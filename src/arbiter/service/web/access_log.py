@@ -2,22 +2,49 @@
 request on standard error, in the common log format with the time taken, or as JSON lines.
 
 A line holds who asked (the client's address), when, the method, path and query, the
-status, the bytes answered and the seconds taken: never a body (a record's text) and never
-a header (a token). Requests the server refuses before the application sees them (a
-malformed request, a body over the limit) are logged too, by :mod:`.front`.
+status, the bytes answered and the seconds taken: never a body (a record's text), never a
+header (a token), and never a secret sent in the address: the values of query parameters
+named like one (``token``, ``key``...) and anything shaped like a token are ``[hidden]``.
+Requests the server refuses before the application sees them (a malformed request, a body
+over the limit) are logged too, by :mod:`.front`.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from typing import IO, Any
+from urllib.parse import unquote_plus
 
 STYLES = ("common", "json", "off")
+
+SECRET_NAMES = re.compile(r"token|key|secret|password|passwd|auth", re.IGNORECASE)
+"""Query parameters whose values are never written, whatever they hold."""
+SECRET_VALUES = re.compile(r"arb_[A-Za-z0-9_\-%]+")
+"""An arbiter token anywhere in a path or a query (``arb_`` and its random part)."""
+HIDDEN = "[hidden]"
+
+
+def redacted(target: str) -> str:
+    """``target`` (a path and its query) as it may be logged: the values of parameters named
+    like a secret, and anything that looks like an arbiter token, replaced by ``[hidden]``.
+    Tokens belong in the Authorization header, which is never logged; a client that puts
+    one in the address has it kept out of the log all the same."""
+    path, mark, query = target.partition("?")
+    if query:
+        parts = []
+        for part in query.split("&"):
+            name, equals, value = part.partition("=")
+            secret = equals and SECRET_NAMES.search(unquote_plus(name))
+            parts.append(f"{name}={HIDDEN}" if secret else part)
+        query = "&".join(parts)
+    return SECRET_VALUES.sub(HIDDEN, path + mark + query)
+
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -34,6 +61,7 @@ class AccessLog:
               size: int, seconds: float) -> None:  # fmt: skip
         if self.style == "off":
             return
+        target = redacted(target)
         now = datetime.now(UTC)
         if self.style == "json":
             path, _, query = target.partition("?")

@@ -22,6 +22,8 @@ Two layers refuse requests before the application sees them:
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import logging
 import resource
@@ -35,6 +37,7 @@ from typing import Any
 from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
 
+from arbiter.service.core.standings_formats import HTML_STYLE
 from arbiter.service.web.errors import error_body
 
 log = logging.getLogger("arbiter.serve")
@@ -66,6 +69,37 @@ WAITRESS_CODES = {
 """Stable codes for the errors waitress answers before the application runs."""
 
 
+def _policy() -> str:
+    """The Content-Security-Policy of every answer: the pages load only their own scripts,
+    styles and images, none inline and none from elsewhere; the one inline style allowed is
+    that of the HTML standings (by its SHA-256), a stand-alone document that is also saved
+    and opened as a file."""
+    standings_style = base64.b64encode(
+        hashlib.sha256(f"\n{HTML_STYLE}\n".encode()).digest()
+    ).decode()
+    return (
+        "default-src 'self'; script-src 'self'; "
+        f"style-src 'self' 'sha256-{standings_style}'; img-src 'self' data:; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    )
+
+
+SECURITY_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Content-Security-Policy", _policy()),
+    ("Referrer-Policy", "same-origin"),
+)
+"""Sent with every answer (spec/api.md §6): no type sniffing, so that a TRF or CSV (or an
+upload's bytes) is never run as a page or a script; the policy of :func:`_policy`; and no
+address of a page sent to another site."""
+
+
+def with_security_headers(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``headers`` with :data:`SECURITY_HEADERS` added where the answer did not set them."""
+    present = {name.lower() for name, _ in headers}
+    return [*headers, *((n, v) for n, v in SECURITY_HEADERS if n.lower() not in present)]
+
+
 def json_response(
     start_response: Callable[..., Any], status: int, code: str, message: str, **extra: Any
 ) -> list[bytes]:
@@ -74,7 +108,9 @@ def json_response(
     reason = {400: "Bad Request", 413: "Content Too Large", 500: "Internal Server Error"}
     start_response(
         f"{status} {reason.get(status, 'Error')}",
-        [("Content-Type", "application/json"), ("Content-Length", str(len(body)))],
+        with_security_headers(
+            [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+        ),
     )
     return [body]
 
@@ -108,10 +144,10 @@ class JsonFront:
                 )
         started = False
 
-        def tracking(*args: Any) -> Any:
+        def tracking(status: str, headers: list[tuple[str, str]], *rest: Any) -> Any:
             nonlocal started
             started = True
-            return start_response(*args)
+            return start_response(status, with_security_headers(headers), *rest)
 
         try:
             return self.app(environ, tracking)
@@ -120,7 +156,7 @@ class JsonFront:
             if started:
                 raise
             return json_response(
-                start_response,
+                start_response,  # not tracking: json_response adds the headers itself
                 500,
                 "internal-error",
                 "the server failed on this request; the failure has been logged",
@@ -146,6 +182,7 @@ class JsonErrorTask(ErrorTask):  # type: ignore[misc]
         body = json.dumps(error_body(status, code, message, **extra)).encode("utf-8")
         self.status = f"{status} {error.reason}"
         self.response_headers.append(("Content-Type", "application/json"))
+        self.response_headers.extend(SECURITY_HEADERS)
         self.set_close_on_finish()
         self.channel.linger_after_flush = True  # the body may still be on its way
         self.content_length = len(body)

@@ -87,6 +87,24 @@ HEAD = 64 * 1024
 """Bytes read from a body at a time."""
 
 
+def file_name(sent: str | None) -> str | None:
+    """The name of an uploaded file as it is kept and shown: its last part only (a client
+    may send a path, ``../../x.grn`` or ``C:\\round\\x.grn``), without control characters
+    (NUL included), at most :data:`MAX_FILE_NAME` characters (the end kept, with its
+    extension); None when nothing is left."""
+    if not sent:
+        return None
+    last = sent.replace("\\", "/").rsplit("/", 1)[-1]
+    shown = "".join(c for c in last if c.isprintable() or c == " ").strip()
+    if shown in ("", ".", ".."):
+        return None
+    return shown[-MAX_FILE_NAME:]
+
+
+MAX_FILE_NAME = 255
+"""The most characters of a file name that are kept (the events' database holds 255)."""
+
+
 def _uploaded_files(request: Request) -> list[RequestSource]:
     if not request.mimetype_params.get("boundary"):
         raise ApiError(400, "bad-multipart", "the multipart/form-data body has no boundary")
@@ -94,7 +112,7 @@ def _uploaded_files(request: Request) -> list[RequestSource]:
     for _field, storage in request.files.items(multi=True):
         data = storage.read()
         if storage.filename or data:  # an empty file input of a form sends neither
-            sources.append(RequestSource(storage.filename or None, data))
+            sources.append(RequestSource(file_name(storage.filename), data))
     if not sources:
         raise ApiError(
             400,

@@ -51,6 +51,7 @@ ASSETS: Mapping[str, str] = {
     "viewer.js": "text/javascript; charset=utf-8",
     "standings.js": "text/javascript; charset=utf-8",
     "viewer.css": "text/css; charset=utf-8",
+    "index.css": "text/css; charset=utf-8",
     "site.css": "text/css; charset=utf-8",
     "event.js": "text/javascript; charset=utf-8",
     "desk.js": "text/javascript; charset=utf-8",

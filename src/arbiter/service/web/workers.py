@@ -11,10 +11,12 @@ on its first event request (after the fork).
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -69,11 +71,13 @@ def serve_forked(run: Callable[[], None], workers: int) -> None:
 
 
 def _fork(run: Callable[[], None], handlers: dict[signal.Signals, Any]) -> int:
+    parent = os.getpid()
     pid = os.fork()
     if pid:
         return pid
     for sig, handler in handlers.items():  # the worker's own server sets its handlers
         signal.signal(sig, handler)
+    leave_with(parent)
     code = 0
     try:
         run()
@@ -82,6 +86,32 @@ def _fork(run: Callable[[], None], handlers: dict[signal.Signals, Any]) -> int:
         code = 1
     finally:
         os._exit(code)
+
+
+def leave_with(parent: int) -> None:
+    """Make this worker stop, as on SIGTERM (its requests under way finish), when
+    ``parent`` is gone, even killed with SIGKILL, which it cannot pass on: else the workers
+    would serve on as orphans, holding the port, and a restart could not bind it. On Linux
+    the kernel sends the signal at once (``prctl(PR_SET_PDEATHSIG)``); elsewhere, and in
+    case the parent died before that was set, a thread looks every :data:`ORPHAN_CHECK`
+    seconds."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux
+        pass
+    threading.Thread(target=_watch, args=(parent,), name="orphan-check", daemon=True).start()
+
+
+PR_SET_PDEATHSIG = 1
+ORPHAN_CHECK = 1.0
+"""Seconds between two looks at the parent, where the kernel does not tell."""
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_CHECK)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _stop(children: set[int]) -> None:
