@@ -1,0 +1,274 @@
+"""Receipts: the server's signed word that an event's trail held a given entry, so that what
+the database later holds can be checked against something kept outside it (``spec/events.md``
+§6). The model is a transparency log's signed head (Certificate Transparency's signed tree
+head, Rekor's checkpoint): whoever keeps a receipt can later show that the trail was cut
+short, rewritten, replaced or deleted since, whatever the database says of itself.
+
+A receipt names the event, an entry's number, the chain hash after that entry and the
+entry's time, signed with the server's Ed25519 key. The key is made at the server's first
+start and kept in the data folder, readable by its owner only; its public half is given
+with every event (``GET /api/v1/events/ID``, the public page) so that anyone can check a
+receipt's signature. Nothing here reads the database: :func:`receipt_problems` compares
+receipts with the entries the caller read.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import stat
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    PublicFormat,
+    load_pem_private_key,
+)
+
+__all__ = [
+    "KEY_FILE",
+    "Head",
+    "Receipt",
+    "ReceiptError",
+    "ServerKey",
+    "load_json",
+    "load_or_create_key",
+    "read_receipts",
+    "receipt_problems",
+]
+
+KEY_FILE = "server-key.pem"
+"""The server's signing key in the data folder (PKCS #8, PEM, mode 0600)."""
+VERSION = 1
+KEY_PREFIX = "ed25519:"
+MAX_RECEIPTS = 10_000
+"""Receipts one check may be given (a file, or a request's body)."""
+
+
+class ReceiptError(ValueError):
+    """A receipt that cannot be read, or a key that cannot be used: where, and why."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where, self.message = where, message
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """The state of an event's trail after one entry: its number, the chain hash after it
+    (the entry's own hash, which covers every entry before it) and the entry's time."""
+
+    event: str
+    entry: int
+    hash: str
+    at: str
+
+    def signed_text(self) -> bytes:
+        """The bytes a receipt signs: a few labelled lines, so that a signature over them
+        can never be read as a signature over anything else."""
+        return (
+            f"arbiter receipt v{VERSION}\nevent {self.event}\nentry {self.entry}\n"
+            f"hash {self.hash}\nat {self.at}\n"
+        ).encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    """A signed head, as the API gives it and a director or a player keeps it."""
+
+    head: Head
+    key: str
+    signature: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": VERSION,
+            "event": self.head.event,
+            "entry": self.head.entry,
+            "hash": self.head.hash,
+            "at": self.head.at,
+            "key": self.key,
+            "signature": self.signature,
+        }
+
+    def signature_holds(self) -> bool:
+        """Whether the signature is the key's over the head (not whether the key is one to
+        trust: see :func:`receipt_problems`)."""
+        try:
+            public = Ed25519PublicKey.from_public_bytes(_unpadded(self.key[len(KEY_PREFIX) :]))
+            public.verify(_unpadded(self.signature), self.head.signed_text())
+        except (InvalidSignature, ValueError):
+            return False
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class ServerKey:
+    """The server's Ed25519 key: it signs heads; its public half is :attr:`public`."""
+
+    private: Ed25519PrivateKey
+
+    @property
+    def public(self) -> str:
+        """``ed25519:`` and the 32 bytes of the public key, base64url without padding."""
+        raw = self.private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        return KEY_PREFIX + _text(raw)
+
+    def sign(self, head: Head) -> Receipt:
+        return Receipt(head, self.public, _text(self.private.sign(head.signed_text())))
+
+
+def load_or_create_key(folder: Path) -> ServerKey:
+    """The key kept in ``folder`` (the data folder), made there on first use, readable and
+    writable by its owner only. Two processes starting at once make one key: the file is
+    created exclusively, and the loser reads the winner's.
+
+    Raises :class:`ReceiptError` for a key file others may read, or one that is not a key."""
+    path = folder / KEY_FILE
+    if not path.exists():
+        _create(path)
+    mode = path.stat().st_mode
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise ReceiptError(
+            str(path), f"others may read the server's key (mode {stat.filemode(mode)}): chmod 600"
+        )
+    try:
+        private = load_pem_private_key(path.read_bytes(), password=None)
+    except (ValueError, TypeError) as err:
+        raise ReceiptError(str(path), f"not a key: {err}") from None
+    if not isinstance(private, Ed25519PrivateKey):
+        raise ReceiptError(str(path), "not an Ed25519 key")
+    return ServerKey(private)
+
+
+def _create(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pem = Ed25519PrivateKey.generate().private_bytes(
+        Encoding.PEM, PrivateFormat.PKCS8, NoEncryption()
+    )
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as out:
+        out.write(pem)
+        out.flush()
+        os.fsync(out.fileno())
+    try:
+        os.link(partial, path)  # fails if another process made the key first: theirs stays
+    except FileExistsError:
+        pass
+    finally:
+        partial.unlink()
+
+
+# --- reading receipts -------------------------------------------------------------------------
+
+
+def read_receipts(value: object, where: str) -> list[Receipt]:
+    """Receipts from a parsed JSON value: a list of receipts as the API gave them (or one
+    receipt). Raises :class:`ReceiptError` naming the receipt and field at fault."""
+    items = value if isinstance(value, list) else [value]
+    if len(items) > MAX_RECEIPTS:
+        raise ReceiptError(where, f"more than {MAX_RECEIPTS} receipts")
+    return [_receipt(item, f"{where}: receipt {n}") for n, item in enumerate(items, 1)]
+
+
+def _receipt(item: object, where: str) -> Receipt:
+    if not isinstance(item, Mapping):
+        raise ReceiptError(where, "a receipt is a JSON object")
+    if item.get("version") != VERSION:
+        raise ReceiptError(where, f"'version' must be {VERSION}")
+    event = _field(item, "event", where, 64)
+    number = item.get("entry")
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number < 2**31:
+        raise ReceiptError(where, "'entry' must be a whole number from 1")
+    digest = _field(item, "hash", where, 64)
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise ReceiptError(where, "'hash' must be 64 hexadecimal digits")
+    key = _field(item, "key", where, 100)
+    if not key.startswith(KEY_PREFIX) or len(_decoded(key[len(KEY_PREFIX) :], where)) != 32:
+        raise ReceiptError(where, "'key' must be ed25519: and 32 bytes in base64url")
+    signature = _field(item, "signature", where, 100)
+    if len(_decoded(signature, where)) != 64:
+        raise ReceiptError(where, "'signature' must be 64 bytes in base64url")
+    head = Head(event, number, digest, _field(item, "at", where, 40))
+    return Receipt(head, key, signature)
+
+
+def _field(item: Mapping[str, Any], name: str, where: str, most: int) -> str:
+    value = item.get(name)
+    if not isinstance(value, str) or not value or len(value) > most or not value.isascii():
+        raise ReceiptError(where, f"'{name}' must be a text of at most {most} characters")
+    return value
+
+
+def _decoded(text: str, where: str) -> bytes:
+    try:
+        return _unpadded(text)
+    except ValueError:
+        raise ReceiptError(where, f"{text[:20]!r} is not base64url") from None
+
+
+def _text(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _unpadded(text: str) -> bytes:
+    try:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError) as err:
+        raise ValueError(str(err)) from None
+
+
+def load_json(data: bytes, where: str) -> object:
+    """A receipts file's JSON, or :class:`ReceiptError`."""
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError) as err:
+        raise ReceiptError(where, f"not JSON: {err}") from None
+
+
+# --- checking receipts against a trail --------------------------------------------------------
+
+
+def receipt_problems(
+    receipts: Sequence[Receipt],
+    trusted: set[str],
+    hashes: Mapping[str, Sequence[str]],
+) -> list[str]:
+    """What each receipt finds wrong with the trails as the database holds them: ``hashes``
+    gives, for each event the database holds, its entries' hashes in order (entry 1
+    first). A receipt holds when its key is trusted, its signature is the key's, its event
+    is held, and the trail still has that entry with that hash. Each problem names the
+    receipt (by its event and entry) and says where the trail breaks."""
+    problems = []
+    for receipt in receipts:
+        head = receipt.head
+        name = f"receipt for entry {head.entry} of event {head.event}"
+        if receipt.key not in trusted:
+            problems.append(f"{name}: signed by a key this server does not trust ({receipt.key})")
+        elif not receipt.signature_holds():
+            problems.append(f"{name}: its signature does not hold; it is not the server's")
+        elif head.event not in hashes:
+            problems.append(f"{name}: the database holds no such event; it was deleted")
+        else:
+            trail = hashes[head.event]
+            if len(trail) < head.entry:
+                problems.append(
+                    f"{name}: the trail ends at entry {len(trail)}; entries from "
+                    f"{len(trail) + 1} on were removed"
+                )
+            elif trail[head.entry - 1] != head.hash:
+                problems.append(
+                    f"{name}: entry {head.entry}'s hash is now {trail[head.entry - 1][:16]}..., "
+                    f"not {head.hash[:16]}...; the trail was rewritten at or before it"
+                )
+    return problems
