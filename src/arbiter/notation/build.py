@@ -322,6 +322,13 @@ def _with_steps(move: Place) -> ImploPlace:
 _IMPLO_PLACES: dict[Place, ImploPlace] = {}
 
 
+def _form_of(move: Move, game: GameDescription) -> bool:
+    """Whether ``move`` is of a form ``game`` has (a variant only where the game sets its
+    flag)."""
+    variant = move.form.variant
+    return move.type in game.moves and (variant is None or getattr(game, variant) is True)
+
+
 def _check_any_turn(turn: Turn, spec: GameDescription, size: int, ply: int) -> Turn:
     move = check_move(turn.move, spec, size, ply=ply, where=turn.where)
     return turn if move is turn.move else turn._replace(move=move)
@@ -342,8 +349,7 @@ def check_move(
     ``off-board`` for a square beyond ``size``; located at ``ply`` and ``where``."""
     if game.resolve and type(move) is Place:
         move = _with_steps(move)
-    variant = move.form.variant
-    if move.type not in game.moves or (variant is not None and getattr(game, variant) is not True):
+    if not _form_of(move, game):
         raise InvalidRecordError(
             f"{str(move)!r} is a {move.called()}, which {game.name} does not have",
             code="wrong-move-form",
@@ -362,4 +368,19 @@ def check_move(
                 move=str(move),
                 where=where,
             )
+    return move
+
+
+def move_in_game(move: Move, game: GameDescription, size: int) -> Move | None:
+    """``move`` as :func:`check_move` reads it in ``game`` on a board of ``size``, or None
+    where it would refuse it: the same checks without the cost of an error, for moves that
+    are tried rather than read (the slips of a move, most of them off the board or of no
+    form of the game)."""
+    if game.resolve and type(move) is Place:
+        move = _with_steps(move)
+    if not _form_of(move, game):
+        return None
+    for point in move.points():
+        if point.file >= size or point.rank >= size:
+            return None
     return move
