@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import gc
 import re
-from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.base import Rules, get_rules
 from arbiter.adjudicator.replay import KEPT_STATES, settle, starting_state
-from arbiter.notation.ast import FILES, Location, Move, Point, Record
-from arbiter.notation.build import check_move
+from arbiter.notation.ast import FILES, STEPS, Location, Move, Point, Record
+from arbiter.notation.build import move_in_game
 from arbiter.notation.errors import IllegalMoveError, RecordError
 from arbiter.notation.games import GameDescription, find_game, generation
 from arbiter.notation.grn_reader import parse_grn_record
@@ -60,19 +59,35 @@ UNREAD_CODES = frozenset({"syntax-error", "off-board", "wrong-move-form"})
 """Errors of a record whose reading stops at a move."""
 READINGS = 40
 """A record that stops at a move is read again with at most this many corrections."""
-MAX_WORD = 24
-"""Longer words are not searched: no move of any game is written so long, and the slips of a
-word number about its length squared."""
+MAX_WORD = 64
+"""Longer words are not searched: the slips of a word number about its length squared, and
+no move is written so long but an Implo placement with a dozen resolution steps (late in a
+game on a small board, eight or nine steps make one of about 30 characters)."""
+REACH = 2
+"""How many steps through empty squares the search looks from the refused move's squares
+(:meth:`_Search._region`)."""
+MAX_SAID = 200
+"""The squares a refusal names are read from this many characters of its message at most."""
 MAX_SOURCE = 65_536
 """A record longer than this (in characters) is not read again: each reading costs its
 length."""
 
-LOOK_ALIKE: Final = {
-    "1": "7l", "7": "1", "3": "8", "8": "3b", "5": "6s", "6": "5b", "4": "9", "9": "4g",
-    "0": "o", "2": "z", "a": "o", "o": "a", "b": "h6", "h": "b", "c": "e", "e": "c",
-    "g": "9q", "q": "g", "l": "1i", "i": "l", "m": "n", "n": "m", "u": "v", "v": "u",
-}  # fmt: skip
-"""Characters that handwriting, or reading it, confuses."""
+
+def _pairs(pairs: str) -> dict[str, str]:
+    """The characters each character of ``pairs`` (two-letter words) is confused with."""
+    found: dict[str, str] = {}
+    for pair in pairs.split():
+        found[pair[0]] = found.get(pair[0], "") + pair[1]
+        found[pair[1]] = found.get(pair[1], "") + pair[0]
+    return found
+
+
+LOOK_ALIKE: Final = _pairs("17 14 27 38 56 68 49 0o 2z 5s 6b 9g 1l ad ao bh ce gq il mn uv")
+"""Characters that handwriting, or reading it, confuses most: a ``1`` and a ``7`` or a ``4``,
+a ``3`` and an ``8``, a ``6`` and a ``5`` or an ``8``, an ``a`` and a ``d`` or an ``o``,
+a ``b`` and an ``h``, a ``c`` and an ``e`` (cost 1.2)."""
+FAINT_ALIKE: Final = _pairs("35 58 79 89 23 06 08 ae au ac hn hk nr nu ft ij rv vw mw kx xy")
+"""Characters that handwriting confuses less often (cost 1.3)."""
 KEYBOARD: Final = {
     "q": "wa", "w": "qes", "e": "wrd", "r": "etf", "t": "ryg", "y": "tu", "u": "yi", "i": "uo",
     "o": "ip", "p": "o", "a": "qsz", "s": "adwx", "d": "sfec", "f": "dgrv", "g": "fhtb",
@@ -82,16 +97,19 @@ KEYBOARD: Final = {
 }  # fmt: skip
 """Keys next to each other on a keyboard, for records typed in."""
 OPPOSITE: Final = {"n": "s", "s": "n", "e": "w", "w": "e"}
-COSTS: Final = (1.0, 1.2, 1.4, 1.5, 1.6, 1.8, 2.0, 2.5)
+FIT_COST: Final = 0.9
+"""The cost of a sowing's path corrected to the height of the stack it lifts, at the refused
+ply, when the path written is one step longer or shorter: a direction dropped or doubled is
+then all but certain, and is tried before any other slip."""
+COSTS: Final = (FIT_COST, 1.0, 1.2, 1.3, 1.4, 1.5, 1.6, 1.8, 2.0, 2.5)
 """Every slip's cost, likeliest first: the search tries slips a cost at a time."""
-CHEAP_COST = 1.2
+CHEAP_COST = 1.3
 """The cheap slips cost up to this (a file or rank off by one, the squares swapped, the
-directions reversed, a look-alike), every other more. At the plies before the refused
-one only they are tried: they are nearly all the slips found there, and the others would
-cost most of the search."""
+directions reversed or two of them swapped, a look-alike), every other more. At the plies
+before the refused one only they are tried: they are nearly all the slips found there, and
+the others would cost most of the search."""
 _MOVE_POINTER = re.compile(r"/moves/(0|[1-9][0-9]{0,8})")
 _SQUARE = re.compile(r"([a-s])(1[0-9]|[1-9])")
-_PATH = re.compile(r":([nsew]+)$")
 
 
 class Slip(NamedTuple):
@@ -167,7 +185,9 @@ def suggest(
         return []
     paused = _pause_collector()
     try:
-        search = _Search(record, refused, positions=positions)
+        message = error.get("message")
+        said = message if isinstance(message, str) else ""
+        search = _Search(record, refused, positions=positions, said=said)
         return [search.described(candidate) for candidate in search.run(limit)]
     finally:
         _resume_collector(paused)
@@ -193,12 +213,14 @@ class _Option:
     written it wrongly (a class of its own rather than a named tuple: compiled, it is made
     without running Python code)."""
 
-    __slots__ = ("move", "text", "what")
+    __slots__ = ("changed", "move", "text", "what")
 
-    def __init__(self, move: Move, text: str, what: str) -> None:
+    def __init__(self, move: Move, text: str, what: str, changed: int = 0) -> None:
         self.move: Final = move
         self.text: Final = text
         self.what: Final = what
+        self.changed: Final = changed
+        """At an earlier ply, the squares it or the written move touches alone (a mask)."""
 
 
 class _Candidate(NamedTuple):
@@ -223,6 +245,7 @@ class _Search:
         refused: int,
         written: str | None = None,
         positions: Mapping[int, Any] | None = None,
+        said: str = "",
     ) -> None:
         self.record = record
         self.refused = refused
@@ -249,23 +272,62 @@ class _Search:
         else:
             self._replay_window(window)
         self.budget = BUDGET_BASE + BUDGET_PER_PLY * len(self.moves)
-        nothing: frozenset[int] = frozenset()
-        self.squares = [nothing] * len(self.moves)
-        """The squares each written move of the window touches (:meth:`Point.index`), by
+        self.squares = [0] * len(self.moves)
+        """The squares each written move of the window touches (:func:`_squares`), by
         ply - 1."""
-        self.uses: dict[int, list[int]] = {}
-        """The plies of the window whose moves touch each square, in order."""
-        for ply in range(window, refused + 1):
-            squares = self.squares[ply - 1] = frozenset(_indexes(self.moves[ply - 1], self.size))
-            for square in squares:
-                self.uses.setdefault(square, []).append(ply)
-        self.touched = self.squares[refused - 1]
+        self.placed = [0] * len(self.moves)
+        """The squares named by the placements after each ply of the window and before the
+        refused one, by ply - 1: a square a correction fills could not have been named by a
+        placement after it (a sowing or a capture may well go where a stack stands)."""
+        placed = 0
+        for ply in range(refused, window - 1, -1):
+            move = self.moves[ply - 1]
+            text = self.written[ply - 1] if ply < refused or written is None else str(move)
+            self.squares[ply - 1] = _squares(text, self.size)
+            self.placed[ply - 1] = placed
+            if move.type == "place" and ply < refused:
+                placed |= self.squares[ply - 1]
+        self.touched = self.squares[refused - 1] | _mask(_named(said[:MAX_SAID], self.size))
+        """The squares the refused move touches, and those its refusal names (``cannot
+        pass: e1 is not controlled``; a pass touches none)."""
         self.generation = _read_afresh()
         self.endings: dict[Any, tuple[int, str | None]] = {}
         """How the record ends from each position after the refused move tried so far."""
+        self.lifted = 0
+        """The square of the stack the refused sowing lifts, when its path does not fit it
+        (as a mask)."""
+        self.fits = self._fits()
+        """The sowings whose path the height of the refused move's stack calls for."""
+        self.around = _mask(_around(_bits(self.touched), self.size) | self._region())
+        """The squares on or next to those the refused move touches, and the empty squares
+        joined to them (:meth:`_region`)."""
         self.close: frozenset[int] = frozenset()
-        self.likely: dict[tuple[int, str], bool] = {}
-        """Whether each slip at an earlier ply is a likely correction, by (ply, text)."""
+        self.split: dict[tuple[int, float], tuple[tuple[_Option, ...], ...]] = {}
+        """The slips at each earlier ply and cost by how likely they are (:meth:`_level`)."""
+
+    def _region(self) -> set[int]:
+        """The empty squares at most :data:`REACH` steps from a square the refused move
+        touches, through empty squares, in the position before it: a territory whose size
+        or shape decides the refused move (an Implo patch) is changed by a stone put in it
+        or left out of it, a few squares away."""
+        grid = self.rules.position(self.states[self.refused - 1])
+        size = self.size
+        empty = [not grid[square // size][square % size] for square in range(size * size)]
+        edge = _bits(self.touched)
+        found = set(edge)
+        for _ in range(REACH):
+            step: list[int] = []
+            for square in edge:
+                file, rank = square % size, square // size
+                for other, inside in (
+                    (square - 1, file > 0), (square + 1, file < size - 1),
+                    (square - size, rank > 0), (square + size, rank < size - 1),
+                ):  # fmt: skip
+                    if inside and empty[other] and other not in found:
+                        found.add(other)
+                        step.append(other)
+            edge = step
+        return found
 
     def _replay_window(self, window: int) -> None:
         """Find the positions before the plies of the window by replaying the record."""
@@ -281,16 +343,19 @@ class _Search:
         plies (with ``earlier``) whose moves touch a square on or next to the refused
         move's, or one a slip away, the slips up to :data:`CHEAP_COST` that change what
         stands on the refused move's squares and whose new squares stay clear until then.
-        The other slips of the window's plies only when none of those makes the game replay
-        to its claimed result. The best correction comes first, then the best at another
-        ply than it (the two ways a later refusal is explained: the refused move miscopied,
-        or an earlier one), then the others."""
+        Then, when none of those makes the game replay to its claimed result, those that
+        change what stands next to them; then the other slips of the window's plies. The
+        best correction comes first, then the best at another ply than it (the two ways a
+        later refusal is explained: the refused move miscopied, or an earlier one), then
+        the others."""
         close, others = self._plies()
         if not earlier:
             close, others = close[:1], []
-        found = self._search(close, likely=True)
+        found = self._search(close, 0)
         if earlier and not any(candidate.rank[0] == 0 for candidate in found):
-            found += self._search(close[1:] + others, likely=False)
+            found += self._search(close[1:], 1)
+        if earlier and not any(candidate.rank[0] == 0 for candidate in found):
+            found += self._search(close[1:] + others, 2)
         unique: dict[tuple[int, str], _Candidate] = {}
         for candidate in sorted(found, key=lambda candidate: candidate.rank):
             unique.setdefault((candidate.ply, str(candidate.move)), candidate)
@@ -298,88 +363,133 @@ class _Search:
 
     def _plies(self) -> tuple[list[int], list[int]]:
         """The refused ply and the earlier plies whose moves touch a square on or next to
-        one the refused move touches, or one a slip away from those (``b8`` for ``b3``), or
-        that come just before it; then the other earlier plies of the window."""
-        near = _around(self.touched, self.size) | self._slip_away()
+        one the refused move touches, or one a slip away from those (``b8`` for ``b3``, and
+        ``b4`` for ``b3``'s neighbour ``c4``), or that come just before it; then the other
+        earlier plies of the window."""
+        near = self.around | _mask(self._slip_away(_bits(self.around)))
         earlier = range(self.refused - 1, max(0, self.refused - WINDOW), -1)
         close = [self.refused]
         for ply in earlier:
-            if ply >= self.refused - 2 or near.intersection(self.squares[ply - 1]):
+            if ply >= self.refused - 2 or near & self.squares[ply - 1]:
                 close.append(ply)
         self.close = frozenset(close)
         return close, [ply for ply in earlier if ply not in self.close]
 
-    def _slip_away(self) -> set[int]:
-        """The squares that a slip up to :data:`CHEAP_COST` makes of one the refused move
-        names (the slips of a square are nearly symmetric: ``b3`` and ``b8`` are each
-        other's look-alikes; the squares a sowing goes through are not written)."""
+    def _slip_away(self, squares: Iterable[int] | None = None) -> set[int]:
+        """The squares that a slip up to :data:`CHEAP_COST` makes of one of ``squares``, by
+        default those the refused move touches (the slips of a square are nearly
+        symmetric: ``b3`` and ``b8`` are each other's look-alikes)."""
         away: set[int] = set()
-        for named in self.moves[self.refused - 1].points():
-            for found in _tiers(str(named), True).values():
-                for text, _ in found:
-                    if _SQUARE.fullmatch(text):
-                        point = Point.parse(text)
-                        if point.file < self.size and point.rank < self.size:
-                            away.add(point.index(self.size))
+        for square in _bits(self.touched) if squares is None else squares:
+            away.update(_away(square, self.size))
         return away
 
-    def _search(self, plies: list[int], likely: bool) -> list[_Candidate]:
+    def _search(self, plies: list[int], level: int) -> list[_Candidate]:
         """Try the slips at ``plies``, by cost, then the close plies (:meth:`_plies`) before
-        the others, each nearest the refused one first. With ``likely``, the refused ply's
-        slips and the likely ones at the earlier plies (:meth:`_likely`); without, only the
-        others. Once a correction replays to the claimed result, the search ends with the
-        slips of that cost (the others of the same cost are wanted for the second and third
-        places: the best at another ply, say)."""
+        the others, each nearest the refused one first: the refused ply's slips with level
+        0, and at the earlier plies those of ``level`` (:meth:`_level`). Once a correction
+        replays to the claimed result, the search ends with the slips of that cost, or
+        sooner once one at an earlier ply does (the refused ply's come first: the other
+        corrections would only take the third place)."""
         found: list[_Candidate] = []
         nearest_first = sorted(plies, key=lambda ply: (ply not in self.close, self.refused - ply))
+        claimed = fitted = False
         for cost in COSTS:
-            if any(candidate.rank[0] == 0 for candidate in found):
+            if claimed and not (fitted and cost <= CHEAP_COST):
                 break
             for ply in nearest_first:
                 if ply < self.refused and cost > CHEAP_COST:
                     continue  # at the earlier plies, the cheap slips only
-                for option in self._options(ply, cost):
+                if ply == self.refused and (level > 0 or fitted):
+                    continue
+                for option in self._leveled(ply, cost, level):
                     if self.budget <= 0:
                         return found
-                    if ply < self.refused and self._likely(ply, option) != likely:
-                        continue
+                    if fitted and ply < self.refused and not self.lifted & option.changed:
+                        continue  # the other way the stack's height was miscopied
                     candidate = self._try(ply, option, cost)
-                    if candidate is not None:
-                        found.append(candidate)
+                    if candidate is None:
+                        continue
+                    found.append(candidate)
+                    if candidate.rank[0] == 0:
+                        claimed = True
+                        fitted = cost == FIT_COST
+                        if ply < self.refused:
+                            return found
         return found
 
+    def _leveled(self, ply: int, cost: float, level: int) -> tuple[_Option, ...]:
+        """The slips costing ``cost`` at ``ply`` that are of ``level`` (:meth:`_level`; all
+        at the refused ply), kept for the search's later passes. At a close ply, a slip
+        that changes no square named on or next to the refused move's is of level 2 without
+        being read (most of them: reading is the dearest part of trying a slip), but for a
+        sowing, whose squares its path decides."""
+        if ply == self.refused:
+            return self._options(ply, cost)
+        if ply not in self.close:
+            return self._options(ply, cost) if level == 2 else ()
+        key = (ply, cost)
+        split = self.split.get(key)
+        if split is None:
+            split = self.split[key] = self._split(ply, cost)
+        if level < 2:
+            return split[level]
+        taken = {option.text for option in split[0] + split[1]}
+        return tuple([option for option in self._options(ply, cost) if option.text not in taken])
+
+    def _split(self, ply: int, cost: float) -> tuple[tuple[_Option, ...], tuple[_Option, ...]]:
+        """The slips costing ``cost`` at the close ``ply`` of levels 0 and 1, each read only
+        once the squares it changes (from its text) say it is of one of them."""
+        meant = self.moves[ply - 1]
+        levels: tuple[list[_Option], list[_Option]] = ([], [])
+        for text, what, added, changed in _changes(self.written[ply - 1], self.size, cost):
+            level = self._level(ply, added, changed)
+            if level < 2:
+                move = _read(text, self.game.name, self.size)
+                if move is not None and move != meant:
+                    levels[level].append(_Option(move, text, what, changed))
+        return tuple(levels[0]), tuple(levels[1])
+
     def _options(self, ply: int, cost: float) -> tuple[_Option, ...]:
+        if cost == FIT_COST:
+            return self.fits if ply == self.refused else ()
         return _options(self.written[ply - 1], self.game.name, self.size, cost, self.generation)
 
-    def _likely(self, ply: int, option: _Option) -> bool:
-        """Whether ``option`` at the earlier ``ply`` is among the likely corrections: a slip
-        up to :data:`CHEAP_COST` at a close ply that changes what stands on a square the
-        refused move touches, and whose new squares no move touches before the refused one
-        (such a move would most likely have been refused then)."""
-        if ply not in self.close:
-            return False
-        key = (ply, option.text)
-        likely = self.likely.get(key)
-        if likely is None:
-            squares = frozenset(_indexes(option.move, self.size))
-            likely = self.likely[key] = self._touches(ply, squares) and self._clear(ply, squares)
-        return likely
+    def _fits(self) -> tuple[_Option, ...]:
+        """The refused sowing with its path one direction longer or shorter, when the path
+        written is one step shorter or longer than the stack it lifts is high: the path
+        corrected to its stack, a direction dropped or doubled (none for another move)."""
+        written = self.written[self.refused - 1].lower()
+        origin, colon, path = written.partition(":")
+        if not colon or not _SQUARE.fullmatch(origin) or not path:
+            return ()
+        if any(letter not in OPPOSITE for letter in path):
+            return ()
+        point = Point.parse(origin)
+        if point.file >= self.size or point.rank >= self.size:
+            return ()
+        stack = self.rules.position(self.states[self.refused - 1])[point.rank][point.file]
+        if abs(len(stack) - len(path)) != 1:
+            return ()
+        self.lifted = 1 << point.index(self.size)
+        found: list[_Option] = []
+        for text, what in _fitted(written, len(stack)):
+            move = _read(text, self.game.name, self.size)
+            if move is not None:
+                found.append(_Option(move, text, what))
+        return tuple(found)
 
-    def _clear(self, ply: int, squares: frozenset[int]) -> bool:
-        """Whether no move of the record between ``ply`` and the refused one touches a
-        square of ``squares`` that the written move does not."""
-        for square in squares - self.squares[ply - 1]:
-            uses = self.uses.get(square, ())
-            at = bisect_right(uses, ply)
-            if at < len(uses) and uses[at] < self.refused:
-                return False
-        return True
-
-    def _touches(self, ply: int, squares: frozenset[int]) -> bool:
-        """Whether a move touching ``squares``, written at ``ply`` instead of the record's
-        move, changes which of the refused move's squares it touches."""
-        changed = self.squares[ply - 1].symmetric_difference(squares)
-        return bool(self.touched.intersection(changed))
+    def _level(self, ply: int, added: int, changed: int) -> int:
+        """How likely a correction at the earlier ``ply`` is, by the squares its slip
+        changes (``changed``: those the written move or the slip's touches alone; ``added``:
+        the slip's alone), among the slips up to :data:`CHEAP_COST` (none of the others are
+        tried there): 0 at a close ply when it changes what stands on a square the refused
+        move touches, 1 when it changes what stands next to one, and its new squares no
+        placement names before the refused move (such a placement would most likely have
+        been refused then); 2 otherwise."""
+        if ply not in self.close or not self.around & changed or added & self.placed[ply - 1]:
+            return 2
+        return 0 if self.touched & changed else 1
 
     def _try(self, ply: int, option: _Option, cost: float) -> _Candidate | None:
         """Play ``option`` at ``ply`` and the record's moves after it up to the refused one,
@@ -578,14 +688,43 @@ def _read_with(lines: list[str], first_line: int, at: Location) -> tuple[Record,
 
 def _interleaved(ranked: list[_Candidate]) -> list[_Candidate]:
     """``ranked`` with the best correction at another ply than the first moved up to second
-    place, when it is of the same kind (both replay to the claimed result, say)."""
+    place, when it is of the same kind (both replay to the claimed result, say). When both
+    replay to the claimed result, the first is the refused move's and the other's slip is
+    no less likely, the other comes first: a slip that is itself a legal move, refused only
+    later, is the likelier of the two (most slips of a move are legal moves where they are
+    made), and the move at the refused ply is most often one copied right."""
     if not ranked:
         return ranked
     first = ranked[0]
     other = next((c for c in ranked[1:] if c.ply != first.ply), None)
     if other is None or other.rank[0] != first.rank[0]:
         return ranked
-    return [first, other, *(c for c in ranked[1:] if c is not other)]
+    rest = [c for c in ranked[1:] if c is not other]
+    refused = first.rank[2] == 0
+    if refused and first.rank[0] == 0 and other.rank[1] <= first.rank[1]:
+        return [other, first, *rest]
+    return [first, other, *rest]
+
+
+def _away(square: int, size: int) -> tuple[int, ...]:
+    """The squares a slip up to :data:`CHEAP_COST` makes of ``square`` on a board of
+    ``size`` (:meth:`Point.index` numbers), kept."""
+    key = square * 32 + size
+    found = _AWAY.get(key)
+    if found is None:
+        away: list[int] = []
+        text = str(Point(square % size, square // size))
+        for tier in _tiers(text, True, size).values():
+            for slip, _ in tier:
+                if _SQUARE.fullmatch(slip):
+                    point = Point.parse(slip)
+                    if point.file < size and point.rank < size:
+                        away.append(point.index(size))
+        found = _AWAY[key] = tuple(away)
+    return found
+
+
+_AWAY: dict[int, tuple[int, ...]] = {}
 
 
 def _around(squares: Iterable[int], size: int) -> set[int]:
@@ -601,39 +740,107 @@ def _around(squares: Iterable[int], size: int) -> set[int]:
     }
 
 
-def _indexes(move: Move, size: int) -> tuple[int, ...]:
-    """The squares ``move`` touches on a board of ``size``, as :meth:`Point.index` numbers:
-    those it goes through and those it names (an Implo placement's resolution steps)."""
-    named = (point for point in move.points() if point.file < size and point.rank < size)
-    found = {point.index(size) for point in move.trace(size).squares}
-    found.update(point.index(size) for point in named)
-    return tuple(found)
+def _squares(text: str, size: int) -> int:
+    """The squares the move written ``text`` touches on a board of ``size``: those it names
+    (an Implo placement's resolution steps too), and those a sowing's path goes through, as
+    far as it stays on the board (the squares :meth:`Move.points` and :meth:`Move.trace`
+    give), read from the text alone. As a mask, bit :meth:`Point.index` for each square;
+    kept, by board and text (a plain table of numbers, which the cycle collector lets be):
+    the same moves come back ply after ply and record after record."""
+    table = _SQUARES.get(size)
+    if table is None:
+        table = _SQUARES[size] = {}
+    found = table.get(text)
+    if found is None:
+        if len(table) >= MAX_READ:
+            table.clear()
+        found = table[text] = _mask(_walked(text, size))
+    return found
+
+
+_SQUARES: dict[int, dict[str, int]] = {}
+
+
+def _mask(squares: Iterable[int]) -> int:
+    """``squares`` as a mask: bit ``n`` for square ``n``."""
+    found = 0
+    for square in squares:
+        found |= 1 << square
+    return found
+
+
+def _bits(mask: int) -> list[int]:
+    """The squares of ``mask``, in order."""
+    found: list[int] = []
+    square = 0
+    while mask:
+        if mask & 1:
+            found.append(square)
+        mask >>= 1
+        square += 1
+    return found
+
+
+def _walked(text: str, size: int) -> list[int]:
+    """The squares of :func:`_squares`, worked out."""
+    found = _named(text, size)
+    colon = text.rfind(":")
+    path = text[colon + 1 :]
+    if colon < 0 or len(found) != 1 or not path or any(c not in OPPOSITE for c in path):
+        return found
+    file, rank = found[0] % size, found[0] // size
+    for letter in path:
+        step = STEPS[letter]
+        file, rank = file + step[0], rank + step[1]
+        if not (0 <= file < size and 0 <= rank < size):
+            break
+        found.append(rank * size + file)
+    return found
+
+
+def _named(text: str, size: int) -> list[int]:
+    """The squares ``text`` names that lie on a board of ``size``, as :meth:`Point.index`
+    numbers them, in order (those :func:`_squares_in` finds, read in one pass)."""
+    found: list[int] = []
+    index, length = 0, len(text)
+    while index < length - 1:
+        file, rank = ord(text[index]) - 97, ord(text[index + 1]) - 48
+        if 0 <= file < 19 and 1 <= rank <= 9:
+            index += 2
+            if rank == 1 and index < length and 0 <= ord(text[index]) - 48 <= 9:
+                rank = 10 + ord(text[index]) - 48
+                index += 1
+            if file < size and rank <= size:
+                found.append((rank - 1) * size + file)
+        else:
+            index += 1
+    return found
 
 
 def _read(text: str, game: str, size: int) -> Move | None:
     """The move ``text`` writes in ``game`` on a board of ``size``, or None (kept: the
     same slips of the same moves come back record after record)."""
-    key = (text, game, size)
-    try:
-        return _READ[key]
-    except KeyError:
-        pass
+    board = (game, size)
+    table = _READ.get(board)
+    if table is None:
+        table = _READ[board] = {}
+    found = table.get(text)
+    if found is not None or text in table:
+        return found
     move = move_of_text(text)
     if move is not None:
-        try:
-            move = check_move(move, find_game(game), size)
-        except RecordError:
-            move = None
-    if len(_READ) >= MAX_READ:
-        _READ.clear()
-    _READ[key] = move
+        move = move_in_game(move, find_game(game), size)
+    if len(table) >= MAX_READ:
+        table.clear()
+    table[text] = move
     return move
 
 
 MAX_READ = 65_536
-_READ: dict[tuple[str, str, int], Move | None] = {}
-"""The words read so far (a plain table rather than an LRU cache: its entries are not
-objects the cycle collector must visit). Emptied when a game or a form is registered."""
+_READ: dict[tuple[str, int], dict[str, Move | None]] = {}
+"""The words read so far, by game and board, then by text (a plain table rather than an
+LRU cache, keyed by strings: its entries are not objects the cycle collector must visit,
+but for the moves). Emptied when a game or a form is registered."""
 _READ_GENERATION = [-1]
 
 
@@ -661,21 +868,38 @@ def _options(
     none ``written``'s own move (kept: the same moves come back record after record; the
     registries' ``generation`` is part of the key, since a new form may read a word)."""
     meant = _read(written, game, size)
+    board = 0 if meant is None else size
     found: list[_Option] = []
-    for text, what in _tiers(written, cost <= CHEAP_COST).get(cost, ()):
+    for text, what in _tiers(written, cost <= CHEAP_COST, board).get(cost, ()):
         move = _read(text, game, size)
         if move is not None and move != meant:
             found.append(_Option(move, text, what))
     return tuple(found)
 
 
+@lru_cache(maxsize=16384)
+def _changes(written: str, size: int, cost: float) -> tuple[tuple[str, str, int, int], ...]:
+    """The slips of ``written``, a move on a board of ``size``, costing ``cost`` (up to
+    :data:`CHEAP_COST`), each with what it was, the squares the move it writes touches and
+    the written one does not, and those either touches alone (masks, :func:`_squares`), read
+    from the texts (kept: most moves of an archive repeat; as plain tuples, which the cycle
+    collector lets be)."""
+    squares = _squares(written, size)
+    found: list[tuple[str, str, int, int]] = []
+    for text, what in _tiers(written, True, size).get(cost, ()):
+        slipped = _squares(text, size)
+        found.append((text, what, slipped & ~squares, slipped ^ squares))
+    return tuple(found)
+
+
 @lru_cache(maxsize=4096)
-def _tiers(written: str, cheap: bool) -> dict[float, tuple[tuple[str, str], ...]]:
+def _tiers(written: str, cheap: bool, board: int = 0) -> dict[float, tuple[tuple[str, str], ...]]:
     """The slips of ``written`` by their cost, each as its text and what it was; with
-    ``cheap``, those up to :data:`CHEAP_COST` only (kept: most moves of an archive repeat;
-    as plain tuples, which the cycle collector lets be)."""
+    ``cheap``, those up to :data:`CHEAP_COST` only; with a ``board`` (its size), only those
+    that may be moves there, ``written`` being one (:func:`_made`). Kept: most moves of an
+    archive repeat; as plain tuples, which the cycle collector lets be."""
     tiers: dict[float, list[tuple[str, str]]] = {}
-    for text, (cost, what) in _made(written, cheap).items():
+    for text, (cost, what) in _made(written, cheap, board).items():
         tiers.setdefault(cost, []).append((text, what))
     return {cost: tuple(found) for cost, found in sorted(tiers.items())}
 
@@ -692,16 +916,22 @@ def _slips(written: str, *, cheap: bool) -> tuple[Slip, ...]:
     return tuple(sorted(found, key=lambda slip: slip.cost))
 
 
-def _made(written: str, cheap: bool) -> dict[str, tuple[float, str]]:
+def _made(written: str, cheap: bool, board: int = 0) -> dict[str, tuple[float, str]]:
     """The cost and the kind of each slip of ``written``, in the order they are made; with
-    ``cheap``, only those up to :data:`CHEAP_COST` (and only those are made)."""
+    ``cheap``, only those up to :data:`CHEAP_COST` (and only those are made). With a
+    ``board``, ``written`` is a move on a board of that size, and only the slips that may be
+    moves there are made: their squares on the board, a look-alike only in a square (a letter
+    for its file, a digit for its rank; a move with another character would be no move)."""
     text = written.lower()
     made = _Made(text)
     if len(text) > MAX_WORD:
         return made.found
-    _square_slips(made, text, cheap)
+    _square_slips(made, text, cheap, board or len(FILES))
     _path_slips(made, text, cheap)
-    _look_alike_slips(made, text)
+    if board:
+        _look_alike_squares(made, text, board)
+    else:
+        _look_alike_slips(made, text)
     if not cheap:
         _typing_slips(made, text)
     return made.found
@@ -727,7 +957,7 @@ def _squares_in(text: str) -> list[tuple[int, int]]:
     while index < length - 1:
         if "a" <= text[index] <= "s" and "1" <= text[index + 1] <= "9":
             end = index + 2
-            if text[index + 1] == "1" and end < length and text[end].isdigit():
+            if text[index + 1] == "1" and end < length and "0" <= text[end] <= "9":
                 end += 1
             found.append((index, end))
             index = end
@@ -736,7 +966,7 @@ def _squares_in(text: str) -> list[tuple[int, int]]:
     return found
 
 
-def _square_slips(made: _Made, text: str, cheap: bool) -> None:
+def _square_slips(made: _Made, text: str, cheap: bool, board: int) -> None:
     squares = _squares_in(text)
     for start, end in squares:
         letter, rank = text[start], int(text[start + 1 : end])
@@ -746,10 +976,10 @@ def _square_slips(made: _Made, text: str, cheap: bool) -> None:
             cost = 1.0 if step == 1 else 2.5
             for sign in (-1, 1):
                 moved = file + sign * step
-                if 0 <= moved < len(FILES):
+                if 0 <= moved < board:
                     what = "file off by one" if step == 1 else "file off by two"
                     made.add(head + FILES[moved] + str(rank) + tail, what, cost)
-                if 1 <= rank + sign * step <= len(FILES):
+                if 1 <= rank + sign * step <= board:
                     what = "rank off by one" if step == 1 else "rank off by two"
                     made.add(head + letter + str(rank + sign * step) + tail, what, cost)
     if len(squares) >= 2:
@@ -771,6 +1001,8 @@ def _path_slips(made: _Made, text: str, cheap: bool) -> None:
     for index in range(len(path)):
         letter, before, rest = path[index], head + path[:index], path[index + 1 :]
         made.add(before + OPPOSITE[letter] + rest, "a direction reversed", 1.0)
+        if rest and rest[0] != letter:
+            made.add(before + rest[0] + letter + rest[1:], "two directions swapped", 1.3)
         if cheap:
             continue
         for other in "nsew":
@@ -784,10 +1016,51 @@ def _path_slips(made: _Made, text: str, cheap: bool) -> None:
             made.add(text + letter, "a direction dropped", 1.8)
 
 
+def _fitted(text: str, height: int) -> tuple[tuple[str, str], ...]:
+    """The sowing ``text`` with a path of ``height`` steps, one direction dropped from its path
+    or added to it, each text once and with what the slip was: the slips of its path that
+    change its length, and a direction added anywhere."""
+    colon = text.rfind(":")
+    head, path = text[: colon + 1], text[colon + 1 :]
+    made = _Made(text)
+    if height == len(path) - 1:
+        for index in range(len(path)):
+            made.add(head + path[:index] + path[index + 1 :], "a direction dropped", FIT_COST)
+    elif height == len(path) + 1:
+        for index in range(len(path) + 1):
+            before, rest = path[:index], path[index:]
+            for letter in "nsew":
+                doubled = before[-1:] == letter or rest[:1] == letter
+                what = "a direction doubled" if doubled else "a direction dropped"
+                made.add(head + before + letter + rest, what, FIT_COST)
+    return tuple((slip, what) for slip, (_, what) in made.found.items())
+
+
 def _look_alike_slips(made: _Made, text: str) -> None:
     for index in range(len(text)):
-        for other in LOOK_ALIKE.get(text[index], ""):
-            made.add(text[:index] + other + text[index + 1 :], "a look-alike character", 1.2)
+        head, char, rest = text[:index], text[index], text[index + 1 :]
+        for other in LOOK_ALIKE.get(char, ""):
+            made.add(head + other + rest, "a look-alike character", 1.2)
+        for other in FAINT_ALIKE.get(char, ""):
+            made.add(head + other + rest, "a look-alike character", 1.3)
+
+
+def _look_alike_squares(made: _Made, text: str, board: int) -> None:
+    """The look-alikes of the characters of ``text``'s squares that keep them squares of a
+    board of ``board``: a letter for the file, a digit for the rank."""
+    files = FILES[:board]
+    for start, end in _squares_in(text):
+        head, tail = text[:start], text[end:]
+        letter, rank = text[start], text[start + 1 : end]
+        for table, cost in ((LOOK_ALIKE, 1.2), (FAINT_ALIKE, 1.3)):
+            for other in table.get(letter, ""):
+                if other in files:
+                    made.add(head + other + rank + tail, "a look-alike character", cost)
+            for index in range(len(rank)):
+                for other in table.get(rank[index], ""):
+                    changed = rank[:index] + other + rank[index + 1 :]
+                    if changed.isdigit() and changed[0] != "0" and int(changed) <= board:
+                        made.add(head + letter + changed + tail, "a look-alike character", cost)
 
 
 def _typing_slips(made: _Made, text: str) -> None:
