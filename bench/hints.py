@@ -3,30 +3,43 @@
 For each game, random legal games (moves drawn at random from the legal ones, played to
 their end as tournament records are: Pilare's random games rarely end, and stop at
 :data:`MAX_PLIES`) are written as GRN records, and one move of each is miscopied by a model
-of slips of its own (below,
-independent of the search's): a character replaced by a look-alike or by its neighbour on
-the keyboard, a file or rank off by one, two characters swapped, a character dropped or
-doubled. A slipped record is kept when it is refused at a move: where the slip stands ("at
-the slip"), or later, the slip being itself a legal move ("later"). The rates are how often
+of slips of its own (below, independent of the search's). There are two models, each a
+corpus of its own (``--corpus``):
+
+- ``tuned`` (the default), the corpus the search was tuned on: a character replaced by a
+  look-alike or by its neighbour on the keyboard, a file or rank off by one, two characters
+  swapped, a character dropped or doubled;
+- ``hand``, a person copying a handwritten scoresheet (:func:`hand_slip`), made after the
+  search and kept apart from its tuning: a glyph read as another that a hand writes alike
+  (a table of its own with how often each pair is confused, letters and digits), most of
+  all; in a move of several parts (a capture, an Implo placement with its steps), one part
+  miscopied, the others right; in a Pilare path, a direction dropped, doubled, reversed, or
+  two swapped; then a file or rank from the next column or row, two characters swapped, one
+  dropped or doubled.
+
+A slipped record is kept when it is refused at a move: where the slip stands ("at the
+slip"), or later, the slip being itself a legal move ("later"). The rates are how often
 the move meant is the first suggestion, and among the first three. The time is that of
 adjudicating the slipped records against the same records as written, each a whole process
 (``arbiter adjudicate --json``), the best of three.
 
-Usage: ``python bench/hints.py [--records N] [--seed S] [--cut]`` (N records per game and
-kind). With ``--cut``, every game is cut at 20 to 100 plies instead, most of them unfinished
-(``*``): a harder corpus, since any correction then "replays to the claimed result".
+Usage: ``python bench/hints.py [--records N] [--seed S] [--cut] [--corpus tuned|hand]`` (N
+records per game and kind). With ``--cut``, every game is cut at 20 to 100 plies instead,
+most of them unfinished (``*``): a harder corpus, since any correction then "replays to the
+claimed result".
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -43,6 +56,9 @@ HANDWRITING = {"1": "7", "7": "1", "3": "8", "8": "3", "5": "6", "6": "5", "4": 
 KEYBOARD = {"a": "s", "b": "vn", "c": "xv", "d": "sf", "e": "wr", "f": "dg", "g": "fh",
             "h": "gj", "n": "bm", "s": "ad", "w": "qe", "x": "zc", "1": "2", "2": "13",
             "3": "24", "4": "35", "5": "46", "6": "57", "7": "68", "8": "79", "9": "8"}  # fmt: skip
+
+
+Model = Callable[[str, random.Random], str]
 
 
 class Case(NamedTuple):
@@ -98,12 +114,113 @@ def slip(text: str, rng: random.Random) -> str:
     return text[: index + 1] + char + text[index + 1 :]
 
 
+# --- the hand corpus: a person copying a paper scoresheet ------------------------------
+
+GLYPHS = (
+    ("1", "7", 5), ("3", "8", 4), ("5", "6", 4), ("6", "8", 4), ("4", "9", 4), ("1", "4", 2),
+    ("2", "7", 2), ("3", "5", 2), ("5", "8", 1), ("6", "0", 1), ("7", "9", 1), ("8", "9", 1),
+    ("2", "3", 1), ("a", "d", 5), ("c", "e", 5), ("b", "h", 4), ("a", "o", 2), ("a", "e", 2),
+    ("h", "n", 2), ("i", "l", 2), ("g", "q", 2), ("d", "cl", 1), ("f", "t", 1), ("h", "k", 1),
+    ("i", "j", 1), ("b", "6", 1), ("g", "9", 1), ("s", "5", 1), ("e", "f", 1), ("c", "a", 1),
+    ("n", "u", 2), ("n", "r", 1), ("w", "v", 1), ("w", "m", 1), ("x", "k", 1),
+)  # fmt: skip
+"""Glyphs that a hand writes so alike that a copyist reads one for the other, with how often
+(a weight): the hand model's own table, drawn from handwriting, not from the search."""
+PATH = "nsew"
+OPPOSITE_WAY = {"n": "s", "s": "n", "e": "w", "w": "e"}
+
+
+def hand_slip(text: str, rng: random.Random) -> str:
+    """One slip of the move ``text`` as a person copying a handwritten scoresheet makes it:
+    a glyph read as another, most of all; in a move of several parts (a capture, an Implo
+    placement with its steps), one part miscopied and the others right; in a Pilare path, a
+    direction dropped, doubled, reversed or two swapped; a square's file or rank read from the
+    neighbouring column; two characters swapped, one dropped or doubled."""
+    squares = [(m.start(), m.end()) for m in re.finditer(r"[a-s](?:1[0-9]|[1-9])", text)]
+    colon = text.rfind(":")
+    path = text[colon + 1 :] if colon >= 0 and text[colon + 1 :].isalpha() else ""
+    path = path if path and all(letter in PATH for letter in path) else ""
+    roll = rng.random()
+    if path and roll < 0.45:
+        return colon_path_slip(text, colon, rng)
+    if len(squares) >= 2 and roll < 0.55:
+        start, end = rng.choice(squares)
+        return text[:start] + square_slip(text[start:end], rng) + text[end:]
+    roll = rng.random()
+    if roll < 0.5:
+        return glyph_slip(text, rng) or text
+    if roll < 0.7 and squares:
+        start, end = rng.choice(squares)
+        return text[:start] + neighbour_slip(text[start:end], rng) + text[end:]
+    index = rng.randrange(len(text))
+    if roll < 0.8 and index + 1 < len(text):
+        return text[:index] + text[index + 1] + text[index] + text[index + 2 :]
+    if roll < 0.9 and len(text) > 1:
+        return text[:index] + text[index + 1 :]
+    return text[: index + 1] + text[index] + text[index + 1 :]
+
+
+def glyph_slip(text: str, rng: random.Random) -> str | None:
+    """``text`` with one glyph read as one like it (weighted), or None when it has none."""
+    choices: list[tuple[int, str, str]] = []
+    weights: list[int] = []
+    for first, second, weight in GLYPHS:
+        for seen, read in ((first, second), (second, first)):
+            at = text.find(seen)
+            while at >= 0:
+                choices.append((at, seen, read))
+                weights.append(weight)
+                at = text.find(seen, at + 1)
+    if not choices:
+        return None
+    at, seen, read = rng.choices(choices, weights)[0]
+    return text[:at] + read + text[at + len(seen) :]
+
+
+def square_slip(square: str, rng: random.Random) -> str:
+    """One square miscopied: a glyph of its file or rank read as another, or the file or rank
+    of the next column or row."""
+    if rng.random() < 0.6:
+        found = glyph_slip(square, rng)
+        if found is not None:
+            return found
+    return neighbour_slip(square, rng)
+
+
+def neighbour_slip(square: str, rng: random.Random) -> str:
+    """``square`` with its file or its rank one off."""
+    file, rank = FILES.index(square[0]), int(square[1:])
+    if rng.random() < 0.5:
+        return FILES[max(0, file + rng.choice((-1, 1)))] + square[1:]
+    return square[0] + str(max(1, rank + rng.choice((-1, 1))))
+
+
+def colon_path_slip(text: str, colon: int, rng: random.Random) -> str:
+    """A Pilare path with one direction dropped, doubled or reversed, or two swapped."""
+    head, path = text[: colon + 1], text[colon + 1 :]
+    index, roll = rng.randrange(len(path)), rng.random()
+    if roll < 0.3 and len(path) > 1:
+        return head + path[:index] + path[index + 1 :]
+    if roll < 0.6:
+        return head + path[: index + 1] + path[index] + path[index + 1 :]
+    if roll < 0.85 or len(path) < 2:
+        return head + path[:index] + OPPOSITE_WAY[path[index]] + path[index + 1 :]
+    index = min(index, len(path) - 2)
+    return head + path[:index] + path[index + 1] + path[index] + path[index + 2 :]
+
+
+MODELS = {"tuned": slip, "hand": hand_slip}
+"""The corpora: the slips the search was tuned on, and those of a copying hand."""
+
+
 def report_of(text: str) -> arbiter.Report:
     [item] = arbiter.read_records(text)
     return arbiter.adjudicate(item) if isinstance(item, Record) else error_report(item)
 
 
-def cases(name: str, kind: str, count: int, rng: random.Random, cut: bool) -> Iterator[Case]:
+def cases(
+    name: str, kind: str, count: int, rng: random.Random, cut: bool, model: Model = slip
+) -> Iterator[Case]:
     made = 0
     while made < count:
         record = random_record(name, rng, cut)
@@ -112,7 +229,8 @@ def cases(name: str, kind: str, count: int, rng: random.Random, cut: bool) -> It
         ply = rng.randrange(1, len(record.turns) + 1)
         meant = str(record.turns[ply - 1].move)
         text = arbiter.write_grn(record)
-        slipped = _rewrite(text, arbiter.parse_record(text).turns[ply - 1].where, slip(meant, rng))
+        where = arbiter.parse_record(text).turns[ply - 1].where
+        slipped = _rewrite(text, where, model(meant, rng))
         if slipped is None or slipped == text:
             continue
         errors = report_of(slipped).errors
@@ -163,13 +281,18 @@ def main() -> int:
     parser.add_argument("--records", type=int, default=60, help="per game and kind")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cut", action="store_true", help="games cut at 20 to 100 plies")
+    parser.add_argument(
+        "--corpus", choices=sorted(MODELS), default="tuned",
+        help="the slips: those the search was tuned on (tuned), or a copying hand's (hand)",
+    )  # fmt: skip
     options = parser.parse_args()
     rng = random.Random(options.seed)
     every: list[Case] = []
     ranks: Counter[tuple[str, str, str]] = Counter()
     for name in SIZES:
         for kind in KINDS:
-            for case in cases(name, kind, options.records, rng, options.cut):
+            model = MODELS[options.corpus]
+            for case in cases(name, kind, options.records, rng, options.cut, model):
                 every.append(case)
                 found = rank_of(case)
                 verdict = "first" if found == 1 else "top 3" if found and found <= 3 else "no"
