@@ -432,3 +432,11 @@ def test_etags_let_a_page_poll_cheaply(client: FlaskClient) -> None:
         f"/api/v1/events/{event}/standings", headers={"If-None-Match": first.headers["ETag"]}
     )
     assert changed.status_code == 200 and changed.headers["ETag"] != first.headers["ETag"]
+
+
+def test_every_refusal_of_the_events_layer_has_one_http_status() -> None:
+    from arbiter.service.events.common import CODES
+    from arbiter.service.web.events_api import STATUS
+
+    assert sorted(STATUS) == sorted(CODES)
+    assert set(STATUS.values()) <= {400, 401, 403, 404, 409, 422}

@@ -76,9 +76,7 @@ def import_event(store: Store, data: bytes) -> str:
     try:
         with store.write() as conn:
             if conn.execute(select(events.c.id).where(events.c.id == event_id)).first():
-                raise EventError(
-                    409, "event-exists", f"the database already holds event {event_id}"
-                )
+                raise EventError("event-exists", f"the database already holds event {event_id}")
             conn.execute(insert(events).values(**event))
             for table, rows in ((tokens, description["tokens"]),):
                 for row in rows:
@@ -93,13 +91,11 @@ def import_event(store: Store, data: bytes) -> str:
             verdict = verify_on(conn, event_id)
             if not verdict.valid:
                 raise EventError(
-                    422,
                     "archive-changed",
                     "the archive does not verify: " + "; ".join(verdict.problems[:5]),
                 )
     except (TypeError, KeyError, ValueError, SQLAlchemyError) as err:
         raise EventError(
-            422,
             "bad-archive",
             f"the archive's description is not one arbiter "
             f"wrote ({type(err).__name__}: {str(err)[:300]})",
@@ -114,18 +110,16 @@ def _unpack(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
         description_info = infos.get("event.json")
         if description_info is None:
             raise EventError(
-                422,
                 "bad-archive",
                 "the file holds no event.json: it is not an event archive of arbiter db export",
             )
         if description_info.file_size > MAX_DESCRIPTION:
-            raise EventError(422, "bad-archive", "the archive's event.json is too large")
+            raise EventError("bad-archive", "the archive's event.json is too large")
         description = json.loads(archive.read(description_info))
         if not isinstance(description, dict) or description.get("format") != FORMAT:
-            raise EventError(422, "bad-archive", "event.json is not an arbiter event archive")
+            raise EventError("bad-archive", "event.json is not an arbiter event archive")
         if description.get("version") != VERSION:
             raise EventError(
-                422,
                 "bad-archive",
                 f"archive version {description.get('version')!r}"
                 f" is not one this arbiter reads ({VERSION})",
@@ -135,28 +129,23 @@ def _unpack(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
         for upload in description["uploads"]:
             info = infos.get(upload["path"])
             if info is None:
-                raise EventError(422, "bad-archive", f"the archive lacks {upload['path']}")
+                raise EventError("bad-archive", f"the archive lacks {upload['path']}")
             total += info.file_size
             if total > MAX_BYTES:
                 raise EventError(
-                    422, "bad-archive", "the archive's uploads are larger than an event may hold"
+                    "bad-archive", "the archive's uploads are larger than an event may hold"
                 )
             blob = archive.read(info)
             if hashlib.sha256(blob).hexdigest() != upload["sha256"]:
-                raise EventError(
-                    422, "archive-changed", f"{upload['path']} does not match its SHA-256"
-                )
+                raise EventError("archive-changed", f"{upload['path']} does not match its SHA-256")
             blobs[upload["path"]] = blob
         return description, blobs
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError) as err:
-        raise EventError(
-            422, "bad-archive", f"the file is not a readable ZIP archive: {err}"
-        ) from None
+        raise EventError("bad-archive", f"the file is not a readable ZIP archive: {err}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise EventError(422, "bad-archive", f"event.json is not JSON: {err}") from None
+        raise EventError("bad-archive", f"event.json is not JSON: {err}") from None
     except (TypeError, KeyError, AttributeError) as err:
         raise EventError(
-            422,
             "bad-archive",
             f"the archive's description is not one arbiter wrote ({type(err).__name__}: {err})",
         ) from None

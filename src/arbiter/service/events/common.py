@@ -4,7 +4,7 @@ time of a change (``spec/events.md``)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Literal, get_args
 
 DIRECTOR, UPLOAD = "director", "upload"
 ROLES = (DIRECTOR, UPLOAD)
@@ -28,13 +28,47 @@ CORRECTIONS = ("excluded", "reinstated", "result-set", "result-cleared")
 """The actions that change what counts or its result: the TRF carries them as comments."""
 
 
-class EventError(Exception):
-    """A request about an event refused: its HTTP status, a stable code, a message for a
-    person, and extra fields for the JSON error body."""
+Code = Literal[
+    "bad-field",
+    "missing-token",
+    "bad-token",
+    "revoked-token",
+    "wrong-event",
+    "not-allowed",
+    "no-such-event",
+    "no-such-record",
+    "no-such-upload",
+    "no-such-token",
+    "event-finalised",
+    "event-exists",
+    "already-revoked",
+    "last-director-token",
+    "rounds-below-played",
+    "not-pending",
+    "already-excluded",
+    "not-excluded",
+    "no-official-result",
+    "event-full",
+    "too-many-tokens",
+    "cannot-correct",
+    "bad-result",
+    "bad-archive",
+    "archive-changed",
+]
+"""Every reason the events layer refuses a request, as the error bodies and the command line
+name it. What each means for HTTP is the web face's to say (``web/events_api.py``)."""
 
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+CODES: tuple[Code, ...] = get_args(Code)
+
+
+class EventError(Exception):
+    """A request about an event refused: a stable code, a message for a person, and extra
+    fields for the JSON error body. It says what was refused, not how a face answers it:
+    the API maps the code to an HTTP status, the command line prints the message."""
+
+    def __init__(self, code: Code, message: str, **extra: object) -> None:
         super().__init__(message)
-        self.status, self.code, self.message, self.extra = status, code, message, extra
+        self.code, self.message, self.extra = code, message, extra
 
 
 def now() -> str:

@@ -1,7 +1,7 @@
 """What a director (and a player with an upload token) does to an event (``spec/events.md``).
 The API's event routes and the ``arbiter db`` commands call these functions; they take a
 :class:`~arbiter.service.events.store.Store` and plain values, and raise
-:class:`~arbiter.service.events.common.EventError` with an HTTP status for anything refused.
+:class:`~arbiter.service.events.common.EventError` with a code for anything refused.
 What anyone may read is :mod:`arbiter.service.events.reading`.
 
 Every change is one write transaction that locks the event, checks the token in it, makes
@@ -105,11 +105,9 @@ def _text(value: object, field: str, most: int, *, required: bool = True) -> str
     if value is None and not required:
         return None
     if not isinstance(value, str) or not _SPACES.sub("", value):
-        raise EventError(400, "bad-field", f"'{field}' must be a non-empty text", field=field)
+        raise EventError("bad-field", f"'{field}' must be a non-empty text", field=field)
     if len(value) > most:
-        raise EventError(
-            400, "bad-field", f"'{field}' is longer than {most} characters", field=field
-        )
+        raise EventError("bad-field", f"'{field}' is longer than {most} characters", field=field)
     if field == "reason":
         return _EDGES.sub("", value)  # a reason keeps its lines
     return _SPACES.sub(" ", value).strip(" ")
@@ -129,7 +127,7 @@ def _game(value: object) -> str:
     game = game_named(value) if isinstance(value, str) else None
     if game is None:
         names = ", ".join(game.name for game in all_games())
-        raise EventError(400, "bad-field", f"'game' must be one of {names}", field="game")
+        raise EventError("bad-field", f"'game' must be one of {names}", field="game")
     return game.name
 
 
@@ -140,7 +138,6 @@ def _rounds(value: object) -> int | None:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROUNDS:
         raise EventError(
-            400,
             "bad-field",
             f"'rounds' must be a whole number from 1 to {MAX_ROUNDS}",
             field="rounds",
@@ -155,7 +152,6 @@ def _tiebreaks(value: object) -> str | None:
         return None
     if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
         raise EventError(
-            400,
             "bad-field",
             "'tiebreaks' must be a list of tie-break names, "
             'such as ["buchholz", "sonneborn-berger"]',
@@ -164,12 +160,12 @@ def _tiebreaks(value: object) -> str | None:
     try:
         return ",".join(parse_order(value))
     except ValueError as err:
-        raise EventError(400, "bad-field", str(err), field="tiebreaks") from None
+        raise EventError("bad-field", str(err), field="tiebreaks") from None
 
 
 def _flag(value: object, field: str) -> bool:
     if not isinstance(value, bool):
-        raise EventError(400, "bad-field", f"'{field}' must be true or false", field=field)
+        raise EventError("bad-field", f"'{field}' must be true or false", field=field)
     return value
 
 
@@ -199,10 +195,10 @@ class Change:
 
 
 def require_token(secret: str | None) -> str:
-    """The token a change was asked with; 401 without one, before anything else is read."""
+    """The token a change was asked with; ``missing-token`` without one, before anything
+    else is read."""
     if not secret:
         raise EventError(
-            401,
             "missing-token",
             "this change needs the event's token (Authorization: Bearer TOKEN)",
         )
@@ -212,9 +208,9 @@ def require_token(secret: str | None) -> str:
 @contextlib.contextmanager
 def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iterator[Change]:
     """A change to ``event_id`` by the holder of ``secret``, who needs ``role``: the event
-    locked, the token checked in the same transaction. Raises :class:`EventError` 401 (no
-    token, or one not valid), 403 (another event's, or without the right), 404 (no such
-    event), 409 (the event is finalised)."""
+    locked, the token checked in the same transaction. Raises :class:`EventError`: no token
+    or one not valid, another event's or one without the right, no such event, an event
+    finalised."""
     secret = require_token(secret)
     with store.write() as conn:
         row = conn.execute(
@@ -224,11 +220,10 @@ def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iter
             .returning(*events.c)
         ).first()
         if row is None:
-            raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
+            raise EventError("no-such-event", f"there is no event {event_id!r}")
         actor = _actor(conn, event_id, secret, role)
         if row.finalised_at is not None:
             raise EventError(
-                409,
                 "event-finalised",
                 f"the event was finalised at {row.finalised_at}; it is read-only",
             )
@@ -238,14 +233,13 @@ def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iter
 def _actor(conn: Connection, event_id: str, secret: str, role: str) -> Actor:
     token = conn.execute(select(tokens).where(tokens.c.hash == secret_hash(secret))).first()
     if token is None:
-        raise EventError(401, "bad-token", "the token is not one this server issued")
+        raise EventError("bad-token", "the token is not one this server issued")
     if token.revoked_at is not None:
-        raise EventError(401, "revoked-token", f"the token was revoked at {token.revoked_at}")
+        raise EventError("revoked-token", f"the token was revoked at {token.revoked_at}")
     if token.event_id != event_id:
-        raise EventError(403, "wrong-event", "the token is another event's")
+        raise EventError("wrong-event", "the token is another event's")
     if role == DIRECTOR and token.role != DIRECTOR:
         raise EventError(
-            403,
             "not-allowed",
             "an upload token can only upload records; this change needs the director's token",
         )
@@ -268,7 +262,7 @@ def create_event(store: Store, fields: dict[str, Any]) -> Created:
     ``tiebreaks``, ``confirm_uploads``), with its first director token."""
     unknown = sorted(set(fields) - {"name", "game", "rounds", "tiebreaks", "confirm_uploads"})
     if unknown:
-        raise EventError(400, "bad-field", f"unknown field {unknown[0]!r}", field=unknown[0])
+        raise EventError("bad-field", f"unknown field {unknown[0]!r}", field=unknown[0])
     values = {
         "name": _text(fields.get("name"), "name", MAX_NAME),
         "game": _game(fields.get("game")),
@@ -315,7 +309,7 @@ def issue_token(
     """A new token of ``role`` (``upload`` for players or a deputy, ``director``); its
     secret is in the answer, once."""
     if role not in ROLES:
-        raise EventError(400, "bad-field", "'role' must be 'upload' or 'director'", field="role")
+        raise EventError("bad-field", "'role' must be 'upload' or 'director'", field="role")
     name = _text(label, "label", MAX_LABEL)
     with changing(store, event_id, secret, DIRECTOR) as change:
         count = int(
@@ -325,7 +319,7 @@ def issue_token(
             or 0
         )
         if count >= MAX_TOKENS:
-            raise EventError(422, "too-many-tokens", f"an event has at most {MAX_TOKENS} tokens")
+            raise EventError("too-many-tokens", f"an event has at most {MAX_TOKENS} tokens")
         new = new_secret()
         token = _token_values(event_id, count + 1, new, str(role), name or "", change.at)
         change.conn.execute(insert(tokens).values(**token))
@@ -345,14 +339,11 @@ def revoke_token(
                 select(tokens).where(tokens.c.event_id == event_id, tokens.c.number == number)
             ).first()
         if row is None:
-            raise EventError(404, "no-such-token", f"the event has no token {number}")
+            raise EventError("no-such-token", f"the event has no token {number}")
         if row.revoked_at is not None:
-            raise EventError(
-                409, "already-revoked", f"token {number} was revoked at {row.revoked_at}"
-            )
+            raise EventError("already-revoked", f"token {number} was revoked at {row.revoked_at}")
         if row.role == DIRECTOR and _directors(change.conn, event_id) <= 1:
             raise EventError(
-                409,
                 "last-director-token",
                 "this is the event's only director token: issue another before revoking it",
             )
@@ -405,10 +396,10 @@ def changing_read(
 ) -> Iterator[Connection]:
     """A read that only the holder of a token of ``role`` may make (the token list)."""
     if not secret:
-        raise EventError(401, "missing-token", "this needs the event's director token")
+        raise EventError("missing-token", "this needs the event's director token")
     with store.read() as conn:
         if conn.execute(select(events.c.id).where(events.c.id == event_id)).first() is None:
-            raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
+            raise EventError("no-such-event", f"there is no event {event_id!r}")
         _actor(conn, event_id, secret, role)
         yield conn
 
@@ -423,9 +414,7 @@ def change_event(
     for confirmation."""
     unknown = sorted(set(fields) - {*EDITABLE, "reason"})
     if unknown:
-        raise EventError(
-            400, "bad-field", f"unknown or fixed field {unknown[0]!r}", field=unknown[0]
-        )
+        raise EventError("bad-field", f"unknown or fixed field {unknown[0]!r}", field=unknown[0])
     checks: dict[str, Callable[[object], object]] = {
         "name": lambda v: _text(v, "name", MAX_NAME),
         "rounds": _rounds,
@@ -434,7 +423,7 @@ def change_event(
     }
     values = {name: checks[name](value) for name, value in fields.items() if name in checks}
     if not values:
-        raise EventError(400, "bad-field", f"give one of {', '.join(EDITABLE)}")
+        raise EventError("bad-field", f"give one of {', '.join(EDITABLE)}")
     why = _reason(fields.get("reason"), required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
         counted = standings(counted_items(change.conn, event_id))  # not cached: it changes
@@ -442,7 +431,6 @@ def change_event(
         planned = values.get("rounds")
         if isinstance(planned, int) and planned < played:
             raise EventError(
-                409,
                 "rounds-below-played",
                 f"{played} rounds have been played; the planned rounds cannot be fewer",
             )
@@ -550,7 +538,6 @@ def upload(
             size += len(source.data)
             if next_record + len(items) - 1 > MAX_RECORDS or size > MAX_BYTES:
                 raise EventError(
-                    422,
                     "event-full",
                     f"an event holds at most {MAX_RECORDS} "
                     f"records and {MAX_BYTES // 2**20} MiB of uploads",
@@ -655,12 +642,12 @@ def _upload_answer(conn: Connection, event_id: str, number: int) -> dict[str, An
 
 def _record_row(change: Change, number: int) -> Row[Any]:
     if not 0 <= number <= MAX_NUMBER:
-        raise EventError(404, "no-such-record", f"the event has no record {number}")
+        raise EventError("no-such-record", f"the event has no record {number}")
     row = change.conn.execute(
         select(records).where(records.c.event_id == change.event.id, records.c.number == number)
     ).first()
     if row is None:
-        raise EventError(404, "no-such-record", f"the event has no record {number}")
+        raise EventError("no-such-record", f"the event has no record {number}")
     return row
 
 
@@ -680,7 +667,7 @@ def confirm(
     with changing(store, event_id, secret, DIRECTOR) as change:
         row = _record_row(change, number)
         if row.status != PENDING:
-            raise EventError(409, "not-pending", f"record {number} is {row.status}, not pending")
+            raise EventError("not-pending", f"record {number} is {row.status}, not pending")
         _set_record(change, number, status=ACCEPTED)
         change.log("confirmed", {"record": number}, why)
     return record(store, event_id, number)
@@ -694,7 +681,7 @@ def exclude(
     with changing(store, event_id, secret, DIRECTOR) as change:
         row = _record_row(change, number)
         if row.status == EXCLUDED:
-            raise EventError(409, "already-excluded", f"record {number} is already excluded")
+            raise EventError("already-excluded", f"record {number} is already excluded")
         _set_record(change, number, status=EXCLUDED)
         change.log("excluded", {"record": number, "was": row.status}, why)
     return record(store, event_id, number)
@@ -708,7 +695,7 @@ def reinstate(
     with changing(store, event_id, secret, DIRECTOR) as change:
         row = _record_row(change, number)
         if row.status != EXCLUDED:
-            raise EventError(409, "not-excluded", f"record {number} is {row.status}, not excluded")
+            raise EventError("not-excluded", f"record {number} is {row.status}, not excluded")
         _set_record(change, number, status=ACCEPTED)
         change.log("reinstated", {"record": number}, why)
     return record(store, event_id, number)
@@ -725,7 +712,6 @@ def set_result(
         row = _record_row(change, number)
         if row.header is None:
             raise EventError(
-                422,
                 "cannot-correct",
                 f"record {number} could not be read: it "
                 "names no game or players to give a result to",
@@ -757,7 +743,7 @@ def clear_result(
         row = _record_row(change, number)
         if row.official_result is None:
             raise EventError(
-                409, "no-official-result", f"record {number} has no official result to take back"
+                "no-official-result", f"record {number} has no official result to take back"
             )
         _set_record(change, number, official_result=None)
         change.log("result-cleared", {"record": number, "was": row.official_result}, why)
@@ -771,8 +757,7 @@ def _official(value: object, game: str) -> str:
     canonical = normalise_result(text, spec) if text else None
     if canonical is None or canonical == "*":
         first, second = spec.colours
-        raise EventError(  # well-formed, but no result of this record's game: 422
-            422,
+        raise EventError(  # well-formed, but no result of this record's game
             "bad-result",
             f"'result' must be a finished result of {game}: {first} or {second}, with +R, +T "
             f"or +F (resignation, time, forfeit){', or a margin' if spec.scored else ''}",

@@ -48,7 +48,7 @@ def record_of(header: dict[str, Any], index: int) -> Record:
 def event_row(conn: Connection, event_id: str) -> Row[Any]:
     row = conn.execute(select(events).where(events.c.id == event_id)).first()
     if row is None:
-        raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
+        raise EventError("no-such-event", f"there is no event {event_id!r}")
     return row
 
 
@@ -105,7 +105,7 @@ def version(store: Store, event_id: str) -> int:
     with store.read() as conn:
         found = conn.scalar(select(events.c.version).where(events.c.id == event_id))
     if found is None:
-        raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
+        raise EventError("no-such-event", f"there is no event {event_id!r}")
     return int(found)
 
 
@@ -166,12 +166,12 @@ def list_records(
 def record(store: Store, event_id: str, number: int) -> dict[str, Any]:
     """One record kept, as :func:`list_records` gives it."""
     if not 0 <= number <= MAX_NUMBER:
-        raise EventError(404, "no-such-record", f"the event has no record {number}")
+        raise EventError("no-such-record", f"the event has no record {number}")
     with store.read() as conn:
         event_row(conn, event_id)
         row = conn.execute(_records_of(event_id).where(records.c.number == number)).first()
     if row is None:
-        raise EventError(404, "no-such-record", f"the event has no record {number}")
+        raise EventError("no-such-record", f"the event has no record {number}")
     return record_view(row, row.sha256)
 
 
@@ -239,7 +239,7 @@ def upload_bytes(store: Store, event_id: str, sha256: str) -> tuple[str | None, 
             )
         ).first()
     if row is None:
-        raise EventError(404, "no-such-upload", f"the event has no upload {sha256[:64]!r}")
+        raise EventError("no-such-upload", f"the event has no upload {sha256[:64]!r}")
     return row.file_name, row.format, bytes(row.data)
 
 

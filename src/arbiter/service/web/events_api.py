@@ -10,16 +10,49 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from arbiter.service.web.errors import ApiError
 from arbiter.service.web.inputs import request_sources
 
+if TYPE_CHECKING:
+    from arbiter.service.events.common import Code, EventError
+
 bp = Blueprint("events", __name__, url_prefix="/api/v1/events")
 
 STORE = "arbiter.events.store"
+
+STATUS: dict[Code, int] = {
+    "bad-field": 400,
+    "missing-token": 401,
+    "bad-token": 401,
+    "revoked-token": 401,
+    "wrong-event": 403,
+    "not-allowed": 403,
+    "no-such-event": 404,
+    "no-such-record": 404,
+    "no-such-upload": 404,
+    "no-such-token": 404,
+    "event-finalised": 409,
+    "event-exists": 409,
+    "already-revoked": 409,
+    "last-director-token": 409,
+    "rounds-below-played": 409,
+    "not-pending": 409,
+    "already-excluded": 409,
+    "not-excluded": 409,
+    "no-official-result": 409,
+    "event-full": 422,
+    "too-many-tokens": 422,
+    "cannot-correct": 422,
+    "bad-result": 422,
+    "bad-archive": 422,
+    "archive-changed": 422,
+}
+"""The HTTP status of each refusal of the events layer (``spec/events.md`` §8): the one place
+where a domain error becomes HTTP."""
 
 
 def store() -> Any:
@@ -37,8 +70,8 @@ def store() -> Any:
     return found
 
 
-def _refuse(err: Any) -> NoReturn:
-    raise ApiError(err.status, err.code, err.message, **err.extra) from None
+def _refuse(err: EventError) -> NoReturn:
+    raise ApiError(STATUS[err.code], err.code, err.message, **err.extra) from None
 
 
 def call(function: Any, *args: Any, **kwargs: Any) -> Any:
