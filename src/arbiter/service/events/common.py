@@ -1,5 +1,7 @@
-"""What the events modules share: statuses, roles, limits, the error they raise, and the
-time of a change (``spec/events.md``)."""
+"""What the events modules share: statuses, roles, limits, the errors they raise, and the
+time of a change (``spec/events.md``). The errors are the domain's: a face catches them
+without knowing the database behind (``DatabaseError`` and its kinds are raised by the
+storage layer for a database that cannot be used)."""
 
 from __future__ import annotations
 
@@ -68,7 +70,34 @@ class EventError(Exception):
 
     def __init__(self, code: Code, message: str, **extra: object) -> None:
         super().__init__(message)
-        self.code, self.message, self.extra = code, message, extra
+        self.code: Code = code
+        self.message = message
+        self.extra = extra
+
+
+class DatabaseError(Exception):
+    """The database cannot be used: a URL of no known kind, a driver that is not installed.
+    The message says which, for a person."""
+
+
+class DatabaseUnavailable(DatabaseError):
+    """The database did not answer, or failed what was asked of it (a server that is down,
+    a lock not had in time, a URL it cannot parse, a migration that failed): ``reason`` is
+    the first line of what the driver said, ``kind`` the name of its error (for logs, never
+    for the client)."""
+
+    def __init__(self, reason: str, kind: str) -> None:
+        super().__init__(reason)
+        self.reason, self.kind = reason, kind
+
+
+class RowsRefused(DatabaseError):
+    """The database refused rows given to it whole (an archive's, on import): ``kind`` and
+    ``detail`` are the name and text of the driver's error."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind, self.detail = kind, detail
 
 
 def now() -> str:

@@ -18,12 +18,9 @@ import json
 import re
 import secrets
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, insert, select, update
-
-from arbiter.adjudicator.standings import standings
 from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record
 from arbiter.notation.build import normalise_result
@@ -31,6 +28,7 @@ from arbiter.notation.errors import RecordError
 from arbiter.notation.games import all_games, find_game, game_named
 from arbiter.notation.sources import Notation, read_records
 from arbiter.service.core.batch import report_for
+from arbiter.service.events import storage
 from arbiter.service.events.chain import GENESIS, Entry, digest, make_entry
 from arbiter.service.events.common import (
     ACCEPTED,
@@ -51,13 +49,24 @@ from arbiter.service.events.common import (
     now,
 )
 from arbiter.service.events.reading import (
-    counted_items,
     event_summary,
     record,
     record_view,
+    rounds_played,
     view,
 )
-from arbiter.service.events.store import Store, events, log, records, tokens, uploads
+from arbiter.service.events.rows import EventRow, RecordRow, TokenRow, UploadRow
+from arbiter.service.events.storage import Tx
+from arbiter.service.events.store import Store
+from arbiter.service.events.views import (
+    Created,
+    EventSummary,
+    IssuedToken,
+    KeptUpload,
+    RecordView,
+    TokenView,
+    UploadAnswer,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,25 +181,23 @@ def _flag(value: object, field: str) -> bool:
 # --- the write transaction ------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
 class Change:
-    """An open change to one event: its connection, its row (locked), who makes it, and
-    :meth:`log` to append the entry that records it."""
+    """An open change to one event: its transaction, its row (locked), who makes it and
+    when; :meth:`log` appends the entry that records it."""
 
-    def __init__(self, conn: Connection, event: Row[Any], actor: Actor | None) -> None:
-        self.conn, self.event, self.actor = conn, event, actor
-        self.at = now()
+    tx: Tx
+    event: EventRow
+    actor: Actor
+    at: str
 
     def log(self, action: str, details: dict[str, Any], reason: str | None = None) -> Entry:
-        last = self.conn.execute(
-            select(log.c.number, log.c.hash)
-            .where(log.c.event_id == self.event.id)
-            .order_by(log.c.number.desc())
-            .limit(1)
-        ).first()
-        number, prev = (last.number + 1, last.hash) if last else (1, GENESIS)
-        token = self.actor.token if self.actor else None
-        entry = make_entry(self.event.id, number, self.at, token, action, details, reason, prev)
-        self.conn.execute(insert(log).values(**entry.row()))
+        end = storage.chain_end(self.tx, self.event.id)
+        number, prev = (end.number + 1, end.hash) if end else (1, GENESIS)
+        entry = make_entry(
+            self.event.id, number, self.at, self.actor.token, action, details, reason, prev
+        )
+        storage.append_entry(self.tx, entry)
         return entry
 
 
@@ -212,26 +219,20 @@ def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iter
     or one not valid, another event's or one without the right, no such event, an event
     finalised."""
     secret = require_token(secret)
-    with store.write() as conn:
-        row = conn.execute(
-            update(events)
-            .where(events.c.id == event_id)
-            .values(version=events.c.version + 1)
-            .returning(*events.c)
-        ).first()
+    with storage.writing(store) as tx:
+        row = storage.lock_event(tx, event_id)
         if row is None:
             raise EventError("no-such-event", f"there is no event {event_id!r}")
-        actor = _actor(conn, event_id, secret, role)
+        actor = _actor(storage.find_token(tx, secret_hash(secret)), event_id, role)
         if row.finalised_at is not None:
             raise EventError(
                 "event-finalised",
                 f"the event was finalised at {row.finalised_at}; it is read-only",
             )
-        yield Change(conn, row, actor)
+        yield Change(tx, row, actor, now())
 
 
-def _actor(conn: Connection, event_id: str, secret: str, role: str) -> Actor:
-    token = conn.execute(select(tokens).where(tokens.c.hash == secret_hash(secret))).first()
+def _actor(token: TokenRow | None, event_id: str, role: str) -> Actor:
     if token is None:
         raise EventError("bad-token", "the token is not one this server issued")
     if token.revoked_at is not None:
@@ -249,21 +250,13 @@ def _actor(conn: Connection, event_id: str, secret: str, role: str) -> Actor:
 # --- events and tokens -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Created:
-    """A new event, and its director's token (shown this once)."""
-
-    event: dict[str, Any]
-    token: str
-
-
 def create_event(store: Store, fields: dict[str, Any]) -> Created:
     """A new event from ``fields`` (``name``, ``game``, and optionally ``rounds``,
     ``tiebreaks``, ``confirm_uploads``), with its first director token."""
     unknown = sorted(set(fields) - {"name", "game", "rounds", "tiebreaks", "confirm_uploads"})
     if unknown:
         raise EventError("bad-field", f"unknown field {unknown[0]!r}", field=unknown[0])
-    values = {
+    values: dict[str, Any] = {
         "name": _text(fields.get("name"), "name", MAX_NAME),
         "game": _game(fields.get("game")),
         "rounds": _rounds(fields.get("rounds")),
@@ -273,135 +266,76 @@ def create_event(store: Store, fields: dict[str, Any]) -> Created:
     secret = new_secret()
     event_id = new_event_id()
     at = now()
-    with store.write() as conn:
-        conn.execute(insert(events).values(id=event_id, created_at=at, version=1, **values))
-        row = conn.execute(select(events).where(events.c.id == event_id)).one()
-        token = _token_values(event_id, 1, secret, DIRECTOR, "director", at)
-        conn.execute(insert(tokens).values(**token))
-        change = Change(conn, row, Actor(event_id, 1, DIRECTOR))
-        change.at = at
+    with storage.writing(store) as tx:
+        row = EventRow(id=event_id, created_at=at, version=1, finalised_at=None, **values)
+        storage.insert_event(tx, row)
+        token = TokenRow(event_id, 1, secret_hash(secret), DIRECTOR, "director", at, None)
+        storage.insert_token(tx, token)
+        change = Change(tx, row, Actor(event_id, 1, DIRECTOR), at)
         change.log("event-created", {**values, "token": _token_details(token)})
     return Created(event_summary(store, event_id), secret)
 
 
-def _token_values(
-    event_id: str, number: int, secret: str, role: str, label: str, at: str
-) -> dict[str, Any]:
-    return {
-        "event_id": event_id,
-        "number": number,
-        "hash": secret_hash(secret),
-        "role": role,
-        "label": label,
-        "created_at": at,
-    }
-
-
-def _token_details(token: dict[str, Any]) -> dict[str, Any]:
+def _token_details(token: TokenRow) -> dict[str, Any]:
     """What the trail says of a token: its number, role, label and the SHA-256 of the secret
     (256 random bits: the hash gives nothing away, and binds the token to the chain)."""
-    return {key: token[key] for key in ("number", "role", "label", "hash")}
+    return {"number": token.number, "role": token.role, "label": token.label, "hash": token.hash}
 
 
 def issue_token(
     store: Store, event_id: str, secret: str | None, role: object, label: object
-) -> dict[str, Any]:
+) -> IssuedToken:
     """A new token of ``role`` (``upload`` for players or a deputy, ``director``); its
     secret is in the answer, once."""
     if role not in ROLES:
         raise EventError("bad-field", "'role' must be 'upload' or 'director'", field="role")
     name = _text(label, "label", MAX_LABEL)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        count = int(
-            change.conn.scalar(
-                select(func.count()).select_from(tokens).where(tokens.c.event_id == event_id)
-            )
-            or 0
-        )
+        count = storage.count_tokens(change.tx, event_id)
         if count >= MAX_TOKENS:
             raise EventError("too-many-tokens", f"an event has at most {MAX_TOKENS} tokens")
         new = new_secret()
-        token = _token_values(event_id, count + 1, new, str(role), name or "", change.at)
-        change.conn.execute(insert(tokens).values(**token))
+        token = TokenRow(
+            event_id, count + 1, secret_hash(new), str(role), name or "", change.at, None
+        )
+        storage.insert_token(change.tx, token)
         change.log("token-issued", _token_details(token))
-    return {**_token_row(token), "token": new}
+    return IssuedToken(TokenView.of(token), new)
 
 
 def revoke_token(
     store: Store, event_id: str, secret: str | None, number: int, reason: object = None
-) -> dict[str, Any]:
+) -> TokenView:
     """Revoke token ``number`` of the event; the last director token cannot be revoked."""
     why = _reason(reason, required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
         row = None
         if 0 <= number <= MAX_NUMBER:  # a larger number names no token (nor fits the column)
-            row = change.conn.execute(
-                select(tokens).where(tokens.c.event_id == event_id, tokens.c.number == number)
-            ).first()
+            row = storage.token_row(change.tx, event_id, number)
         if row is None:
             raise EventError("no-such-token", f"the event has no token {number}")
         if row.revoked_at is not None:
             raise EventError("already-revoked", f"token {number} was revoked at {row.revoked_at}")
-        if row.role == DIRECTOR and _directors(change.conn, event_id) <= 1:
+        if row.role == DIRECTOR and storage.count_directors(change.tx, event_id) <= 1:
             raise EventError(
                 "last-director-token",
                 "this is the event's only director token: issue another before revoking it",
             )
-        change.conn.execute(
-            update(tokens)
-            .where(tokens.c.event_id == event_id, tokens.c.number == number)
-            .values(revoked_at=change.at)
-        )
+        revoked = replace(row, revoked_at=change.at)
+        storage.update_token(change.tx, revoked)
         change.log("token-revoked", {"token": number}, why)
-    return {**_token_row(row._asdict()), "revoked_at": change.at}
+    return TokenView.of(revoked)
 
 
-def _directors(conn: Connection, event_id: str) -> int:
-    return int(
-        conn.scalar(
-            select(func.count())
-            .select_from(tokens)
-            .where(
-                tokens.c.event_id == event_id,
-                tokens.c.role == DIRECTOR,
-                tokens.c.revoked_at.is_(None),
-            )
-        )
-        or 0
-    )
-
-
-def _token_row(token: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "number": token["number"],
-        "role": token["role"],
-        "label": token["label"],
-        "created_at": token["created_at"],
-        "revoked_at": token.get("revoked_at"),
-    }
-
-
-def list_tokens(store: Store, event_id: str, secret: str | None) -> list[dict[str, Any]]:
+def list_tokens(store: Store, event_id: str, secret: str | None) -> list[TokenView]:
     """The event's tokens (never their secrets), for its director."""
-    with changing_read(store, event_id, secret, DIRECTOR) as conn:
-        rows = conn.execute(
-            select(tokens).where(tokens.c.event_id == event_id).order_by(tokens.c.number)
-        )
-        return [_token_row(row._asdict()) for row in rows]
-
-
-@contextlib.contextmanager
-def changing_read(
-    store: Store, event_id: str, secret: str | None, role: str
-) -> Iterator[Connection]:
-    """A read that only the holder of a token of ``role`` may make (the token list)."""
     if not secret:
         raise EventError("missing-token", "this needs the event's director token")
-    with store.read() as conn:
-        if conn.execute(select(events.c.id).where(events.c.id == event_id)).first() is None:
+    with storage.reading(store) as tx:
+        if not storage.event_exists(tx, event_id):
             raise EventError("no-such-event", f"there is no event {event_id!r}")
-        _actor(conn, event_id, secret, role)
-        yield conn
+        _actor(storage.find_token(tx, secret_hash(secret)), event_id, DIRECTOR)
+        return [TokenView.of(row) for row in storage.token_rows(tx, event_id)]
 
 
 EDITABLE = ("name", "rounds", "tiebreaks", "confirm_uploads")
@@ -409,7 +343,7 @@ EDITABLE = ("name", "rounds", "tiebreaks", "confirm_uploads")
 
 def change_event(
     store: Store, event_id: str, secret: str | None, fields: dict[str, Any]
-) -> dict[str, Any]:
+) -> EventSummary:
     """Change the event's name, planned rounds, tie-breaks or whether players' uploads wait
     for confirmation."""
     unknown = sorted(set(fields) - {*EDITABLE, "reason"})
@@ -421,33 +355,32 @@ def change_event(
         "tiebreaks": _tiebreaks,
         "confirm_uploads": lambda v: _flag(v, "confirm_uploads"),
     }
-    values = {name: checks[name](value) for name, value in fields.items() if name in checks}
+    values: dict[str, Any] = {
+        name: checks[name](value) for name, value in fields.items() if name in checks
+    }
     if not values:
         raise EventError("bad-field", f"give one of {', '.join(EDITABLE)}")
     why = _reason(fields.get("reason"), required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        counted = standings(counted_items(change.conn, event_id))  # not cached: it changes
-        played = max((table.rounds for table in counted), default=0)
+        played = rounds_played(storage.counted_records(change.tx, event_id))
         planned = values.get("rounds")
         if isinstance(planned, int) and planned < played:
             raise EventError(
                 "rounds-below-played",
                 f"{played} rounds have been played; the planned rounds cannot be fewer",
             )
-        change.conn.execute(update(events).where(events.c.id == event_id).values(**values))
+        storage.update_event(change.tx, replace(change.event, **values))
         change.log("event-changed", values, why)
     return event_summary(store, event_id)
 
 
 def finalise(
     store: Store, event_id: str, secret: str | None, reason: object = None
-) -> dict[str, Any]:
+) -> EventSummary:
     """Finalise the event: from now on it is read-only."""
     why = _reason(reason, required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        change.conn.execute(
-            update(events).where(events.c.id == event_id).values(finalised_at=change.at)
-        )
+        storage.update_event(change.tx, replace(change.event, finalised_at=change.at))
         change.log("finalised", {}, why)
     return event_summary(store, event_id)
 
@@ -503,7 +436,7 @@ def round_of(record: Record) -> int | None:
 
 def upload(
     store: Store, event_id: str, secret: str | None, sources: Sequence[Upload]
-) -> dict[str, Any]:
+) -> UploadAnswer:
     """Keep each source as sent, with each of its records and their reports; the same bytes
     sent again are the upload already kept. Records uploaded with an upload token wait for
     the director's confirmation unless the event says otherwise."""
@@ -513,27 +446,14 @@ def upload(
     ]
     answers = []
     with changing(store, event_id, secret, UPLOAD) as change:
-        conn, actor = change.conn, change.actor
-        assert actor is not None
+        tx, actor = change.tx, change.actor
         status = PENDING if actor.role == UPLOAD and change.event.confirm_uploads else ACCEPTED
-        held = conn.execute(
-            select(
-                select(func.count()).where(uploads.c.event_id == event_id).scalar_subquery(),
-                select(func.coalesce(func.sum(uploads.c.size), 0))
-                .where(uploads.c.event_id == event_id)
-                .scalar_subquery(),
-                select(func.count()).where(records.c.event_id == event_id).scalar_subquery(),
-            )
-        ).one()
-        next_upload, size, next_record = held[0] + 1, int(held[1]), held[2] + 1
+        held = storage.holdings(tx, event_id)
+        next_upload, size, next_record = held.uploads + 1, held.bytes, held.records + 1
         for source, sha, items in read:
-            known = conn.execute(
-                select(uploads.c.number).where(
-                    uploads.c.event_id == event_id, uploads.c.sha256 == sha
-                )
-            ).first()
+            known = storage.upload_number(tx, event_id, sha)
             if known is not None:
-                answers.append(_upload_answer(conn, event_id, known.number))
+                answers.append(_upload_answer(tx, event_id, known))
                 continue
             size += len(source.data)
             if next_record + len(items) - 1 > MAX_RECORDS or size > MAX_BYTES:
@@ -542,17 +462,9 @@ def upload(
                     f"an event holds at most {MAX_RECORDS} "
                     f"records and {MAX_BYTES // 2**20} MiB of uploads",
                 )
-            kept = {
-                "upload": next_upload,
-                "sha256": sha,
-                "file": source.name,
-                "size": len(source.data),
-                "created_at": change.at,
-                "token": actor.token,
-                "duplicate": False,
-            }
-            conn.execute(
-                insert(uploads).values(
+            storage.insert_upload(
+                tx,
+                UploadRow(
                     event_id=event_id,
                     number=next_upload,
                     sha256=sha,
@@ -562,25 +474,24 @@ def upload(
                     data=source.data,
                     token=actor.token,
                     created_at=change.at,
-                )
+                ),
             )
             rows = [
-                {
-                    "event_id": event_id,
-                    "number": next_record + position,
-                    "upload": next_upload,
-                    "position": position,
-                    "status": status,
-                    "round": one.round,
-                    "header": None if one.header is None else _json(one.header),
-                    "report": _json(one.report),
-                    "digest": one.digest,
-                    "official_result": None,
-                }
+                RecordRow(
+                    event_id=event_id,
+                    number=next_record + position,
+                    upload=next_upload,
+                    position=position,
+                    status=status,
+                    official_result=None,
+                    round=one.round,
+                    header=None if one.header is None else _json(one.header),
+                    report=_json(one.report),
+                    digest=one.digest,
+                )
                 for position, one in enumerate(items)
             ]
-            if rows:
-                conn.execute(insert(records), rows)  # one statement for all (executemany)
+            storage.insert_records(tx, rows)
             change.log(
                 "uploaded",
                 {
@@ -590,120 +501,113 @@ def upload(
                     "format": source.fmt,
                     "size": len(source.data),
                     "records": [
-                        {"record": row["number"], "status": status, "digest": row["digest"]}
+                        {"record": row.number, "status": status, "digest": row.digest}
                         for row in rows
                     ],
                 },
             )
-            kept["records"] = [
-                view(row, sha, one.header, one.report) for row, one in zip(rows, items, strict=True)
-            ]
-            answers.append(kept)
+            answers.append(
+                KeptUpload(
+                    upload=next_upload,
+                    sha256=sha,
+                    file=source.name,
+                    size=len(source.data),
+                    created_at=change.at,
+                    token=actor.token,
+                    duplicate=False,
+                    records=tuple(
+                        view(row, sha, one.header, one.report)
+                        for row, one in zip(rows, items, strict=True)
+                    ),
+                )
+            )
             next_upload += 1
             next_record += len(rows)
-    return {"event": event_id, "uploads": answers}
+    return UploadAnswer(event_id, tuple(answers))
 
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False)
 
 
-def _upload_answer(conn: Connection, event_id: str, number: int) -> dict[str, Any]:
+def _upload_answer(tx: Tx, event_id: str, number: int) -> KeptUpload:
     """An upload kept already, as the answer to the same bytes sent again."""
-    row = conn.execute(
-        select(
-            uploads.c.number,
-            uploads.c.sha256,
-            uploads.c.file_name,
-            uploads.c.size,
-            uploads.c.created_at,
-            uploads.c.token,
-        ).where(uploads.c.event_id == event_id, uploads.c.number == number)
-    ).one()
-    kept = conn.execute(
-        select(records)
-        .where(records.c.event_id == event_id, records.c.upload == number)
-        .order_by(records.c.number)
+    info = storage.upload_info(tx, event_id, number)
+    assert info is not None  # found by its SHA-256 in this transaction
+    kept = storage.kept_records(tx, event_id, upload=number)
+    return KeptUpload(
+        upload=info.number,
+        sha256=info.sha256,
+        file=info.file_name,
+        size=info.size,
+        created_at=info.created_at,
+        token=info.token,
+        duplicate=True,
+        records=tuple(record_view(row, sha256) for row, sha256 in kept),
     )
-    return {
-        "upload": row.number,
-        "sha256": row.sha256,
-        "file": row.file_name,
-        "size": row.size,
-        "created_at": row.created_at,
-        "token": row.token,
-        "duplicate": True,
-        "records": [record_view(one, row.sha256) for one in kept],
-    }
 
 
 # --- corrections ---------------------------------------------------------------------------
 
 
-def _record_row(change: Change, number: int) -> Row[Any]:
+def _record_row(change: Change, number: int) -> RecordRow:
     if not 0 <= number <= MAX_NUMBER:
         raise EventError("no-such-record", f"the event has no record {number}")
-    row = change.conn.execute(
-        select(records).where(records.c.event_id == change.event.id, records.c.number == number)
-    ).first()
+    row = storage.record_row(change.tx, change.event.id, number)
     if row is None:
         raise EventError("no-such-record", f"the event has no record {number}")
     return row
 
 
-def _set_record(change: Change, number: int, **values: Any) -> None:
-    change.conn.execute(
-        update(records)
-        .where(records.c.event_id == change.event.id, records.c.number == number)
-        .values(**values)
-    )
+def _set_record(change: Change, row: RecordRow, **values: Any) -> None:
+    storage.update_record(change.tx, replace(row, **values))
 
 
 def confirm(
     store: Store, event_id: str, secret: str | None, number: int, reason: object = None
-) -> dict[str, Any]:
+) -> RecordView:
     """Confirm a record a player uploaded: it counts from now on."""
     why = _reason(reason, required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
         row = _record_row(change, number)
         if row.status != PENDING:
             raise EventError("not-pending", f"record {number} is {row.status}, not pending")
-        _set_record(change, number, status=ACCEPTED)
+        _set_record(change, row, status=ACCEPTED)
         change.log("confirmed", {"record": number}, why)
     return record(store, event_id, number)
 
 
 def exclude(
     store: Store, event_id: str, secret: str | None, number: int, reason: object
-) -> dict[str, Any]:
+) -> RecordView:
     """Exclude a record from the event (it stays kept and listed, with the reason)."""
     why = _reason(reason)
     with changing(store, event_id, secret, DIRECTOR) as change:
         row = _record_row(change, number)
         if row.status == EXCLUDED:
             raise EventError("already-excluded", f"record {number} is already excluded")
-        _set_record(change, number, status=EXCLUDED)
+        _set_record(change, row, status=EXCLUDED)
         change.log("excluded", {"record": number, "was": row.status}, why)
     return record(store, event_id, number)
 
 
 def reinstate(
     store: Store, event_id: str, secret: str | None, number: int, reason: object
-) -> dict[str, Any]:
+) -> RecordView:
     """Count an excluded record again."""
     why = _reason(reason)
     with changing(store, event_id, secret, DIRECTOR) as change:
         row = _record_row(change, number)
         if row.status != EXCLUDED:
             raise EventError("not-excluded", f"record {number} is {row.status}, not excluded")
-        _set_record(change, number, status=ACCEPTED)
+        _set_record(change, row, status=ACCEPTED)
         change.log("reinstated", {"record": number}, why)
     return record(store, event_id, number)
 
 
 def set_result(
     store: Store, event_id: str, secret: str | None, number: int, result: object, reason: object
-) -> dict[str, Any]:
+) -> RecordView:
     """Set the official result of a record, which then counts with it whatever the
     adjudicator found (a forfeit, an arbiter's decision that an illegal move stood); the
     adjudicator's verdict stays beside it."""
@@ -719,7 +623,7 @@ def set_result(
         header = json.loads(row.header)
         official = _official(result, header["game"])
         report = json.loads(row.report)
-        _set_record(change, number, official_result=official)
+        _set_record(change, row, official_result=official)
         change.log(
             "result-set",
             {
@@ -736,7 +640,7 @@ def set_result(
 
 def clear_result(
     store: Store, event_id: str, secret: str | None, number: int, reason: object
-) -> dict[str, Any]:
+) -> RecordView:
     """Take back the official result: the adjudicator's verdict counts again."""
     why = _reason(reason)
     with changing(store, event_id, secret, DIRECTOR) as change:
@@ -745,7 +649,7 @@ def clear_result(
             raise EventError(
                 "no-official-result", f"record {number} has no official result to take back"
             )
-        _set_record(change, number, official_result=None)
+        _set_record(change, row, official_result=None)
         change.log("result-cleared", {"record": number, "was": row.official_result}, why)
     return record(store, event_id, number)
 

@@ -16,12 +16,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, select
-
+from arbiter.service.events import storage
 from arbiter.service.events.chain import Entry, chain_problems, digest
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
-from arbiter.service.events.reading import entries_on, event_row
-from arbiter.service.events.store import Store, events, records, tokens, uploads
+from arbiter.service.events.reading import event_row
+from arbiter.service.events.rows import columns
+from arbiter.service.events.storage import Tx
+from arbiter.service.events.store import Store
+
+__all__ = ["Verdict", "verify_all", "verify_event", "verify_on"]
 
 
 @dataclass
@@ -122,48 +125,43 @@ class Verdict:
 
 def verify_event(store: Store, event_id: str) -> Verdict:
     """Check the chain of ``event_id`` and the tables against it."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        return verify_on(conn, event_id)
+    with storage.reading(store) as tx:
+        event_row(tx, event_id)
+        return verify_on(tx, event_id)
 
 
-def verify_on(conn: Connection, event_id: str) -> Verdict:
-    """:func:`verify_event` on an open connection (the import checks before it commits)."""
-    found = entries_on(conn, event_id)
+def verify_on(tx: Tx, event_id: str) -> Verdict:
+    """:func:`verify_event` in an open transaction (the import checks before it commits)."""
+    found = storage.entries(tx, event_id)
     problems = [f"entry {number}: {what}" for number, what in chain_problems(found)]
     expected, unapplied = _replay(found)
     problems += [f"entry {number}: {what}" for number, what in unapplied]
-    problems += _table_problems(conn, event_id, expected)
+    problems += _table_problems(tx, event_id, expected)
     return Verdict(event_id, len(found), tuple(problems))
 
 
-def _table_problems(conn: Connection, event_id: str, expected: _Expected) -> list[str]:
+def _table_problems(tx: Tx, event_id: str, expected: _Expected) -> list[str]:
     problems: list[str] = []
-    row = conn.execute(select(events).where(events.c.id == event_id)).one()._asdict()
+    row = columns(event_row(tx, event_id))
     for name, value in expected.event.items():
         if row.get(name) != value:
             problems.append(f"the event's {name} is {row.get(name)!r}; the trail says {value!r}")
-    stored = {
-        r.number: r._asdict()
-        for r in conn.execute(select(tokens).where(tokens.c.event_id == event_id))
-    }
+    stored = {one.number: columns(one) for one in storage.token_rows(tx, event_id)}
     problems += _compare("token", stored, expected.tokens)
     stored = {}
-    for r in conn.execute(select(uploads).where(uploads.c.event_id == event_id)):
-        one = r._asdict()
-        if hashlib.sha256(bytes(one["data"])).hexdigest() != one["sha256"]:
-            problems.append(f"upload {r.number}: its bytes do not match its SHA-256")
-        stored[r.number] = one
+    for upload in storage.upload_rows(tx, event_id):
+        if hashlib.sha256(upload.data).hexdigest() != upload.sha256:
+            problems.append(f"upload {upload.number}: its bytes do not match its SHA-256")
+        stored[upload.number] = columns(upload)
     problems += _compare("upload", stored, expected.uploads)
     stored = {}
-    for r in conn.execute(select(records).where(records.c.event_id == event_id)):
-        one = r._asdict()
-        header = json.loads(one["header"]) if one["header"] else None
-        if digest({"header": header, "report": json.loads(one["report"])}) != one["digest"]:
-            problems.append(f"record {r.number}: its header or report was changed")
-        if one["status"] not in (ACCEPTED, PENDING, EXCLUDED):
-            problems.append(f"record {r.number}: its status {one['status']!r} is none known")
-        stored[r.number] = one
+    for kept in storage.record_rows(tx, event_id):
+        header = json.loads(kept.header) if kept.header else None
+        if digest({"header": header, "report": json.loads(kept.report)}) != kept.digest:
+            problems.append(f"record {kept.number}: its header or report was changed")
+        if kept.status not in (ACCEPTED, PENDING, EXCLUDED):
+            problems.append(f"record {kept.number}: its status {kept.status!r} is none known")
+        stored[kept.number] = columns(kept)
     problems += _compare("record", stored, expected.records)
     return problems
 
@@ -189,8 +187,8 @@ def _compare(
 
 def verify_all(store: Store) -> list[Verdict]:
     """Every event of the database, verified."""
-    with store.read() as conn:
-        ids = [row.id for row in conn.execute(select(events.c.id).order_by(events.c.created_at))]
+    with storage.reading(store) as tx:
+        ids = [row.id for row in storage.list_events(tx, newest_first=False)]
     verdicts = []
     for event_id in ids:
         try:
