@@ -26,9 +26,6 @@ MAX_NUMBER = 2**31 - 1
 """The largest number a record or a token may have: a larger one in a path names none
 (and would not fit the database's integers)."""
 
-CORRECTIONS = ("excluded", "reinstated", "result-set", "result-cleared")
-"""The actions that change what counts or its result: the TRF carries them as comments."""
-
 
 Code = Literal[
     "bad-field",

@@ -29,6 +29,27 @@ from arbiter.notation.games import all_games, find_game, game_named
 from arbiter.notation.sources import Notation, read_records
 from arbiter.service.core.batch import report_for
 from arbiter.service.events import storage
+from arbiter.service.events.actions import (
+    Action,
+    Confirmed,
+    Effect,
+    EventChanged,
+    EventCreated,
+    EventFacts,
+    Excluded,
+    Finalised,
+    KeptRecord,
+    RecordFacts,
+    Reinstated,
+    ResultCleared,
+    ResultSet,
+    State,
+    TokenDetails,
+    TokenFacts,
+    TokenIssued,
+    TokenRevoked,
+    Uploaded,
+)
 from arbiter.service.events.chain import GENESIS, Entry, digest, make_entry
 from arbiter.service.events.common import (
     ACCEPTED,
@@ -191,11 +212,24 @@ class Change:
     actor: Actor
     at: str
 
-    def log(self, action: str, details: dict[str, Any], reason: str | None = None) -> Entry:
+    def effect(self, action: Action, before: State | None = None) -> Effect:
+        """What ``action``, made now, changes of ``before`` (what it touches, as the tables
+        hold it): the same function verification replays."""
+        return action.effect(before or State(), self.at)
+
+    def log(self, action: Action, reason: str | None = None) -> Entry:
+        """Append the entry that records ``action`` to the event's trail."""
         end = storage.chain_end(self.tx, self.event.id)
         number, prev = (end.number + 1, end.hash) if end else (1, GENESIS)
         entry = make_entry(
-            self.event.id, number, self.at, self.actor.token, action, details, reason, prev
+            self.event.id,
+            number,
+            self.at,
+            self.actor.token,
+            action.NAME,
+            action.details(),
+            reason,
+            prev,
         )
         storage.append_entry(self.tx, entry)
         return entry
@@ -266,20 +300,37 @@ def create_event(store: Store, fields: dict[str, Any]) -> Created:
     secret = new_secret()
     event_id = new_event_id()
     at = now()
+    token = TokenDetails(1, DIRECTOR, "director", secret_hash(secret))
+    action = EventCreated(token=token, **values)
+    effect = action.effect(State(), at)
+    assert effect.event is not None  # a creation makes the event
     with storage.writing(store) as tx:
-        row = EventRow(id=event_id, created_at=at, version=1, finalised_at=None, **values)
+        row = _event_row(event_id, effect.event)
         storage.insert_event(tx, row)
-        token = TokenRow(event_id, 1, secret_hash(secret), DIRECTOR, "director", at, None)
-        storage.insert_token(tx, token)
-        change = Change(tx, row, Actor(event_id, 1, DIRECTOR), at)
-        change.log("event-created", {**values, "token": _token_details(token)})
+        storage.insert_token(tx, _token_row(event_id, 1, effect.tokens[1]))
+        Change(tx, row, Actor(event_id, 1, DIRECTOR), at).log(action)
     return Created(event_summary(store, event_id), secret)
 
 
-def _token_details(token: TokenRow) -> dict[str, Any]:
-    """What the trail says of a token: its number, role, label and the SHA-256 of the secret
-    (256 random bits: the hash gives nothing away, and binds the token to the chain)."""
-    return {"number": token.number, "role": token.role, "label": token.label, "hash": token.hash}
+def _event_row(event_id: str, facts: EventFacts) -> EventRow:
+    """A new event's row, as its creation says it."""
+    return EventRow(
+        id=event_id,
+        name=facts.name,
+        game=facts.game,
+        rounds=facts.rounds,
+        tiebreaks=facts.tiebreaks,
+        confirm_uploads=facts.confirm_uploads,
+        created_at=facts.created_at,
+        finalised_at=facts.finalised_at,
+        version=1,
+    )
+
+
+def _token_row(event_id: str, number: int, facts: TokenFacts) -> TokenRow:
+    return TokenRow(
+        event_id, number, facts.hash, facts.role, facts.label, facts.created_at, facts.revoked_at
+    )
 
 
 def issue_token(
@@ -295,11 +346,10 @@ def issue_token(
         if count >= MAX_TOKENS:
             raise EventError("too-many-tokens", f"an event has at most {MAX_TOKENS} tokens")
         new = new_secret()
-        token = TokenRow(
-            event_id, count + 1, secret_hash(new), str(role), name or "", change.at, None
-        )
+        action = TokenIssued(TokenDetails(count + 1, str(role), name or "", secret_hash(new)))
+        token = _token_row(event_id, count + 1, change.effect(action).tokens[count + 1])
         storage.insert_token(change.tx, token)
-        change.log("token-issued", _token_details(token))
+        change.log(action)
     return IssuedToken(TokenView.of(token), new)
 
 
@@ -321,9 +371,11 @@ def revoke_token(
                 "last-director-token",
                 "this is the event's only director token: issue another before revoking it",
             )
-        revoked = replace(row, revoked_at=change.at)
+        action = TokenRevoked(number)
+        after = change.effect(action, State(tokens={number: TokenFacts.of(row)})).tokens[number]
+        revoked = replace(row, revoked_at=after.revoked_at)
         storage.update_token(change.tx, revoked)
-        change.log("token-revoked", {"token": number}, why)
+        change.log(action, why)
     return TokenView.of(revoked)
 
 
@@ -369,8 +421,7 @@ def change_event(
                 "rounds-below-played",
                 f"{played} rounds have been played; the planned rounds cannot be fewer",
             )
-        storage.update_event(change.tx, replace(change.event, **values))
-        change.log("event-changed", values, why)
+        _change_event(change, EventChanged(values), why)
     return event_summary(store, event_id)
 
 
@@ -380,9 +431,24 @@ def finalise(
     """Finalise the event: from now on it is read-only."""
     why = _reason(reason, required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        storage.update_event(change.tx, replace(change.event, finalised_at=change.at))
-        change.log("finalised", {}, why)
+        _change_event(change, Finalised(), why)
     return event_summary(store, event_id)
+
+
+def _change_event(change: Change, action: EventChanged | Finalised, reason: str | None) -> None:
+    """Keep what ``action`` changes of the event, and its entry."""
+    after = change.effect(action, State(event=EventFacts.of(change.event))).event
+    assert after is not None  # both change the event
+    row = replace(
+        change.event,
+        name=after.name,
+        rounds=after.rounds,
+        tiebreaks=after.tiebreaks,
+        confirm_uploads=after.confirm_uploads,
+        finalised_at=after.finalised_at,
+    )
+    storage.update_event(change.tx, row)
+    change.log(action, reason)
 
 
 # --- records in ----------------------------------------------------------------------------
@@ -462,50 +528,39 @@ def upload(
                     f"an event holds at most {MAX_RECORDS} "
                     f"records and {MAX_BYTES // 2**20} MiB of uploads",
                 )
+            action = Uploaded(
+                upload=next_upload,
+                sha256=sha,
+                file=source.name,
+                format=source.fmt,
+                size=len(source.data),
+                records=tuple(
+                    KeptRecord(next_record + position, status, one.digest)
+                    for position, one in enumerate(items)
+                ),
+            )
+            effect = change.effect(action)
+            facts = effect.uploads[next_upload]
             storage.insert_upload(
                 tx,
                 UploadRow(
                     event_id=event_id,
                     number=next_upload,
-                    sha256=sha,
-                    file_name=source.name,
-                    format=source.fmt,
-                    size=len(source.data),
+                    sha256=facts.sha256,
+                    file_name=facts.file_name,
+                    format=facts.format,
+                    size=facts.size,
                     data=source.data,
                     token=actor.token,
-                    created_at=change.at,
+                    created_at=facts.created_at,
                 ),
             )
             rows = [
-                RecordRow(
-                    event_id=event_id,
-                    number=next_record + position,
-                    upload=next_upload,
-                    position=position,
-                    status=status,
-                    official_result=None,
-                    round=one.round,
-                    header=None if one.header is None else _json(one.header),
-                    report=_json(one.report),
-                    digest=one.digest,
-                )
-                for position, one in enumerate(items)
+                _record_row_of(event_id, kept.record, effect.records[kept.record], one)
+                for kept, one in zip(action.records, items, strict=True)
             ]
             storage.insert_records(tx, rows)
-            change.log(
-                "uploaded",
-                {
-                    "upload": next_upload,
-                    "sha256": sha,
-                    "file": source.name,
-                    "format": source.fmt,
-                    "size": len(source.data),
-                    "records": [
-                        {"record": row.number, "status": status, "digest": row.digest}
-                        for row in rows
-                    ],
-                },
-            )
+            change.log(action)
             answers.append(
                 KeptUpload(
                     upload=next_upload,
@@ -524,6 +579,22 @@ def upload(
             next_upload += 1
             next_record += len(rows)
     return UploadAnswer(event_id, tuple(answers))
+
+
+def _record_row_of(event_id: str, number: int, facts: RecordFacts, read: Read) -> RecordRow:
+    """A new record's row: what its upload's entry says, with what it read."""
+    return RecordRow(
+        event_id=event_id,
+        number=number,
+        upload=facts.upload,
+        position=facts.position,
+        status=facts.status,
+        official_result=facts.official_result,
+        round=read.round,
+        header=None if read.header is None else _json(read.header),
+        report=_json(read.report),
+        digest=facts.digest,
+    )
 
 
 def _json(value: Any) -> str:
@@ -559,8 +630,13 @@ def _record_row(change: Change, number: int) -> RecordRow:
     return row
 
 
-def _set_record(change: Change, row: RecordRow, **values: Any) -> None:
-    storage.update_record(change.tx, replace(row, **values))
+def _correct(change: Change, row: RecordRow, action: Action, reason: str | None) -> None:
+    """Keep what ``action`` changes of the record of ``row``, and its entry."""
+    before = State(records={row.number: RecordFacts.of(row)})
+    after = change.effect(action, before).records[row.number]
+    updated = replace(row, status=after.status, official_result=after.official_result)
+    storage.update_record(change.tx, updated)
+    change.log(action, reason)
 
 
 def confirm(
@@ -572,8 +648,7 @@ def confirm(
         row = _record_row(change, number)
         if row.status != PENDING:
             raise EventError("not-pending", f"record {number} is {row.status}, not pending")
-        _set_record(change, row, status=ACCEPTED)
-        change.log("confirmed", {"record": number}, why)
+        _correct(change, row, Confirmed(number), why)
     return record(store, event_id, number)
 
 
@@ -586,8 +661,7 @@ def exclude(
         row = _record_row(change, number)
         if row.status == EXCLUDED:
             raise EventError("already-excluded", f"record {number} is already excluded")
-        _set_record(change, row, status=EXCLUDED)
-        change.log("excluded", {"record": number, "was": row.status}, why)
+        _correct(change, row, Excluded(number, row.status), why)
     return record(store, event_id, number)
 
 
@@ -600,8 +674,7 @@ def reinstate(
         row = _record_row(change, number)
         if row.status != EXCLUDED:
             raise EventError("not-excluded", f"record {number} is {row.status}, not excluded")
-        _set_record(change, row, status=ACCEPTED)
-        change.log("reinstated", {"record": number}, why)
+        _correct(change, row, Reinstated(number), why)
     return record(store, event_id, number)
 
 
@@ -623,18 +696,8 @@ def set_result(
         header = json.loads(row.header)
         official = _official(result, header["game"])
         report = json.loads(row.report)
-        _set_record(change, row, official_result=official)
-        change.log(
-            "result-set",
-            {
-                "record": number,
-                "result": official,
-                "adjudicated": report["result"],
-                "valid": report["valid"],
-                "was": row.official_result,
-            },
-            why,
-        )
+        action = ResultSet(number, official, report["result"], report["valid"], row.official_result)
+        _correct(change, row, action, why)
     return record(store, event_id, number)
 
 
@@ -649,8 +712,7 @@ def clear_result(
             raise EventError(
                 "no-official-result", f"record {number} has no official result to take back"
             )
-        _set_record(change, row, official_result=None)
-        change.log("result-cleared", {"record": number, "was": row.official_result}, why)
+        _correct(change, row, ResultCleared(number, row.official_result), why)
     return record(store, event_id, number)
 
 

@@ -16,15 +16,9 @@ from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record, Tag
 from arbiter.notation.games import find_game
 from arbiter.service.events import storage
+from arbiter.service.events.actions import correction
 from arbiter.service.events.chain import Entry
-from arbiter.service.events.common import (
-    ACCEPTED,
-    CORRECTIONS,
-    EXCLUDED,
-    MAX_NUMBER,
-    PENDING,
-    EventError,
-)
+from arbiter.service.events.common import ACCEPTED, EXCLUDED, MAX_NUMBER, PENDING, EventError
 from arbiter.service.events.rows import EventRow, RecordRow, UploadSource
 from arbiter.service.events.storage import Tx
 from arbiter.service.events.store import Store
@@ -358,19 +352,14 @@ def _trf_comments(tx: Tx, event_id: str) -> list[str]:
     lines = []
     described = {row.number: _described(row) for row in storage.record_rows(tx, event_id)}
     for entry in storage.entries(tx, event_id):
-        if entry.action not in CORRECTIONS:
+        action = correction(entry)
+        if action is None:
             continue
-        number = entry.details["record"]
-        what = {
-            "excluded": "excluded",
-            "reinstated": "counted again",
-            "result-set": f"official result {entry.details.get('result')} (adjudicated "
-            f"{entry.details.get('adjudicated')})",
-            "result-cleared": "official result taken back: the adjudicated result counts",
-        }[entry.action]
+        number = action.record
         line = (
             f"### {entry.at} correction {entry.number} by token {entry.token}: record "
-            f"{number} ({described.get(number, '?')}) {what}; reason: {entry.reason or '-'}"
+            f"{number} ({described.get(number, '?')}) {action.words()}; "
+            f"reason: {entry.reason or '-'}"
         )
         lines.append("".join(c if c.isprintable() else " " for c in line))
     return lines

@@ -13,93 +13,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from typing import Any
 
 from arbiter.service.events import storage
-from arbiter.service.events.chain import Entry, chain_problems, digest
+from arbiter.service.events.actions import RecordFacts, State, TokenFacts, UploadFacts, replay
+from arbiter.service.events.chain import chain_problems, digest
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
 from arbiter.service.events.reading import event_row
-from arbiter.service.events.rows import columns
+from arbiter.service.events.rows import RecordRow, TokenRow, UploadRow
 from arbiter.service.events.storage import Tx
 from arbiter.service.events.store import Store
 
 __all__ = ["Verdict", "verify_all", "verify_event", "verify_on"]
-
-
-@dataclass
-class _Expected:
-    """What the tables must hold, as the entries replayed so far say."""
-
-    event: dict[str, Any] = field(default_factory=dict)
-    tokens: dict[int, dict[str, Any]] = field(default_factory=dict)
-    uploads: dict[int, dict[str, Any]] = field(default_factory=dict)
-    records: dict[int, dict[str, Any]] = field(default_factory=dict)
-
-
-EVENT_FIELDS = ("name", "game", "rounds", "tiebreaks", "confirm_uploads")
-
-
-def _replay(entries: list[Entry]) -> tuple[_Expected, list[tuple[int, str]]]:
-    expected, problems = _Expected(), []
-    for entry in entries:
-        details, at = entry.details, entry.at
-        try:
-            _apply(expected, entry.action, details, at)
-        except (KeyError, TypeError, ValueError) as err:
-            problems.append((entry.number, f"its details cannot be applied ({err})"))
-    return expected, problems
-
-
-def _apply(expected: _Expected, action: str, details: dict[str, Any], at: str) -> None:
-    if action == "event-created":
-        expected.event = {name: details[name] for name in EVENT_FIELDS}
-        expected.event.update(created_at=at, finalised_at=None)
-        _issue(expected, details["token"], at)
-    elif action == "event-changed":
-        expected.event.update({k: v for k, v in details.items() if k in EVENT_FIELDS})
-    elif action == "finalised":
-        expected.event["finalised_at"] = at
-    elif action == "token-issued":
-        _issue(expected, details, at)
-    elif action == "token-revoked":
-        expected.tokens[details["token"]]["revoked_at"] = at
-    elif action == "uploaded":
-        expected.uploads[details["upload"]] = {
-            "sha256": details["sha256"],
-            "file_name": details["file"],
-            "format": details["format"],
-            "size": details["size"],
-            "created_at": at,
-        }
-        for position, kept in enumerate(details["records"]):
-            expected.records[kept["record"]] = {
-                "upload": details["upload"],
-                "position": position,
-                "status": kept["status"],
-                "digest": kept["digest"],
-                "official_result": None,
-            }
-    elif action in ("confirmed", "reinstated"):
-        expected.records[details["record"]]["status"] = ACCEPTED
-    elif action == "excluded":
-        expected.records[details["record"]]["status"] = EXCLUDED
-    elif action == "result-set":
-        expected.records[details["record"]]["official_result"] = details["result"]
-    elif action == "result-cleared":
-        expected.records[details["record"]]["official_result"] = None
-    else:
-        raise ValueError(f"unknown action {action!r}")
-
-
-def _issue(expected: _Expected, token: dict[str, Any], at: str) -> None:
-    expected.tokens[token["number"]] = {
-        "hash": token["hash"],
-        "role": token["role"],
-        "label": token["label"],
-        "created_at": at,
-        "revoked_at": None,
-    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,41 +61,47 @@ def verify_on(tx: Tx, event_id: str) -> Verdict:
     """:func:`verify_event` in an open transaction (the import checks before it commits)."""
     found = storage.entries(tx, event_id)
     problems = [f"entry {number}: {what}" for number, what in chain_problems(found)]
-    expected, unapplied = _replay(found)
+    expected, unapplied = replay(found)
     problems += [f"entry {number}: {what}" for number, what in unapplied]
     problems += _table_problems(tx, event_id, expected)
     return Verdict(event_id, len(found), tuple(problems))
 
 
-def _table_problems(tx: Tx, event_id: str, expected: _Expected) -> list[str]:
+def _table_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
+    """Where the tables hold other than the trail says, in the order of the tables."""
     problems: list[str] = []
-    row = columns(event_row(tx, event_id))
-    for name, value in expected.event.items():
-        if row.get(name) != value:
-            problems.append(f"the event's {name} is {row.get(name)!r}; the trail says {value!r}")
-    stored = {one.number: columns(one) for one in storage.token_rows(tx, event_id)}
-    problems += _compare("token", stored, expected.tokens)
-    stored = {}
+    row = event_row(tx, event_id)
+    for name in expected.event.said:
+        stored, value = getattr(row, name), getattr(expected.event, name)
+        if stored != value:
+            problems.append(f"the event's {name} is {stored!r}; the trail says {value!r}")
+    tokens = {one.number: one for one in storage.token_rows(tx, event_id)}
+    problems += _compare("token", tokens, expected.tokens)
+    uploads: dict[int, UploadRow] = {}
     for upload in storage.upload_rows(tx, event_id):
         if hashlib.sha256(upload.data).hexdigest() != upload.sha256:
             problems.append(f"upload {upload.number}: its bytes do not match its SHA-256")
-        stored[upload.number] = columns(upload)
-    problems += _compare("upload", stored, expected.uploads)
-    stored = {}
+        uploads[upload.number] = upload
+    problems += _compare("upload", uploads, expected.uploads)
+    records: dict[int, RecordRow] = {}
     for kept in storage.record_rows(tx, event_id):
         header = json.loads(kept.header) if kept.header else None
         if digest({"header": header, "report": json.loads(kept.report)}) != kept.digest:
             problems.append(f"record {kept.number}: its header or report was changed")
         if kept.status not in (ACCEPTED, PENDING, EXCLUDED):
             problems.append(f"record {kept.number}: its status {kept.status!r} is none known")
-        stored[kept.number] = columns(kept)
-    problems += _compare("record", stored, expected.records)
+        records[kept.number] = kept
+    problems += _compare("record", records, expected.records)
     return problems
 
 
 def _compare(
-    what: str, stored: dict[int, dict[str, Any]], expected: dict[int, dict[str, Any]]
+    what: str,
+    stored: Mapping[int, TokenRow | UploadRow | RecordRow],
+    expected: Mapping[int, TokenFacts] | Mapping[int, UploadFacts] | Mapping[int, RecordFacts],
 ) -> list[str]:
+    """Each row against the facts the trail gives it, field by field (a fact's field has the
+    name of its column)."""
     problems = []
     for number in sorted(set(stored) | set(expected)):
         if number not in expected:
@@ -176,11 +109,12 @@ def _compare(
         elif number not in stored:
             problems.append(f"{what} {number} is in the trail but not in the tables")
         else:
-            for name, value in expected[number].items():
-                if stored[number].get(name) != value:
+            facts = expected[number]
+            for name in (one.name for one in fields(facts)):
+                found, value = getattr(stored[number], name), getattr(facts, name)
+                if found != value:
                     problems.append(
-                        f"{what} {number}: its {name} is {stored[number].get(name)!r}; the "
-                        f"trail says {value!r}"
+                        f"{what} {number}: its {name} is {found!r}; the trail says {value!r}"
                     )
     return problems
 

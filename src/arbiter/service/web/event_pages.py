@@ -50,7 +50,8 @@ def event_page(event_id: str) -> Response | str:
     from arbiter.adjudicator.tiebreaks import EXPLANATIONS, TITLES
     from arbiter.notation.games import find_game
     from arbiter.service.core.standings_formats import cell_text, colour_letters, value_text
-    from arbiter.service.events.common import ACCEPTED, CORRECTIONS
+    from arbiter.service.events.actions import CORRECTIONS, REASONS_SHOWN
+    from arbiter.service.events.common import ACCEPTED
     from arbiter.service.events.reading import entries, event_standings, list_records
 
     try:
@@ -64,9 +65,7 @@ def event_page(event_id: str) -> Response | str:
     colours = find_game(summary.game).colours
     by_number = {one.record: one for one in kept}
     reasons = {
-        entry.details["record"]: entry.reason
-        for entry in trail
-        if entry.action in ("excluded", "result-set")
+        entry.details["record"]: entry.reason for entry in trail if entry.action in REASONS_SHOWN
     }
     return render_template(
         "event.html",
