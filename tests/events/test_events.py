@@ -410,9 +410,9 @@ def test_the_planned_rounds_change_and_may_not_fall_below_those_played(
 def test_an_event_holds_a_bounded_number_of_records(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from arbiter.service.events import operations
+    from arbiter.service.events import common
 
-    monkeypatch.setattr(operations, "MAX_RECORDS", 5)
+    monkeypatch.setattr(common, "MAX_RECORDS", 5)
     event, token = create(client)
     assert post_files(client, event, token, ROUNDS[0]).status_code == 201
     full = post_files(client, event, token, ROUNDS[1])

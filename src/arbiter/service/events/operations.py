@@ -4,9 +4,11 @@ The API's event routes and the ``arbiter db`` commands call these functions; the
 :class:`~arbiter.service.events.common.EventError` with a code for anything refused.
 What anyone may read is :mod:`arbiter.service.events.reading`.
 
-Every change is one write transaction that locks the event, checks the token in it, makes
-the change and appends its entry to the audit trail (:mod:`arbiter.service.events.chain`):
-a change and its entry are kept together or not at all.
+Each operation checks what it is given (:mod:`.rules`), then makes its change in one write
+transaction (:func:`changing`) that locks the event, checks the token, reads what the rule
+of the change needs through the storage contract (:mod:`.storage`), asks the rule, keeps
+what the change's action says (:mod:`.actions`) and appends its entry to the audit trail
+(:mod:`.chain`): a change and its entry are kept together or not at all.
 """
 
 from __future__ import annotations
@@ -15,20 +17,16 @@ import base64
 import contextlib
 import hashlib
 import json
-import re
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record
-from arbiter.notation.build import normalise_result
 from arbiter.notation.errors import RecordError
-from arbiter.notation.games import all_games, find_game, game_named
 from arbiter.notation.sources import Notation, read_records
 from arbiter.service.core.batch import report_for
-from arbiter.service.events import storage
+from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import (
     Action,
     Confirmed,
@@ -51,24 +49,7 @@ from arbiter.service.events.actions import (
     Uploaded,
 )
 from arbiter.service.events.chain import GENESIS, Entry, digest, make_entry
-from arbiter.service.events.common import (
-    ACCEPTED,
-    DIRECTOR,
-    EXCLUDED,
-    MAX_BYTES,
-    MAX_LABEL,
-    MAX_NAME,
-    MAX_NUMBER,
-    MAX_REASON,
-    MAX_RECORDS,
-    MAX_ROUNDS,
-    MAX_TOKENS,
-    PENDING,
-    ROLES,
-    UPLOAD,
-    EventError,
-    now,
-)
+from arbiter.service.events.common import DIRECTOR, MAX_ROUNDS, UPLOAD, now
 from arbiter.service.events.reading import (
     event_summary,
     record,
@@ -77,6 +58,7 @@ from arbiter.service.events.reading import (
     view,
 )
 from arbiter.service.events.rows import EventRow, RecordRow, TokenRow, UploadRow
+from arbiter.service.events.rules import Actor
 from arbiter.service.events.storage import Tx
 from arbiter.service.events.store import Store
 from arbiter.service.events.views import (
@@ -89,14 +71,30 @@ from arbiter.service.events.views import (
     UploadAnswer,
 )
 
-
-@dataclass(frozen=True, slots=True)
-class Actor:
-    """Who makes a change: the event, the number of the token used, and its role."""
-
-    event: str
-    token: int
-    role: str
+__all__ = [
+    "Actor",
+    "Change",
+    "Upload",
+    "change_event",
+    "changing",
+    "clear_result",
+    "confirm",
+    "create_event",
+    "exclude",
+    "finalise",
+    "header_of",
+    "issue_token",
+    "list_tokens",
+    "new_event_id",
+    "new_secret",
+    "reinstate",
+    "require_token",
+    "revoke_token",
+    "round_of",
+    "secret_hash",
+    "set_result",
+    "upload",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +106,7 @@ class Upload:
     fmt: Notation | None = None
 
 
-# --- time, identifiers, secrets -------------------------------------------------------------
+# --- identifiers, secrets -----------------------------------------------------------------
 
 
 def new_event_id() -> str:
@@ -125,87 +123,17 @@ def secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-# --- checking what is given ---------------------------------------------------------------
+require_token = rules.change_token
+"""The token a change was asked with (the API asks it before reading an upload's body)."""
 
 
-def _text(value: object, field: str, most: int, *, required: bool = True) -> str | None:
-    """A text field of at most ``most`` characters that is not only white space (a name or
-    a label with its runs of white space made one space; a reason as given, trimmed); None
-    when absent and not required."""
-    if value is None and not required:
-        return None
-    if not isinstance(value, str) or not _SPACES.sub("", value):
-        raise EventError("bad-field", f"'{field}' must be a non-empty text", field=field)
-    if len(value) > most:
-        raise EventError("bad-field", f"'{field}' is longer than {most} characters", field=field)
-    if field == "reason":
-        return _EDGES.sub("", value)  # a reason keeps its lines
-    return _SPACES.sub(" ", value).strip(" ")
-
-
-_SPACES = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
-"""White space as JSON Schema (ECMA-262's ``\\s``) counts it, which the API description
-uses: a text of nothing else is empty."""
-_EDGES = re.compile(f"^{_SPACES.pattern}|{_SPACES.pattern}$")
-
-
-def _reason(value: object, *, required: bool = True) -> str | None:
-    return _text(value, "reason", MAX_REASON, required=required)
-
-
-def _game(value: object) -> str:
-    game = game_named(value) if isinstance(value, str) else None
-    if game is None:
-        names = ", ".join(game.name for game in all_games())
-        raise EventError("bad-field", f"'game' must be one of {names}", field="game")
-    return game.name
-
-
-def _rounds(value: object) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, float) and value.is_integer():  # 7.0 is JSON's 7
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROUNDS:
-        raise EventError(
-            "bad-field",
-            f"'rounds' must be a whole number from 1 to {MAX_ROUNDS}",
-            field="rounds",
-        )
-    return value
-
-
-def _tiebreaks(value: object) -> str | None:
-    """The tie-break order, given as a list of names (``["buchholz", "sb"]``); kept as the
-    comma-separated text ``arbiter standings --tiebreak`` takes."""
-    if value is None:
-        return None
-    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-        raise EventError(
-            "bad-field",
-            "'tiebreaks' must be a list of tie-break names, "
-            'such as ["buchholz", "sonneborn-berger"]',
-            field="tiebreaks",
-        )
-    try:
-        return ",".join(parse_order(value))
-    except ValueError as err:
-        raise EventError("bad-field", str(err), field="tiebreaks") from None
-
-
-def _flag(value: object, field: str) -> bool:
-    if not isinstance(value, bool):
-        raise EventError("bad-field", f"'{field}' must be true or false", field=field)
-    return value
-
-
-# --- the write transaction ------------------------------------------------------------------
+# --- the write transaction ----------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Change:
     """An open change to one event: its transaction, its row (locked), who makes it and
-    when; :meth:`log` appends the entry that records it."""
+    when."""
 
     tx: Tx
     event: EventRow
@@ -214,7 +142,7 @@ class Change:
 
     def effect(self, action: Action, before: State | None = None) -> Effect:
         """What ``action``, made now, changes of ``before`` (what it touches, as the tables
-        hold it): the same function verification replays."""
+        hold it): the very function verification replays."""
         return action.effect(before or State(), self.at)
 
     def log(self, action: Action, reason: str | None = None) -> Entry:
@@ -235,73 +163,38 @@ class Change:
         return entry
 
 
-def require_token(secret: str | None) -> str:
-    """The token a change was asked with; ``missing-token`` without one, before anything
-    else is read."""
-    if not secret:
-        raise EventError(
-            "missing-token",
-            "this change needs the event's token (Authorization: Bearer TOKEN)",
-        )
-    return secret
-
-
 @contextlib.contextmanager
 def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iterator[Change]:
     """A change to ``event_id`` by the holder of ``secret``, who needs ``role``: the event
-    locked, the token checked in the same transaction. Raises :class:`EventError`: no token
-    or one not valid, another event's or one without the right, no such event, an event
-    finalised."""
-    secret = require_token(secret)
+    locked first (its ``version`` bumped), the token checked in the same transaction, then
+    the event open. Raises :class:`~.common.EventError`: no token or one not valid, another
+    event's or one without the right, no such event, an event finalised."""
+    secret = rules.change_token(secret)
     with storage.writing(store) as tx:
-        row = storage.lock_event(tx, event_id)
-        if row is None:
-            raise EventError("no-such-event", f"there is no event {event_id!r}")
-        actor = _actor(storage.find_token(tx, secret_hash(secret)), event_id, role)
-        if row.finalised_at is not None:
-            raise EventError(
-                "event-finalised",
-                f"the event was finalised at {row.finalised_at}; it is read-only",
-            )
-        yield Change(tx, row, actor, now())
+        event = rules.found_event(storage.lock_event(tx, event_id), event_id)
+        actor = rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, role)
+        rules.open_event(event)
+        yield Change(tx, event, actor, now())
 
 
-def _actor(token: TokenRow | None, event_id: str, role: str) -> Actor:
-    if token is None:
-        raise EventError("bad-token", "the token is not one this server issued")
-    if token.revoked_at is not None:
-        raise EventError("revoked-token", f"the token was revoked at {token.revoked_at}")
-    if token.event_id != event_id:
-        raise EventError("wrong-event", "the token is another event's")
-    if role == DIRECTOR and token.role != DIRECTOR:
-        raise EventError(
-            "not-allowed",
-            "an upload token can only upload records; this change needs the director's token",
-        )
-    return Actor(event_id, token.number, token.role)
+# --- events and tokens --------------------------------------------------------------------
 
 
-# --- events and tokens -----------------------------------------------------------------------
-
-
-def create_event(store: Store, fields: dict[str, Any]) -> Created:
+def create_event(store: Store, fields: Mapping[str, object]) -> Created:
     """A new event from ``fields`` (``name``, ``game``, and optionally ``rounds``,
     ``tiebreaks``, ``confirm_uploads``), with its first director token."""
-    unknown = sorted(set(fields) - {"name", "game", "rounds", "tiebreaks", "confirm_uploads"})
-    if unknown:
-        raise EventError("bad-field", f"unknown field {unknown[0]!r}", field=unknown[0])
-    values: dict[str, Any] = {
-        "name": _text(fields.get("name"), "name", MAX_NAME),
-        "game": _game(fields.get("game")),
-        "rounds": _rounds(fields.get("rounds")),
-        "tiebreaks": _tiebreaks(fields.get("tiebreaks")),
-        "confirm_uploads": _flag(fields.get("confirm_uploads", True), "confirm_uploads"),
-    }
+    given = rules.new_event(fields)
     secret = new_secret()
     event_id = new_event_id()
     at = now()
-    token = TokenDetails(1, DIRECTOR, "director", secret_hash(secret))
-    action = EventCreated(token=token, **values)
+    action = EventCreated(
+        name=given.name,
+        game=given.game,
+        rounds=given.rounds,
+        tiebreaks=given.tiebreaks,
+        confirm_uploads=given.confirm_uploads,
+        token=TokenDetails(1, DIRECTOR, "director", secret_hash(secret)),
+    )
     effect = action.effect(State(), at)
     assert effect.event is not None  # a creation makes the event
     with storage.writing(store) as tx:
@@ -338,16 +231,12 @@ def issue_token(
 ) -> IssuedToken:
     """A new token of ``role`` (``upload`` for players or a deputy, ``director``); its
     secret is in the answer, once."""
-    if role not in ROLES:
-        raise EventError("bad-field", "'role' must be 'upload' or 'director'", field="role")
-    name = _text(label, "label", MAX_LABEL)
+    kind, named = rules.role(role), rules.label(label)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        count = storage.count_tokens(change.tx, event_id)
-        if count >= MAX_TOKENS:
-            raise EventError("too-many-tokens", f"an event has at most {MAX_TOKENS} tokens")
+        number = rules.room_for_token(storage.count_tokens(change.tx, event_id))
         new = new_secret()
-        action = TokenIssued(TokenDetails(count + 1, str(role), name or "", secret_hash(new)))
-        token = _token_row(event_id, count + 1, change.effect(action).tokens[count + 1])
+        action = TokenIssued(TokenDetails(number, kind, named, secret_hash(new)))
+        token = _token_row(event_id, number, change.effect(action).tokens[number])
         storage.insert_token(change.tx, token)
         change.log(action)
     return IssuedToken(TokenView.of(token), new)
@@ -357,23 +246,16 @@ def revoke_token(
     store: Store, event_id: str, secret: str | None, number: int, reason: object = None
 ) -> TokenView:
     """Revoke token ``number`` of the event; the last director token cannot be revoked."""
-    why = _reason(reason, required=False)
+    why = rules.reason(reason, required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        row = None
-        if 0 <= number <= MAX_NUMBER:  # a larger number names no token (nor fits the column)
-            row = storage.token_row(change.tx, event_id, number)
-        if row is None:
-            raise EventError("no-such-token", f"the event has no token {number}")
-        if row.revoked_at is not None:
-            raise EventError("already-revoked", f"token {number} was revoked at {row.revoked_at}")
-        if row.role == DIRECTOR and storage.count_directors(change.tx, event_id) <= 1:
-            raise EventError(
-                "last-director-token",
-                "this is the event's only director token: issue another before revoking it",
-            )
+        found = None
+        if rules.names_a_row(number):
+            found = storage.token_row(change.tx, event_id, number)
+        token = rules.found_token(found, number)
+        rules.revocable(token, storage.count_directors(change.tx, event_id))
         action = TokenRevoked(number)
-        after = change.effect(action, State(tokens={number: TokenFacts.of(row)})).tokens[number]
-        revoked = replace(row, revoked_at=after.revoked_at)
+        after = change.effect(action, State(tokens={number: TokenFacts.of(token)}))
+        revoked = replace(token, revoked_at=after.tokens[number].revoked_at)
         storage.update_token(change.tx, revoked)
         change.log(action, why)
     return TokenView.of(revoked)
@@ -381,47 +263,23 @@ def revoke_token(
 
 def list_tokens(store: Store, event_id: str, secret: str | None) -> list[TokenView]:
     """The event's tokens (never their secrets), for its director."""
-    if not secret:
-        raise EventError("missing-token", "this needs the event's director token")
+    secret = rules.read_token(secret)
     with storage.reading(store) as tx:
-        if not storage.event_exists(tx, event_id):
-            raise EventError("no-such-event", f"there is no event {event_id!r}")
-        _actor(storage.find_token(tx, secret_hash(secret)), event_id, DIRECTOR)
+        rules.found_event(storage.event_row(tx, event_id), event_id)
+        rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, DIRECTOR)
         return [TokenView.of(row) for row in storage.token_rows(tx, event_id)]
 
 
-EDITABLE = ("name", "rounds", "tiebreaks", "confirm_uploads")
-
-
 def change_event(
-    store: Store, event_id: str, secret: str | None, fields: dict[str, Any]
+    store: Store, event_id: str, secret: str | None, fields: Mapping[str, object]
 ) -> EventSummary:
     """Change the event's name, planned rounds, tie-breaks or whether players' uploads wait
     for confirmation."""
-    unknown = sorted(set(fields) - {*EDITABLE, "reason"})
-    if unknown:
-        raise EventError("bad-field", f"unknown or fixed field {unknown[0]!r}", field=unknown[0])
-    checks: dict[str, Callable[[object], object]] = {
-        "name": lambda v: _text(v, "name", MAX_NAME),
-        "rounds": _rounds,
-        "tiebreaks": _tiebreaks,
-        "confirm_uploads": lambda v: _flag(v, "confirm_uploads"),
-    }
-    values: dict[str, Any] = {
-        name: checks[name](value) for name, value in fields.items() if name in checks
-    }
-    if not values:
-        raise EventError("bad-field", f"give one of {', '.join(EDITABLE)}")
-    why = _reason(fields.get("reason"), required=False)
+    asked = rules.event_changes(fields)
     with changing(store, event_id, secret, DIRECTOR) as change:
         played = rounds_played(storage.counted_records(change.tx, event_id))
-        planned = values.get("rounds")
-        if isinstance(planned, int) and planned < played:
-            raise EventError(
-                "rounds-below-played",
-                f"{played} rounds have been played; the planned rounds cannot be fewer",
-            )
-        _change_event(change, EventChanged(values), why)
+        rules.planned_rounds(asked.values.get("rounds"), played)
+        _change_event(change, EventChanged(asked.values), asked.reason)
     return event_summary(store, event_id)
 
 
@@ -429,7 +287,7 @@ def finalise(
     store: Store, event_id: str, secret: str | None, reason: object = None
 ) -> EventSummary:
     """Finalise the event: from now on it is read-only."""
-    why = _reason(reason, required=False)
+    why = rules.reason(reason, required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
         _change_event(change, Finalised(), why)
     return event_summary(store, event_id)
@@ -451,7 +309,7 @@ def _change_event(change: Change, action: EventChanged | Finalised, reason: str 
     change.log(action, reason)
 
 
-# --- records in ----------------------------------------------------------------------------
+# --- records in ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -505,84 +363,86 @@ def upload(
 ) -> UploadAnswer:
     """Keep each source as sent, with each of its records and their reports; the same bytes
     sent again are the upload already kept. Records uploaded with an upload token wait for
-    the director's confirmation unless the event says otherwise."""
+    the director's confirmation unless the event says otherwise. An upload that would pass
+    the event's limits is refused whole."""
     read = [
         (source, hashlib.sha256(source.data).hexdigest(), _read_upload(source))
         for source in sources
     ]
     answers = []
     with changing(store, event_id, secret, UPLOAD) as change:
-        tx, actor = change.tx, change.actor
-        status = PENDING if actor.role == UPLOAD and change.event.confirm_uploads else ACCEPTED
-        held = storage.holdings(tx, event_id)
-        next_upload, size, next_record = held.uploads + 1, held.bytes, held.records + 1
+        status = rules.upload_status(change.actor, change.event)
+        held = storage.holdings(change.tx, event_id)
+        number, size, records = held.uploads + 1, held.bytes, held.records
         for source, sha, items in read:
-            known = storage.upload_number(tx, event_id, sha)
+            known = storage.upload_number(change.tx, event_id, sha)
             if known is not None:
-                answers.append(_upload_answer(tx, event_id, known))
+                answers.append(_kept_already(change.tx, event_id, known))
                 continue
             size += len(source.data)
-            if next_record + len(items) - 1 > MAX_RECORDS or size > MAX_BYTES:
-                raise EventError(
-                    "event-full",
-                    f"an event holds at most {MAX_RECORDS} "
-                    f"records and {MAX_BYTES // 2**20} MiB of uploads",
-                )
-            action = Uploaded(
-                upload=next_upload,
-                sha256=sha,
-                file=source.name,
-                format=source.fmt,
-                size=len(source.data),
-                records=tuple(
-                    KeptRecord(next_record + position, status, one.digest)
-                    for position, one in enumerate(items)
-                ),
-            )
-            effect = change.effect(action)
-            facts = effect.uploads[next_upload]
-            storage.insert_upload(
-                tx,
-                UploadRow(
-                    event_id=event_id,
-                    number=next_upload,
-                    sha256=facts.sha256,
-                    file_name=facts.file_name,
-                    format=facts.format,
-                    size=facts.size,
-                    data=source.data,
-                    token=actor.token,
-                    created_at=facts.created_at,
-                ),
-            )
-            rows = [
-                _record_row_of(event_id, kept.record, effect.records[kept.record], one)
-                for kept, one in zip(action.records, items, strict=True)
-            ]
-            storage.insert_records(tx, rows)
-            change.log(action)
-            answers.append(
-                KeptUpload(
-                    upload=next_upload,
-                    sha256=sha,
-                    file=source.name,
-                    size=len(source.data),
-                    created_at=change.at,
-                    token=actor.token,
-                    duplicate=False,
-                    records=tuple(
-                        view(row, sha, one.header, one.report)
-                        for row, one in zip(rows, items, strict=True)
-                    ),
-                )
-            )
-            next_upload += 1
-            next_record += len(rows)
+            rules.room_for_upload(records + len(items), size)
+            answers.append(_keep(change, number, sha, source, items, records + 1, status))
+            number += 1
+            records += len(items)
     return UploadAnswer(event_id, tuple(answers))
 
 
-def _record_row_of(event_id: str, number: int, facts: RecordFacts, read: Read) -> RecordRow:
-    """A new record's row: what its upload's entry says, with what it read."""
+def _keep(
+    change: Change,
+    number: int,
+    sha: str,
+    source: Upload,
+    items: list[Read],
+    first: int,
+    status: str,
+) -> KeptUpload:
+    """Keep one new source as upload ``number``, its records numbered from ``first``."""
+    action = Uploaded(
+        upload=number,
+        sha256=sha,
+        file=source.name,
+        format=source.fmt,
+        size=len(source.data),
+        records=tuple(
+            KeptRecord(first + position, status, one.digest) for position, one in enumerate(items)
+        ),
+    )
+    effect = change.effect(action)
+    kept = effect.uploads[number]
+    row = UploadRow(
+        event_id=change.event.id,
+        number=number,
+        sha256=kept.sha256,
+        file_name=kept.file_name,
+        format=kept.format,
+        size=kept.size,
+        data=source.data,
+        token=change.actor.token,
+        created_at=kept.created_at,
+    )
+    storage.insert_upload(change.tx, row)
+    rows = [
+        _record_row(change.event.id, one.record, effect.records[one.record], item)
+        for one, item in zip(action.records, items, strict=True)
+    ]
+    storage.insert_records(change.tx, rows)
+    change.log(action)
+    return KeptUpload(
+        upload=number,
+        sha256=sha,
+        file=source.name,
+        size=len(source.data),
+        created_at=change.at,
+        token=change.actor.token,
+        duplicate=False,
+        records=tuple(
+            view(one, sha, item.header, item.report) for one, item in zip(rows, items, strict=True)
+        ),
+    )
+
+
+def _record_row(event_id: str, number: int, facts: RecordFacts, read: Read) -> RecordRow:
+    """A new record's row: what its upload's entry says, with what was read of it."""
     return RecordRow(
         event_id=event_id,
         number=number,
@@ -601,7 +461,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False)
 
 
-def _upload_answer(tx: Tx, event_id: str, number: int) -> KeptUpload:
+def _kept_already(tx: Tx, event_id: str, number: int) -> KeptUpload:
     """An upload kept already, as the answer to the same bytes sent again."""
     info = storage.upload_info(tx, event_id, number)
     assert info is not None  # found by its SHA-256 in this transaction
@@ -618,16 +478,15 @@ def _upload_answer(tx: Tx, event_id: str, number: int) -> KeptUpload:
     )
 
 
-# --- corrections ---------------------------------------------------------------------------
+# --- corrections --------------------------------------------------------------------------
 
 
-def _record_row(change: Change, number: int) -> RecordRow:
-    if not 0 <= number <= MAX_NUMBER:
-        raise EventError("no-such-record", f"the event has no record {number}")
-    row = storage.record_row(change.tx, change.event.id, number)
-    if row is None:
-        raise EventError("no-such-record", f"the event has no record {number}")
-    return row
+def _record(change: Change, number: int) -> RecordRow:
+    """Record ``number`` of the event being changed."""
+    found = None
+    if rules.names_a_row(number):
+        found = storage.record_row(change.tx, change.event.id, number)
+    return rules.found_record(found, number)
 
 
 def _correct(change: Change, row: RecordRow, action: Action, reason: str | None) -> None:
@@ -643,11 +502,10 @@ def confirm(
     store: Store, event_id: str, secret: str | None, number: int, reason: object = None
 ) -> RecordView:
     """Confirm a record a player uploaded: it counts from now on."""
-    why = _reason(reason, required=False)
+    why = rules.reason(reason, required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        row = _record_row(change, number)
-        if row.status != PENDING:
-            raise EventError("not-pending", f"record {number} is {row.status}, not pending")
+        row = _record(change, number)
+        rules.confirmable(row)
         _correct(change, row, Confirmed(number), why)
     return record(store, event_id, number)
 
@@ -656,11 +514,10 @@ def exclude(
     store: Store, event_id: str, secret: str | None, number: int, reason: object
 ) -> RecordView:
     """Exclude a record from the event (it stays kept and listed, with the reason)."""
-    why = _reason(reason)
+    why = rules.reason(reason)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        row = _record_row(change, number)
-        if row.status == EXCLUDED:
-            raise EventError("already-excluded", f"record {number} is already excluded")
+        row = _record(change, number)
+        rules.excludable(row)
         _correct(change, row, Excluded(number, row.status), why)
     return record(store, event_id, number)
 
@@ -669,11 +526,10 @@ def reinstate(
     store: Store, event_id: str, secret: str | None, number: int, reason: object
 ) -> RecordView:
     """Count an excluded record again."""
-    why = _reason(reason)
+    why = rules.reason(reason)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        row = _record_row(change, number)
-        if row.status != EXCLUDED:
-            raise EventError("not-excluded", f"record {number} is {row.status}, not excluded")
+        row = _record(change, number)
+        rules.reinstatable(row)
         _correct(change, row, Reinstated(number), why)
     return record(store, event_id, number)
 
@@ -684,17 +540,10 @@ def set_result(
     """Set the official result of a record, which then counts with it whatever the
     adjudicator found (a forfeit, an arbiter's decision that an illegal move stood); the
     adjudicator's verdict stays beside it."""
-    why = _reason(reason)
+    why = rules.reason(reason)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        row = _record_row(change, number)
-        if row.header is None:
-            raise EventError(
-                "cannot-correct",
-                f"record {number} could not be read: it "
-                "names no game or players to give a result to",
-            )
-        header = json.loads(row.header)
-        official = _official(result, header["game"])
+        row = _record(change, number)
+        official = rules.official_result(result, rules.correctable(row))
         report = json.loads(row.report)
         action = ResultSet(number, official, report["result"], report["valid"], row.official_result)
         _correct(change, row, action, why)
@@ -705,28 +554,8 @@ def clear_result(
     store: Store, event_id: str, secret: str | None, number: int, reason: object
 ) -> RecordView:
     """Take back the official result: the adjudicator's verdict counts again."""
-    why = _reason(reason)
+    why = rules.reason(reason)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        row = _record_row(change, number)
-        if row.official_result is None:
-            raise EventError(
-                "no-official-result", f"record {number} has no official result to take back"
-            )
-        _correct(change, row, ResultCleared(number, row.official_result), why)
+        row = _record(change, number)
+        _correct(change, row, ResultCleared(number, rules.clearable(row)), why)
     return record(store, event_id, number)
-
-
-def _official(value: object, game: str) -> str:
-    """An official result in the game's canonical spelling; not ``*``."""
-    spec = find_game(game)
-    text = value.strip() if isinstance(value, str) and len(value) <= 40 else None
-    canonical = normalise_result(text, spec) if text else None
-    if canonical is None or canonical == "*":
-        first, second = spec.colours
-        raise EventError(  # well-formed, but no result of this record's game
-            "bad-result",
-            f"'result' must be a finished result of {game}: {first} or {second}, with +R, +T "
-            f"or +F (resignation, time, forfeit){', or a margin' if spec.scored else ''}",
-            field="result",
-        )
-    return canonical

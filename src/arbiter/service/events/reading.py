@@ -15,10 +15,10 @@ from arbiter.adjudicator.standings import EventStandings, standings
 from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record, Tag
 from arbiter.notation.games import find_game
-from arbiter.service.events import storage
+from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import correction
 from arbiter.service.events.chain import Entry
-from arbiter.service.events.common import ACCEPTED, EXCLUDED, MAX_NUMBER, PENDING, EventError
+from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
 from arbiter.service.events.rows import EventRow, RecordRow, UploadSource
 from arbiter.service.events.storage import Tx
 from arbiter.service.events.store import Store
@@ -70,10 +70,7 @@ def record_of(header: dict[str, Any], index: int) -> Record:
 
 def event_row(tx: Tx, event_id: str) -> EventRow:
     """The event's row; ``no-such-event`` when there is none."""
-    row = storage.event_row(tx, event_id)
-    if row is None:
-        raise EventError("no-such-event", f"there is no event {event_id!r}")
-    return row
+    return rules.found_event(storage.event_row(tx, event_id), event_id)
 
 
 def list_events(store: Store, *, newest_first: bool, limit: int | None = None) -> list[EventRow]:
@@ -161,14 +158,13 @@ def list_records(store: Store, event_id: str, round_number: int | None = None) -
 
 def record(store: Store, event_id: str, number: int) -> RecordView:
     """One record kept, as :func:`list_records` gives it."""
-    if not 0 <= number <= MAX_NUMBER:
-        raise EventError("no-such-record", f"the event has no record {number}")
+    if not rules.names_a_row(number):  # before the event: no such record anywhere
+        rules.found_record(None, number)
     with storage.reading(store) as tx:
         event_row(tx, event_id)
         kept = storage.kept_records(tx, event_id, number=number)
-    if not kept:
-        raise EventError("no-such-record", f"the event has no record {number}")
-    return record_view(*kept[0])
+    row, sha256 = kept[0] if kept else (None, "")
+    return record_view(rules.found_record(row, number), sha256)
 
 
 def list_uploads(store: Store, event_id: str) -> list[UploadSummary]:
