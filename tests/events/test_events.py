@@ -440,3 +440,21 @@ def test_every_refusal_of_the_events_layer_has_one_http_status() -> None:
 
     assert sorted(STATUS) == sorted(CODES)
     assert set(STATUS.values()) <= {400, 401, 403, 404, 409, 422}
+
+
+def test_a_database_that_does_not_answer_is_503(tmp_path: Path) -> None:
+    from arbiter.service.web import create_app
+
+    for url, message in (
+        (
+            f"postgresql://nobody@/x?host={tmp_path}",
+            "the database does not answer; try again shortly",
+        ),
+        ("mysql://x/y", "is not a database URL arbiter can use"),
+    ):
+        client = create_app({"TESTING": True, "DATABASE": url}).test_client()
+        for path in ("/api/v1/events/someevent", "/api/v1/events"):
+            answer = client.get(path)
+            assert answer.status_code == 503, (url, path)
+            error = body(answer)["error"]
+            assert error["code"] == "database-unavailable" and message in error["message"]

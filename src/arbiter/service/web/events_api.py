@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
@@ -21,6 +21,10 @@ from arbiter.service.web.inputs import request_sources
 
 if TYPE_CHECKING:
     from arbiter.service.events.common import Code, EventError
+    from arbiter.service.events.store import Store
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 bp = Blueprint("events", __name__, url_prefix="/api/v1/events")
 
@@ -57,11 +61,11 @@ STATUS: dict[Code, int] = {
 where a domain error becomes HTTP."""
 
 
-def store() -> Any:
+def store() -> Store:
     """The app's store, opened (and its schema brought up to date) on first use."""
     from arbiter.service.events.store import default_url, open_store
 
-    found = current_app.extensions.get(STORE)
+    found: Store | None = current_app.extensions.get(STORE)
     if found is None:
         url = current_app.config.get("DATABASE") or default_url()
         found = open_store(url)
@@ -92,10 +96,12 @@ def refusals() -> Iterator[None]:
         raise ApiError(503, "database-unavailable", str(err)) from None
 
 
-def call(function: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run an operation on the app's store, its refusals as API errors."""
+def call(operation: Callable[Concatenate[Store, P], R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+    """``operation(store, *args, **kwargs)`` on the app's store, its refusals as API errors:
+    typed as the operation is, so that the type checker sees what each route passes and
+    gets."""
     with refusals():
-        return function(store(), *args, **kwargs)
+        return operation(store(), *args, **kwargs)
 
 
 def bearer() -> str | None:
@@ -188,7 +194,7 @@ def event(event_id: str) -> Response:
     return _fresh(event_id, lambda: jsonify(_with_urls(call(event_summary, event_id).to_dict())))
 
 
-def _fresh(event_id: str, answer: Any) -> Response:
+def _fresh(event_id: str, answer: Callable[[], Response]) -> Response:
     """``answer()``, with the event's version as its ETag; 304 when the client has it."""
     from arbiter.service.events.reading import version
 
@@ -224,14 +230,11 @@ def finalise(event_id: str) -> Response:
 @bp.post("/<event_id>/records")
 def upload(event_id: str) -> tuple[Response, int]:
     """Records in: the bodies ``/adjudicate`` takes, each kept as sent with its reports."""
-    from arbiter.service.events.common import EventError
     from arbiter.service.events.operations import Upload, require_token
     from arbiter.service.events.operations import upload as keep
 
-    try:  # before reading a body that would be refused anyway
+    with refusals():  # before reading a body that would be refused anyway
         require_token(bearer())
-    except EventError as err:
-        _refuse(err)
     sources = [
         Upload(s.name, s.data if isinstance(s.data, bytes) else s.data.read(), s.fmt)
         for s in request_sources(request)
@@ -302,7 +305,7 @@ def reinstate(event_id: str, number: int) -> Response:
     return jsonify(call(reinstate_record, event_id, bearer(), number, _reason_given()).to_dict())
 
 
-def _reason_given() -> Any:
+def _reason_given() -> object:
     given = body()
     return given.get("reason", request.args.get("reason"))
 
