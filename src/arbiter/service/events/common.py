@@ -8,6 +8,30 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Literal, get_args
 
+__all__ = [
+    "ACCEPTED",
+    "CODES",
+    "DIRECTOR",
+    "EXCLUDED",
+    "MAX_BYTES",
+    "MAX_LABEL",
+    "MAX_NAME",
+    "MAX_NUMBER",
+    "MAX_REASON",
+    "MAX_RECORDS",
+    "MAX_ROUNDS",
+    "MAX_TOKENS",
+    "PENDING",
+    "ROLES",
+    "UPLOAD",
+    "Code",
+    "DatabaseError",
+    "DatabaseUnavailable",
+    "EventError",
+    "RowsRefused",
+    "now",
+]
+
 DIRECTOR, UPLOAD = "director", "upload"
 ROLES = (DIRECTOR, UPLOAD)
 PENDING, ACCEPTED, EXCLUDED = "pending", "accepted", "excluded"
