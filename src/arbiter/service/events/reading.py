@@ -51,6 +51,7 @@ __all__ = [
     "standings_output",
     "upload_bytes",
     "version",
+    "view",
 ]
 
 
