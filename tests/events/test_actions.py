@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from arbiter.service.events.actions import (
     EVENT_FACTS,
     REASONS_SHOWN,
     Confirmed,
+    Effect,
     EventChanged,
     EventFacts,
     Excluded,
@@ -38,6 +40,8 @@ from arbiter.service.events.actions import (
 )
 from arbiter.service.events.chain import GENESIS, Entry, chain_problems, make_entry
 from arbiter.service.events.store import open_store
+from tests.events.conftest import bearer, body, create
+from tests.events.test_events import ROUNDS, post_files
 from tests.events.test_trail import run_event
 
 ARCHIVE = Path(__file__).resolve().parent / "archive-v1.zip"
@@ -146,6 +150,28 @@ def test_each_operation_keeps_what_its_actions_effect_says(app: Flask, client: F
     for entry in entries:
         step = step.after(parse(entry).effect(step, entry.at))
     assert step == kept
+
+
+def test_the_operation_and_verification_run_the_same_effect(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    event, token = create(client)
+    player = body(
+        client.post(f"/api/v1/events/{event}/tokens", json={"label": "p"}, headers=bearer(token))
+    )["token"]
+    post_files(client, event, player, ROUNDS[0])  # pending
+
+    def elsewhere(self: Confirmed, state: State, at: str) -> Effect:
+        return Effect(records={self.record: replace(state.records[self.record], status="x")})
+
+    monkeypatch.setattr(Confirmed, "effect", elsewhere)  # one function, changed once
+    confirmed = client.post(f"/api/v1/events/{event}/records/1/confirm", headers=bearer(token))
+    assert body(confirmed)["status"] == "x"  # what the operation kept ...
+    verdict = body(client.get(f"/api/v1/events/{event}/verify"))
+    assert verdict["problems"] == ["record 1: its status 'x' is none known"]  # ... replayed alike
+    monkeypatch.undo()
+    problems = body(client.get(f"/api/v1/events/{event}/verify"))["problems"]
+    assert "record 1: its status is 'x'; the trail says 'accepted'" in problems
 
 
 # --- each action's effect on plain values -------------------------------------------------

@@ -1,7 +1,9 @@
 """``/api/v1/events``: events kept on the server (``spec/events.md``, ``spec/openapi.yaml``).
 
 Views are thin: they read the request, call :mod:`arbiter.service.events.operations`
-(the functions ``arbiter db`` calls too) and answer JSON. The database is opened on the
+(the functions ``arbiter db`` calls too) and answer JSON. Every call goes through
+:func:`call`, which keeps the operation's types and answers its refusals with the status
+their code has in :data:`STATUS`. The database is opened on the
 first request that needs it, in the process that serves it (so that ``serve --workers``
 forks before any connection exists), and only the event routes import the storage layer.
 """
