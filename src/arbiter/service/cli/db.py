@@ -9,9 +9,12 @@ needs no token (whoever can open the database file or log in to the server is it
 from __future__ import annotations
 
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
+
+if TYPE_CHECKING:
+    from arbiter.service.events.store import Store
 
 database_option = click.option(
     "--database",
@@ -34,22 +37,17 @@ def _fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
-def _store(database: str | None) -> Any:
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from arbiter.service.events.store import DatabaseError, open_store, shown_url
+def _store(database: str | None) -> Store:
+    from arbiter.service.events.common import DatabaseError, DatabaseUnavailable
+    from arbiter.service.events.store import open_store, shown_url
 
     url = _url(database)
     try:
         return open_store(url)
+    except DatabaseUnavailable as err:
+        _fail(f"cannot open the database {shown_url(url)}: {err.reason}")
     except DatabaseError as err:
         _fail(str(err))
-    except SQLAlchemyError as err:
-        _fail(f"cannot open the database {shown_url(url)}: {_first_line(err)}")
-
-
-def _first_line(err: Exception) -> str:
-    return str(getattr(err, "orig", None) or err).strip().splitlines()[0][:300]
 
 
 @click.group()
@@ -61,19 +59,18 @@ def db() -> None:
 @database_option
 def upgrade(database: str | None) -> None:
     """Bring the database's schema up to date (arbiter serve does this at every start)."""
-    from sqlalchemy.exc import SQLAlchemyError
-
+    from arbiter.service.events.common import DatabaseError, DatabaseUnavailable
     from arbiter.service.events.migrate import head
     from arbiter.service.events.migrate import upgrade as run_upgrade
-    from arbiter.service.events.store import DatabaseError, shown_url
+    from arbiter.service.events.store import shown_url
 
     url = _url(database)
     try:
         before = run_upgrade(url)
+    except DatabaseUnavailable as err:
+        _fail(f"cannot upgrade {shown_url(url)}: {err.reason}")
     except DatabaseError as err:
         _fail(str(err))
-    except SQLAlchemyError as err:
-        _fail(f"cannot upgrade {shown_url(url)}: {_first_line(err)}")
     now = head()
     said = "already at" if before == now else f"upgraded from {before or 'nothing'} to"
     click.echo(f"arbiter: {shown_url(url)}: {said} schema {now}", err=True)
@@ -83,14 +80,11 @@ def upgrade(database: str | None) -> None:
 @database_option
 def list_events(database: str | None) -> None:
     """The events of the database: id, game, created, state, name."""
-    from sqlalchemy import select
+    from arbiter.service.events.reading import list_events as listed
 
-    from arbiter.service.events.store import events
-
-    with _store(database).read() as conn:
-        for row in conn.execute(select(events).order_by(events.c.created_at)):
-            state = "finalised" if row.finalised_at else "open"
-            click.echo(f"{row.id}\t{row.game}\t{row.created_at}\t{state}\t{row.name}")
+    for row in listed(_store(database), newest_first=False):
+        state = "finalised" if row.finalised_at else "open"
+        click.echo(f"{row.id}\t{row.game}\t{row.created_at}\t{state}\t{row.name}")
 
 
 @db.command()

@@ -156,20 +156,20 @@ def serve(
 
 def _upgrade(url: str) -> None:
     """Bring the events database's schema up to date, or stop with the reason."""
-    from sqlalchemy.exc import SQLAlchemyError
-
+    from arbiter.service.events.common import DatabaseError, DatabaseUnavailable
     from arbiter.service.events.migrate import head, upgrade
-    from arbiter.service.events.store import DatabaseError, shown_url
+    from arbiter.service.events.store import shown_url
 
     try:
         before = upgrade(url)
-    except DatabaseError as err:
-        raise click.UsageError(str(err)) from None
-    except (SQLAlchemyError, OSError) as err:
-        reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0][:300]
+    except (DatabaseUnavailable, OSError) as err:
+        reason = err.reason if isinstance(err, DatabaseUnavailable) else str(err)
+        reason = reason.strip().splitlines()[0][:300]
         click.echo(f"arbiter: cannot open the events database {shown_url(url)}: {reason}",
                    err=True)  # fmt: skip
         sys.exit(1)
+    except DatabaseError as err:
+        raise click.UsageError(str(err)) from None
     now = head()
     step = "" if before == now else f" (schema {before or 'created'} -> {now})"
     click.echo(f"arbiter: events kept in {shown_url(url)}{step}", err=True)

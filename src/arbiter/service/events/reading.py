@@ -1,7 +1,8 @@
 """What anyone may read of an event (``spec/events.md`` §2, §4, §6, §7): the event, its
 records, uploads and audit trail, and its standings, computed from the stored reports of
 the records that count and kept per version of the event (a change bumps the version),
-with their renderings."""
+with their renderings. Each read is one read transaction of the storage contract
+(:mod:`.storage`); what it gives is a typed value of :mod:`.views`."""
 
 from __future__ import annotations
 
@@ -9,26 +10,49 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Row, func, select
-
 from arbiter.adjudicator.replay import TERMINATIONS, Report
 from arbiter.adjudicator.standings import EventStandings, standings
 from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record, Tag
 from arbiter.notation.games import find_game
+from arbiter.service.events import rules, storage
+from arbiter.service.events.actions import correction
 from arbiter.service.events.chain import Entry
-from arbiter.service.events.common import (
-    ACCEPTED,
-    CORRECTIONS,
-    EXCLUDED,
-    MAX_NUMBER,
-    PENDING,
-    EventError,
+from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
+from arbiter.service.events.rows import EventRow, RecordRow, UploadSource
+from arbiter.service.events.storage import Tx
+from arbiter.service.events.store import Store
+from arbiter.service.events.views import (
+    EventSummary,
+    RecordTotals,
+    RecordView,
+    UploadSummary,
 )
-from arbiter.service.events.store import Store, events, log, records, uploads
 
 if TYPE_CHECKING:
     from arbiter.service.core.standings_formats import StandingsFormat
+
+__all__ = [
+    "Rendered",
+    "counted_items",
+    "entries",
+    "event_row",
+    "event_standings",
+    "event_summary",
+    "list_events",
+    "list_records",
+    "list_uploads",
+    "official_report",
+    "record",
+    "record_of",
+    "record_view",
+    "records_grn",
+    "rounds_played",
+    "standings_output",
+    "upload_bytes",
+    "version",
+    "view",
+]
 
 
 def record_of(header: dict[str, Any], index: int) -> Record:
@@ -45,168 +69,110 @@ def record_of(header: dict[str, Any], index: int) -> Record:
     )
 
 
-def event_row(conn: Connection, event_id: str) -> Row[Any]:
-    row = conn.execute(select(events).where(events.c.id == event_id)).first()
-    if row is None:
-        raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
-    return row
+def event_row(tx: Tx, event_id: str) -> EventRow:
+    """The event's row; ``no-such-event`` when there is none."""
+    return rules.found_event(storage.event_row(tx, event_id), event_id)
 
 
-def event_summary(store: Store, event_id: str) -> dict[str, Any]:
+def list_events(store: Store, *, newest_first: bool, limit: int | None = None) -> list[EventRow]:
+    """The events of the database by creation, newest or oldest first."""
+    with storage.reading(store) as tx:
+        return storage.list_events(tx, newest_first=newest_first, limit=limit)
+
+
+def event_summary(store: Store, event_id: str) -> EventSummary:
     """The event as ``GET /api/v1/events/ID`` gives it (the URL is the API's to add)."""
-    with store.read() as conn:
-        return _summary(conn, event_row(conn, event_id))
+    with storage.reading(store) as tx:
+        return _summary(store, tx, event_row(tx, event_id))
 
 
-def _summary(conn: Connection, row: Row[Any]) -> dict[str, Any]:
-    counts: dict[str, int] = dict(
-        conn.execute(
-            select(records.c.status, func.count())
-            .where(records.c.event_id == row.id)
-            .group_by(records.c.status)
-        ).all()
-    )
-    corrected = conn.scalar(
-        select(func.count())
-        .select_from(records)
-        .where(records.c.event_id == row.id, records.c.official_result.is_not(None))
-    )
-    last = conn.scalar(select(func.max(log.c.at)).where(log.c.event_id == row.id))
+def _summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
+    counts = storage.record_counts(tx, row.id)
     order = row.tiebreaks.split(",") if row.tiebreaks else list(parse_order(None))
-    return {
-        "id": row.id,
-        "name": row.name,
-        "game": row.game,
-        "rounds": row.rounds,
-        "rounds_played": _rounds_played(conn, row.id),
-        "tiebreaks": order,
-        "confirm_uploads": row.confirm_uploads,
-        "created_at": row.created_at,
-        "finalised_at": row.finalised_at,
-        "last_change": last,
-        "version": row.version,
-        "records": {
-            "total": sum(counts.values()),
-            ACCEPTED: counts.get(ACCEPTED, 0),
-            PENDING: counts.get(PENDING, 0),
-            EXCLUDED: counts.get(EXCLUDED, 0),
-            "corrected": corrected or 0,
-        },
-    }
-
-
-def _rounds_played(conn: Connection, event_id: str) -> int:
-    """The highest round of a counted game (what the standings say)."""
-    return max((table.rounds for table in _tables(conn, event_id)), default=0)
+    totals = RecordTotals(
+        total=sum(counts.by_status.values()),
+        accepted=counts.by_status.get(ACCEPTED, 0),
+        pending=counts.by_status.get(PENDING, 0),
+        excluded=counts.by_status.get(EXCLUDED, 0),
+        corrected=counts.corrected,
+    )
+    return EventSummary(
+        id=row.id,
+        name=row.name,
+        game=row.game,
+        rounds=row.rounds,
+        rounds_played=max((table.rounds for table in _tables(store, tx, row)), default=0),
+        tiebreaks=tuple(order),
+        confirm_uploads=row.confirm_uploads,
+        created_at=row.created_at,
+        finalised_at=row.finalised_at,
+        last_change=storage.last_change(tx, row.id),
+        version=row.version,
+        records=totals,
+    )
 
 
 def version(store: Store, event_id: str) -> int:
     """The event's version: it grows with every change (an ETag for the pages' poll)."""
-    with store.read() as conn:
-        found = conn.scalar(select(events.c.version).where(events.c.id == event_id))
+    with storage.reading(store) as tx:
+        found = storage.event_version(tx, event_id)
     if found is None:
-        raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
-    return int(found)
+        raise EventError("no-such-event", f"there is no event {event_id!r}")
+    return found
 
 
-def record_view(row: Row[Any], sha256: str) -> dict[str, Any]:
+def record_view(row: RecordRow, sha256: str) -> RecordView:
     """One kept record as ``GET .../records`` gives it."""
     header = json.loads(row.header) if row.header else None
-    return view(row._asdict(), sha256, header, json.loads(row.report))
+    return view(row, sha256, header, json.loads(row.report))
 
 
 def view(
-    row: dict[str, Any], sha256: str, header: dict[str, Any] | None, report: dict[str, Any]
-) -> dict[str, Any]:
-    """A record's columns (``number``, ``upload``, ``round``, ``status``,
-    ``official_result``) with its header and report, as the API shows it."""
-    official = row["official_result"]
-    return {
-        "record": row["number"],
-        "upload": row["upload"],
-        "upload_sha256": sha256,
-        "file": report["file"],
-        "index": report["index"],
-        "round": row["round"],
-        "players": header["players"] if header else {},
-        "status": row["status"],
-        "official_result": official,
-        "result": official or report["result"],
-        "adjudicated_result": report["result"],
-        "valid": report["valid"],
-        "report": report,
-    }
-
-
-def _records_of(event_id: str) -> Any:
-    """The query of an event's records, each with the SHA-256 of its upload, in order."""
-    return (
-        select(records, uploads.c.sha256)
-        .join(
-            uploads,
-            (uploads.c.event_id == records.c.event_id) & (uploads.c.number == records.c.upload),
-        )
-        .where(records.c.event_id == event_id)
-        .order_by(records.c.number)
+    row: RecordRow, sha256: str, header: dict[str, Any] | None, report: dict[str, Any]
+) -> RecordView:
+    """A record's row with its header and report (read already), as the API shows it."""
+    official = row.official_result
+    return RecordView(
+        record=row.number,
+        upload=row.upload,
+        upload_sha256=sha256,
+        file=report["file"],
+        index=report["index"],
+        round=row.round,
+        players=header["players"] if header else {},
+        status=row.status,
+        official_result=official,
+        result=official or report["result"],
+        adjudicated_result=report["result"],
+        valid=report["valid"],
+        report=report,
     )
 
 
-def list_records(
-    store: Store, event_id: str, round_number: int | None = None
-) -> list[dict[str, Any]]:
+def list_records(store: Store, event_id: str, round_number: int | None = None) -> list[RecordView]:
     """Every record kept for the event, in the order received (or those of one round)."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        query = _records_of(event_id)
-        if round_number is not None:
-            query = query.where(records.c.round == round_number)
-        return [record_view(row, row.sha256) for row in conn.execute(query)]
+    with storage.reading(store) as tx:
+        event_row(tx, event_id)
+        kept = storage.kept_records(tx, event_id, round_number=round_number)
+    return [record_view(row, sha256) for row, sha256 in kept]
 
 
-def record(store: Store, event_id: str, number: int) -> dict[str, Any]:
+def record(store: Store, event_id: str, number: int) -> RecordView:
     """One record kept, as :func:`list_records` gives it."""
-    if not 0 <= number <= MAX_NUMBER:
-        raise EventError(404, "no-such-record", f"the event has no record {number}")
-    with store.read() as conn:
-        event_row(conn, event_id)
-        row = conn.execute(_records_of(event_id).where(records.c.number == number)).first()
-    if row is None:
-        raise EventError(404, "no-such-record", f"the event has no record {number}")
-    return record_view(row, row.sha256)
+    if not rules.names_a_row(number):  # before the event: no such record anywhere
+        rules.found_record(None, number)
+    with storage.reading(store) as tx:
+        event_row(tx, event_id)
+        kept = storage.kept_records(tx, event_id, number=number)
+    row, sha256 = kept[0] if kept else (None, "")
+    return record_view(rules.found_record(row, number), sha256)
 
 
-UPLOAD_COLUMNS = ("number", "sha256", "file_name", "format", "size", "token", "created_at")
-
-
-def list_uploads(store: Store, event_id: str) -> list[dict[str, Any]]:
+def list_uploads(store: Store, event_id: str) -> list[UploadSummary]:
     """Every upload: number, SHA-256, file name, size, who (token number) and when."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        described = [uploads.c[name] for name in UPLOAD_COLUMNS]  # all but the bytes
-        rows = conn.execute(
-            select(*described, func.count(records.c.number).label("records"))
-            .join(
-                records,
-                (records.c.event_id == uploads.c.event_id) & (records.c.upload == uploads.c.number),
-                isouter=True,
-            )
-            .where(uploads.c.event_id == event_id)
-            .group_by(*described)
-            .order_by(uploads.c.number)
-        )
-        return [
-            {
-                "upload": r.number,
-                "sha256": r.sha256,
-                "file": r.file_name,
-                "format": r.format,
-                "size": r.size,
-                "token": r.token,
-                "created_at": r.created_at,
-                "records": r.records,
-            }
-            for r in rows
-        ]
+    with storage.reading(store) as tx:
+        event_row(tx, event_id)
+        return [UploadSummary.of(info) for info in storage.upload_infos(tx, event_id)]
 
 
 def records_grn(store: Store, event_id: str) -> str:
@@ -214,58 +180,32 @@ def records_grn(store: Store, event_id: str) -> str:
     read, or only in part, is left out: its report says why)."""
     from arbiter.service.core.batch import convert_source
 
-    with store.read() as conn:
-        event_row(conn, event_id)
-        sources = conn.execute(
-            select(uploads.c.file_name, uploads.c.format, uploads.c.data)
-            .where(uploads.c.event_id == event_id)
-            .order_by(uploads.c.number)
-        ).all()
+    with storage.reading(store) as tx:
+        event_row(tx, event_id)
+        sources = storage.upload_sources(tx, event_id)
     texts = []
-    for name, fmt, data in sources:
-        for item in convert_source(bytes(data), to="grn", file=name, fmt=fmt):
+    for source in sources:
+        for item in convert_source(source.data, to="grn", file=source.file_name, fmt=source.format):
             if item.text is not None:
                 texts.append(item.text)
     return "\n".join(texts)
 
 
-def upload_bytes(store: Store, event_id: str, sha256: str) -> tuple[str | None, str | None, bytes]:
+def upload_bytes(store: Store, event_id: str, sha256: str) -> UploadSource:
     """An upload's file name, notation and bytes, exactly as sent."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        row = conn.execute(
-            select(uploads.c.file_name, uploads.c.format, uploads.c.data).where(
-                uploads.c.event_id == event_id, uploads.c.sha256 == sha256.lower()
-            )
-        ).first()
-    if row is None:
-        raise EventError(404, "no-such-upload", f"the event has no upload {sha256[:64]!r}")
-    return row.file_name, row.format, bytes(row.data)
+    with storage.reading(store) as tx:
+        event_row(tx, event_id)
+        found = storage.upload_source(tx, event_id, sha256.lower())
+    if found is None:
+        raise EventError("no-such-upload", f"the event has no upload {sha256[:64]!r}")
+    return found
 
 
 def entries(store: Store, event_id: str) -> list[Entry]:
     """The event's audit trail, in order."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        return entries_on(conn, event_id)
-
-
-def entries_on(conn: Connection, event_id: str) -> list[Entry]:
-    rows = conn.execute(select(log).where(log.c.event_id == event_id).order_by(log.c.number))
-    return [
-        Entry(
-            r.event_id,
-            r.number,
-            r.at,
-            r.token,
-            r.action,
-            json.loads(r.details),
-            r.reason,
-            r.prev,
-            r.hash,
-        )
-        for r in rows
-    ]
+    with storage.reading(store) as tx:
+        event_row(tx, event_id)
+        return storage.entries(tx, event_id)
 
 
 def official_report(report: dict[str, Any], header: dict[str, Any], result: str) -> Report:
@@ -298,12 +238,9 @@ def official_report(report: dict[str, Any], header: dict[str, Any], result: str)
     )
 
 
-def counted_items(conn: Connection, event_id: str) -> list[tuple[Record | None, Report]]:
-    rows = conn.execute(
-        select(records.c.header, records.c.report, records.c.official_result)
-        .where(records.c.event_id == event_id, records.c.status == ACCEPTED)
-        .order_by(records.c.number)
-    )
+def counted_items(rows: list[RecordRow]) -> list[tuple[Record | None, Report]]:
+    """What standings count of the records that count: each one's header as a record (none
+    for a record that could not be read) and its report, with the official result if set."""
     items: list[tuple[Record | None, Report]] = []
     for row in rows:
         report = json.loads(row.report)
@@ -320,17 +257,23 @@ def counted_items(conn: Connection, event_id: str) -> list[tuple[Record | None, 
     return items
 
 
+def rounds_played(rows: list[RecordRow]) -> int:
+    """The highest round of a counted game among the records that count (``rows``), as
+    the standings say; computed afresh (a change needs it as it stands in its transaction)."""
+    return max((table.rounds for table in standings(counted_items(rows))), default=0)
+
+
 _TABLES: dict[tuple[str, str], tuple[int, list[EventStandings]]] = {}
 """Standings computed, by (database, event), with the event's version they were made at."""
 
 
-def _tables(conn: Connection, event_id: str) -> list[EventStandings]:
-    row = event_row(conn, event_id)
-    key = (str(conn.engine.url), event_id)
+def _tables(store: Store, tx: Tx, row: EventRow) -> list[EventStandings]:
+    key = (store.url, row.id)
     cached = _TABLES.get(key)
     if cached is not None and cached[0] == row.version:
         return cached[1]
-    tables = standings(counted_items(conn, event_id), tiebreaks=row.tiebreaks) or [
+    counted = counted_items(storage.counted_records(tx, row.id))
+    tables = standings(counted, tiebreaks=row.tiebreaks) or [
         # nothing counts yet: one empty table, named after the event
         EventStandings(row.name, row.game, 0, _applied(row.tiebreaks, row.game), (), ())
     ]
@@ -347,12 +290,12 @@ def _applied(tiebreaks: str | None, game: str) -> tuple[str, ...]:
     return tuple(name for name in parse_order(tiebreaks) if name != "margin" or scored)
 
 
-def event_standings(store: Store, event_id: str) -> tuple[dict[str, Any], list[EventStandings]]:
+def event_standings(store: Store, event_id: str) -> tuple[EventSummary, list[EventStandings]]:
     """The event's summary and its standings tables, computed from the stored reports of
     the records that count (never by adjudicating again), once per version of the event."""
-    with store.read() as conn:
-        row = event_row(conn, event_id)
-        return _summary(conn, row), _tables(conn, event_id)
+    with storage.reading(store) as tx:
+        row = event_row(tx, event_id)
+        return _summary(store, tx, row), _tables(store, tx, row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,13 +319,13 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
     from arbiter.adjudicator.standings import standings_document
     from arbiter.service.core.standings_formats import MEDIA_TYPES, render
 
-    with store.read() as conn:
-        row = event_row(conn, event_id)
-        key = (str(conn.engine.url), event_id, fmt)
+    with storage.reading(store) as tx:
+        row = event_row(tx, event_id)
+        key = (store.url, event_id, fmt)
         cached = _RENDERED.get(key)
         if cached is not None and cached.version == row.version:
             return cached
-        tables = _tables(conn, event_id)
+        tables = _tables(store, tx, row)
         if fmt == "json":
             text = json.dumps(standings_document(tables), ensure_ascii=False) + "\n"
             kind = "application/json"
@@ -390,7 +333,7 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
             planned = row.rounds
             if planned is not None and planned < max(t.rounds for t in tables):
                 planned = None  # fewer planned than played: the TRF's default
-            comments = _trf_comments(conn, event_id) if fmt == "trf" else ()
+            comments = _trf_comments(tx, event_id) if fmt == "trf" else ()
             text = render(tables, fmt, total_rounds=planned, comments=comments)
             kind = MEDIA_TYPES[fmt]
     done = Rendered(row.version, text.encode("utf-8", "surrogatepass"), kind)
@@ -400,38 +343,26 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
     return done
 
 
-def _trf_comments(conn: Connection, event_id: str) -> list[str]:
+def _trf_comments(tx: Tx, event_id: str) -> list[str]:
     """The corrections of the audit trail as TRF comment lines (``### ...``): when, what,
     which record, and why."""
     lines = []
-    described = {
-        row.number: _described(row)
-        for row in conn.execute(
-            select(records.c.number, records.c.round, records.c.header, records.c.report).where(
-                records.c.event_id == event_id
-            )
-        )
-    }
-    for entry in entries_on(conn, event_id):
-        if entry.action not in CORRECTIONS:
+    described = {row.number: _described(row) for row in storage.record_rows(tx, event_id)}
+    for entry in storage.entries(tx, event_id):
+        action = correction(entry)
+        if action is None:
             continue
-        number = entry.details["record"]
-        what = {
-            "excluded": "excluded",
-            "reinstated": "counted again",
-            "result-set": f"official result {entry.details.get('result')} (adjudicated "
-            f"{entry.details.get('adjudicated')})",
-            "result-cleared": "official result taken back: the adjudicated result counts",
-        }[entry.action]
+        number = action.record
         line = (
             f"### {entry.at} correction {entry.number} by token {entry.token}: record "
-            f"{number} ({described.get(number, '?')}) {what}; reason: {entry.reason or '-'}"
+            f"{number} ({described.get(number, '?')}) {action.words()}; "
+            f"reason: {entry.reason or '-'}"
         )
         lines.append("".join(c if c.isprintable() else " " for c in line))
     return lines
 
 
-def _described(row: Row[Any, Any, Any, Any]) -> str:
+def _described(row: RecordRow) -> str:
     report = json.loads(row.report)
     players = json.loads(row.header)["players"] if row.header else {}
     names = " v ".join(players.values()) or "no players"

@@ -36,6 +36,28 @@ from sqlalchemy import (
     event,
 )
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import SQLAlchemyError
+
+from arbiter.service.events.common import DatabaseError, DatabaseUnavailable
+
+__all__ = [
+    "APPEND_ONLY",
+    "DATABASE_FILE",
+    "DatabaseError",
+    "Store",
+    "default_folder",
+    "default_url",
+    "engine_url",
+    "events",
+    "log",
+    "metadata",
+    "open_store",
+    "records",
+    "shown_url",
+    "tokens",
+    "unavailable",
+    "uploads",
+]
 
 DATABASE_FILE = "events.sqlite3"
 """The file name of the default SQLite database, in the data folder."""
@@ -129,11 +151,6 @@ or delete one."""
 
 APPEND_ONLY = ("log", "uploads")
 """The tables whose rows the database itself refuses to change or delete (triggers)."""
-
-
-class DatabaseError(Exception):
-    """The database cannot be used: a URL of no known kind, a server that does not answer,
-    a driver that is not installed. The message says which, for a person."""
 
 
 def default_folder() -> Path:
@@ -258,12 +275,24 @@ _OPENING = threading.Lock()
 
 def open_store(url: str) -> Store:
     """The store of ``url``, opened once per process, its schema brought up to date by the
-    migrations (``alembic upgrade head``) the first time."""
+    migrations (``alembic upgrade head``) the first time. Raises :class:`DatabaseError`
+    for a URL of no known kind or a driver missing, :class:`DatabaseUnavailable` for a
+    database that cannot be reached or migrated."""
     with _OPENING:
         store = _OPEN.get(url)
         if store is None or store.pid != os.getpid():
             from arbiter.service.events.migrate import upgrade
 
             upgrade(url)
-            store = _OPEN[url] = Store(url)
+            try:
+                store = _OPEN[url] = Store(url)
+            except SQLAlchemyError as err:
+                raise unavailable(err) from err
         return store
+
+
+def unavailable(err: SQLAlchemyError) -> DatabaseUnavailable:
+    """The domain's error for a failure of the database: the first line of what the driver
+    said (a person reads it after "cannot open the database"), and the error's name."""
+    said = str(getattr(err, "orig", None) or err).strip().splitlines()
+    return DatabaseUnavailable(said[0][:300] if said else type(err).__name__, type(err).__name__)

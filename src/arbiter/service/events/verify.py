@@ -13,90 +13,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from typing import Any
 
-from sqlalchemy import Connection, select
-
-from arbiter.service.events.chain import Entry, chain_problems, digest
+from arbiter.service.events import storage
+from arbiter.service.events.actions import RecordFacts, State, TokenFacts, UploadFacts, replay
+from arbiter.service.events.chain import chain_problems, digest
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
-from arbiter.service.events.reading import entries_on, event_row
-from arbiter.service.events.store import Store, events, records, tokens, uploads
+from arbiter.service.events.reading import event_row
+from arbiter.service.events.rows import RecordRow, TokenRow, UploadRow
+from arbiter.service.events.storage import Tx
+from arbiter.service.events.store import Store
 
-
-@dataclass
-class _Expected:
-    """What the tables must hold, as the entries replayed so far say."""
-
-    event: dict[str, Any] = field(default_factory=dict)
-    tokens: dict[int, dict[str, Any]] = field(default_factory=dict)
-    uploads: dict[int, dict[str, Any]] = field(default_factory=dict)
-    records: dict[int, dict[str, Any]] = field(default_factory=dict)
-
-
-EVENT_FIELDS = ("name", "game", "rounds", "tiebreaks", "confirm_uploads")
-
-
-def _replay(entries: list[Entry]) -> tuple[_Expected, list[tuple[int, str]]]:
-    expected, problems = _Expected(), []
-    for entry in entries:
-        details, at = entry.details, entry.at
-        try:
-            _apply(expected, entry.action, details, at)
-        except (KeyError, TypeError, ValueError) as err:
-            problems.append((entry.number, f"its details cannot be applied ({err})"))
-    return expected, problems
-
-
-def _apply(expected: _Expected, action: str, details: dict[str, Any], at: str) -> None:
-    if action == "event-created":
-        expected.event = {name: details[name] for name in EVENT_FIELDS}
-        expected.event.update(created_at=at, finalised_at=None)
-        _issue(expected, details["token"], at)
-    elif action == "event-changed":
-        expected.event.update({k: v for k, v in details.items() if k in EVENT_FIELDS})
-    elif action == "finalised":
-        expected.event["finalised_at"] = at
-    elif action == "token-issued":
-        _issue(expected, details, at)
-    elif action == "token-revoked":
-        expected.tokens[details["token"]]["revoked_at"] = at
-    elif action == "uploaded":
-        expected.uploads[details["upload"]] = {
-            "sha256": details["sha256"],
-            "file_name": details["file"],
-            "format": details["format"],
-            "size": details["size"],
-            "created_at": at,
-        }
-        for position, kept in enumerate(details["records"]):
-            expected.records[kept["record"]] = {
-                "upload": details["upload"],
-                "position": position,
-                "status": kept["status"],
-                "digest": kept["digest"],
-                "official_result": None,
-            }
-    elif action in ("confirmed", "reinstated"):
-        expected.records[details["record"]]["status"] = ACCEPTED
-    elif action == "excluded":
-        expected.records[details["record"]]["status"] = EXCLUDED
-    elif action == "result-set":
-        expected.records[details["record"]]["official_result"] = details["result"]
-    elif action == "result-cleared":
-        expected.records[details["record"]]["official_result"] = None
-    else:
-        raise ValueError(f"unknown action {action!r}")
-
-
-def _issue(expected: _Expected, token: dict[str, Any], at: str) -> None:
-    expected.tokens[token["number"]] = {
-        "hash": token["hash"],
-        "role": token["role"],
-        "label": token["label"],
-        "created_at": at,
-        "revoked_at": None,
-    }
+__all__ = ["Verdict", "verify_all", "verify_event", "verify_on"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,55 +52,56 @@ class Verdict:
 
 def verify_event(store: Store, event_id: str) -> Verdict:
     """Check the chain of ``event_id`` and the tables against it."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        return verify_on(conn, event_id)
+    with storage.reading(store) as tx:
+        event_row(tx, event_id)
+        return verify_on(tx, event_id)
 
 
-def verify_on(conn: Connection, event_id: str) -> Verdict:
-    """:func:`verify_event` on an open connection (the import checks before it commits)."""
-    found = entries_on(conn, event_id)
+def verify_on(tx: Tx, event_id: str) -> Verdict:
+    """:func:`verify_event` in an open transaction (the import checks before it commits)."""
+    found = storage.entries(tx, event_id)
     problems = [f"entry {number}: {what}" for number, what in chain_problems(found)]
-    expected, unapplied = _replay(found)
+    expected, unapplied = replay(found)
     problems += [f"entry {number}: {what}" for number, what in unapplied]
-    problems += _table_problems(conn, event_id, expected)
+    problems += _table_problems(tx, event_id, expected)
     return Verdict(event_id, len(found), tuple(problems))
 
 
-def _table_problems(conn: Connection, event_id: str, expected: _Expected) -> list[str]:
+def _table_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
+    """Where the tables hold other than the trail says, in the order of the tables."""
     problems: list[str] = []
-    row = conn.execute(select(events).where(events.c.id == event_id)).one()._asdict()
-    for name, value in expected.event.items():
-        if row.get(name) != value:
-            problems.append(f"the event's {name} is {row.get(name)!r}; the trail says {value!r}")
-    stored = {
-        r.number: r._asdict()
-        for r in conn.execute(select(tokens).where(tokens.c.event_id == event_id))
-    }
-    problems += _compare("token", stored, expected.tokens)
-    stored = {}
-    for r in conn.execute(select(uploads).where(uploads.c.event_id == event_id)):
-        one = r._asdict()
-        if hashlib.sha256(bytes(one["data"])).hexdigest() != one["sha256"]:
-            problems.append(f"upload {r.number}: its bytes do not match its SHA-256")
-        stored[r.number] = one
-    problems += _compare("upload", stored, expected.uploads)
-    stored = {}
-    for r in conn.execute(select(records).where(records.c.event_id == event_id)):
-        one = r._asdict()
-        header = json.loads(one["header"]) if one["header"] else None
-        if digest({"header": header, "report": json.loads(one["report"])}) != one["digest"]:
-            problems.append(f"record {r.number}: its header or report was changed")
-        if one["status"] not in (ACCEPTED, PENDING, EXCLUDED):
-            problems.append(f"record {r.number}: its status {one['status']!r} is none known")
-        stored[r.number] = one
-    problems += _compare("record", stored, expected.records)
+    row = event_row(tx, event_id)
+    for name in expected.event.said:
+        stored, value = getattr(row, name), getattr(expected.event, name)
+        if stored != value:
+            problems.append(f"the event's {name} is {stored!r}; the trail says {value!r}")
+    tokens = {one.number: one for one in storage.token_rows(tx, event_id)}
+    problems += _compare("token", tokens, expected.tokens)
+    uploads: dict[int, UploadRow] = {}
+    for upload in storage.upload_rows(tx, event_id):
+        if hashlib.sha256(upload.data).hexdigest() != upload.sha256:
+            problems.append(f"upload {upload.number}: its bytes do not match its SHA-256")
+        uploads[upload.number] = upload
+    problems += _compare("upload", uploads, expected.uploads)
+    records: dict[int, RecordRow] = {}
+    for kept in storage.record_rows(tx, event_id):
+        header = json.loads(kept.header) if kept.header else None
+        if digest({"header": header, "report": json.loads(kept.report)}) != kept.digest:
+            problems.append(f"record {kept.number}: its header or report was changed")
+        if kept.status not in (ACCEPTED, PENDING, EXCLUDED):
+            problems.append(f"record {kept.number}: its status {kept.status!r} is none known")
+        records[kept.number] = kept
+    problems += _compare("record", records, expected.records)
     return problems
 
 
 def _compare(
-    what: str, stored: dict[int, dict[str, Any]], expected: dict[int, dict[str, Any]]
+    what: str,
+    stored: Mapping[int, TokenRow | UploadRow | RecordRow],
+    expected: Mapping[int, TokenFacts] | Mapping[int, UploadFacts] | Mapping[int, RecordFacts],
 ) -> list[str]:
+    """Each row against the facts the trail gives it, field by field (a fact's field has the
+    name of its column)."""
     problems = []
     for number in sorted(set(stored) | set(expected)):
         if number not in expected:
@@ -178,19 +109,20 @@ def _compare(
         elif number not in stored:
             problems.append(f"{what} {number} is in the trail but not in the tables")
         else:
-            for name, value in expected[number].items():
-                if stored[number].get(name) != value:
+            facts = expected[number]
+            for name in (one.name for one in fields(facts)):
+                found, value = getattr(stored[number], name), getattr(facts, name)
+                if found != value:
                     problems.append(
-                        f"{what} {number}: its {name} is {stored[number].get(name)!r}; the "
-                        f"trail says {value!r}"
+                        f"{what} {number}: its {name} is {found!r}; the trail says {value!r}"
                     )
     return problems
 
 
 def verify_all(store: Store) -> list[Verdict]:
     """Every event of the database, verified."""
-    with store.read() as conn:
-        ids = [row.id for row in conn.execute(select(events.c.id).order_by(events.c.created_at))]
+    with storage.reading(store) as tx:
+        ids = [row.id for row in storage.list_events(tx, newest_first=False)]
     verdicts = []
     for event_id in ids:
         try:

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, render_template
 
 from arbiter.service.web.errors import ApiError
-from arbiter.service.web.events_api import call, store
+from arbiter.service.web.events_api import LISTED, call
+
+if TYPE_CHECKING:
+    from arbiter.service.events.views import RecordView
 
 bp = Blueprint("event_pages", __name__)
 
@@ -22,24 +25,21 @@ bp = Blueprint("event_pages", __name__)
 class Game:
     """One record as a round of the page lists it."""
 
-    record: dict[str, Any]
+    record: RecordView
     colours: tuple[str, str]
 
     @property
     def players(self) -> list[tuple[str, str]]:
-        return [(colour, self.record["players"].get(colour, "?")) for colour in self.colours]
+        return [(colour, self.record.players.get(colour, "?")) for colour in self.colours]
 
 
 @bp.get("/events")
 def events_page() -> str:
     """The events kept here, newest first, and a form to create one."""
-    from sqlalchemy import select
-
     from arbiter.notation.games import all_games
-    from arbiter.service.events.store import events
+    from arbiter.service.events.reading import list_events
 
-    with store().read() as conn:
-        rows = conn.execute(select(events).order_by(events.c.created_at.desc()).limit(500)).all()
+    rows = call(list_events, newest_first=True, limit=LISTED)
     return render_template("events.html", events=rows, games=[g.name for g in all_games()])
 
 
@@ -50,7 +50,8 @@ def event_page(event_id: str) -> Response | str:
     from arbiter.adjudicator.tiebreaks import EXPLANATIONS, TITLES
     from arbiter.notation.games import find_game
     from arbiter.service.core.standings_formats import cell_text, colour_letters, value_text
-    from arbiter.service.events.common import CORRECTIONS
+    from arbiter.service.events.actions import CORRECTIONS, REASONS_SHOWN
+    from arbiter.service.events.common import ACCEPTED
     from arbiter.service.events.reading import entries, event_standings, list_records
 
     try:
@@ -61,12 +62,10 @@ def event_page(event_id: str) -> Response | str:
         return Response(render_template("missing.html", message=err.message), status=404)
     kept = call(list_records, event_id)
     trail = call(entries, event_id)
-    colours = find_game(summary["game"]).colours
-    by_number = {one["record"]: one for one in kept}
+    colours = find_game(summary.game).colours
+    by_number = {one.record: one for one in kept}
     reasons = {
-        entry.details["record"]: entry.reason
-        for entry in trail
-        if entry.action in ("excluded", "result-set")
+        entry.details["record"]: entry.reason for entry in trail if entry.action in REASONS_SHOWN
     }
     return render_template(
         "event.html",
@@ -74,7 +73,7 @@ def event_page(event_id: str) -> Response | str:
         tables=tables,
         rounds=_rounds(kept, colours),
         colours=colours,
-        waiting=[one for one in kept if one["status"] != "accepted"],
+        waiting=[one for one in kept if one.status != ACCEPTED],
         corrections=[entry for entry in trail if entry.action in CORRECTIONS],
         by_number=by_number,
         reasons=reasons,
@@ -82,18 +81,16 @@ def event_page(event_id: str) -> Response | str:
         explanations=EXPLANATIONS,
         cell_text=cell_text,
         value_text=value_text,
-        letters=colour_letters(summary["game"]),
+        letters=colour_letters(summary.game),
         ranks=lambda table: {line.player: line.rank for line in table.standings},
     )
 
 
-def _rounds(
-    kept: Iterable[dict[str, Any]], colours: tuple[str, str]
-) -> list[tuple[str, list[Game]]]:
+def _rounds(kept: Iterable[RecordView], colours: tuple[str, str]) -> list[tuple[str, list[Game]]]:
     """The records by round, in round order (those without a round last)."""
     found: dict[int | None, list[Game]] = {}
     for one in kept:
-        found.setdefault(one["round"], []).append(Game(one, colours))
+        found.setdefault(one.round, []).append(Game(one, colours))
     numbered = sorted(number for number in found if number is not None)
     out = [(f"Round {number}", found[number]) for number in numbered]
     if None in found:

@@ -1,62 +1,109 @@
 """``/api/v1/events``: events kept on the server (``spec/events.md``, ``spec/openapi.yaml``).
 
 Views are thin: they read the request, call :mod:`arbiter.service.events.operations`
-(the functions ``arbiter db`` calls too) and answer JSON. The database is opened on the
+(the functions ``arbiter db`` calls too) and answer JSON. Every call goes through
+:func:`call`, which keeps the operation's types and answers its refusals with the status
+their code has in :data:`STATUS`. The database is opened on the
 first request that needs it, in the process that serves it (so that ``serve --workers``
 forks before any connection exists), and only the event routes import the storage layer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
-from typing import Any, NoReturn
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from arbiter.service.web.errors import ApiError
 from arbiter.service.web.inputs import request_sources
 
+if TYPE_CHECKING:
+    from arbiter.service.events.common import Code, EventError
+    from arbiter.service.events.store import Store
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
 bp = Blueprint("events", __name__, url_prefix="/api/v1/events")
 
 STORE = "arbiter.events.store"
 
+STATUS: dict[Code, int] = {
+    "bad-field": 400,
+    "missing-token": 401,
+    "bad-token": 401,
+    "revoked-token": 401,
+    "wrong-event": 403,
+    "not-allowed": 403,
+    "no-such-event": 404,
+    "no-such-record": 404,
+    "no-such-upload": 404,
+    "no-such-token": 404,
+    "event-finalised": 409,
+    "event-exists": 409,
+    "already-revoked": 409,
+    "last-director-token": 409,
+    "rounds-below-played": 409,
+    "not-pending": 409,
+    "already-excluded": 409,
+    "not-excluded": 409,
+    "no-official-result": 409,
+    "event-full": 422,
+    "too-many-tokens": 422,
+    "cannot-correct": 422,
+    "bad-result": 422,
+    "bad-archive": 422,
+    "archive-changed": 422,
+}
+"""The HTTP status of each refusal of the events layer (``spec/events.md`` §8): the one place
+where a domain error becomes HTTP."""
 
-def store() -> Any:
+
+def store() -> Store:
     """The app's store, opened (and its schema brought up to date) on first use."""
-    from arbiter.service.events.store import DatabaseError, default_url, open_store
+    from arbiter.service.events.store import default_url, open_store
 
-    found = current_app.extensions.get(STORE)
+    found: Store | None = current_app.extensions.get(STORE)
     if found is None:
         url = current_app.config.get("DATABASE") or default_url()
-        try:
-            found = open_store(url)
-        except DatabaseError as err:
-            raise ApiError(503, "database-unavailable", str(err)) from None
+        found = open_store(url)
         current_app.extensions[STORE] = found
     return found
 
 
-def _refuse(err: Any) -> NoReturn:
-    raise ApiError(err.status, err.code, err.message, **err.extra) from None
+def _refuse(err: EventError) -> NoReturn:
+    raise ApiError(STATUS[err.code], err.code, err.message, **err.extra) from None
 
 
-def call(function: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run an operation, its refusals as API errors, a database that cannot be reached
-    as 503."""
-    from sqlalchemy.exc import OperationalError
-
-    from arbiter.service.events.common import EventError
+@contextlib.contextmanager
+def refusals() -> Iterator[None]:
+    """The events layer's refusals as API errors; a database that cannot be used (or does
+    not answer) as 503 ``database-unavailable``."""
+    from arbiter.service.events.common import DatabaseError, DatabaseUnavailable, EventError
 
     try:
-        return function(store(), *args, **kwargs)
+        yield
     except EventError as err:
         _refuse(err)
-    except OperationalError as err:
-        current_app.logger.error("database unavailable: %s", type(err).__name__)
+    except DatabaseUnavailable as err:
+        current_app.logger.error("database unavailable: %s", err.kind)
         raise ApiError(
             503, "database-unavailable", "the database does not answer; try again shortly"
         ) from None
+    except DatabaseError as err:
+        raise ApiError(503, "database-unavailable", str(err)) from None
+
+
+def call(operation: Callable[Concatenate[Store, P], R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+    """``operation(store, *args, **kwargs)`` on the app's store, its refusals as API errors:
+    typed as the operation is, so that the type checker sees what each route passes and
+    gets."""
+    with refusals():
+        return operation(store(), *args, **kwargs)
 
 
 def bearer() -> str | None:
@@ -94,7 +141,7 @@ def create() -> tuple[Response, int]:
     from arbiter.service.events.operations import create_event
 
     created = call(create_event, body())
-    answer = jsonify({**_with_urls(created.event), "token": created.token})
+    answer = jsonify({**_with_urls(created.event.to_dict()), "token": created.token})
     answer.headers["Location"] = answer.json["api"] if answer.json else ""
     answer.headers["Cache-Control"] = "no-store"
     return answer, 201
@@ -117,26 +164,27 @@ def _check_creation_key() -> None:
         raise ApiError(403, "bad-creation-key", "the key is not this server's creation key")
 
 
+LISTED = 500
+"""The most events the list gives (and the page of events shows), newest first."""
+
+
 @bp.get("")
 def list_events() -> Response:
     """The events, newest first (at most 500)."""
-    from sqlalchemy import select
+    from arbiter.service.events.reading import list_events as listed
 
-    from arbiter.service.events.store import events
-
-    with store().read() as conn:
-        rows = conn.execute(select(events).order_by(events.c.created_at.desc()).limit(500))
-        found = [
-            {
-                "id": r.id,
-                "name": r.name,
-                "game": r.game,
-                "created_at": r.created_at,
-                "finalised_at": r.finalised_at,
-                "url": page_url(r.id),
-            }
-            for r in rows
-        ]
+    rows = call(listed, newest_first=True, limit=LISTED)
+    found = [
+        {
+            "id": r.id,
+            "name": r.name,
+            "game": r.game,
+            "created_at": r.created_at,
+            "finalised_at": r.finalised_at,
+            "url": page_url(r.id),
+        }
+        for r in rows
+    ]
     return jsonify(events=found)
 
 
@@ -145,10 +193,10 @@ def event(event_id: str) -> Response:
     """The event: name, game, planned and played rounds, counts, last change."""
     from arbiter.service.events.reading import event_summary
 
-    return _fresh(event_id, lambda: jsonify(_with_urls(call(event_summary, event_id))))
+    return _fresh(event_id, lambda: jsonify(_with_urls(call(event_summary, event_id).to_dict())))
 
 
-def _fresh(event_id: str, answer: Any) -> Response:
+def _fresh(event_id: str, answer: Callable[[], Response]) -> Response:
     """``answer()``, with the event's version as its ETag; 304 when the client has it."""
     from arbiter.service.events.reading import version
 
@@ -169,7 +217,7 @@ def change(event_id: str) -> Response:
     """Change the name, planned rounds, tie-breaks or confirmation of players' uploads."""
     from arbiter.service.events.operations import change_event
 
-    return jsonify(_with_urls(call(change_event, event_id, bearer(), body())))
+    return jsonify(_with_urls(call(change_event, event_id, bearer(), body()).to_dict()))
 
 
 @bp.post("/<event_id>/finalise")
@@ -177,31 +225,26 @@ def finalise(event_id: str) -> Response:
     """Finalise the event: read-only from now on."""
     from arbiter.service.events.operations import finalise as finalise_event
 
-    return jsonify(_with_urls(call(finalise_event, event_id, bearer(), body().get("reason"))))
+    summary = call(finalise_event, event_id, bearer(), body().get("reason"))
+    return jsonify(_with_urls(summary.to_dict()))
 
 
 @bp.post("/<event_id>/records")
 def upload(event_id: str) -> tuple[Response, int]:
     """Records in: the bodies ``/adjudicate`` takes, each kept as sent with its reports."""
-    from arbiter.service.events.common import EventError
     from arbiter.service.events.operations import Upload, require_token
     from arbiter.service.events.operations import upload as keep
 
-    try:  # before reading a body that would be refused anyway
+    with refusals():  # before reading a body that would be refused anyway
         require_token(bearer())
-    except EventError as err:
-        _refuse(err)
     sources = [
         Upload(s.name, s.data if isinstance(s.data, bytes) else s.data.read(), s.fmt)
         for s in request_sources(request)
     ]
     answer = call(keep, event_id, bearer(), sources)
-    reports = [one["report"] for upload in answer["uploads"] for one in upload["records"]]
-    invalid = sum(not report["valid"] for report in reports)
-    created = any(not upload["duplicate"] for upload in answer["uploads"])
     return jsonify(
-        count=len(reports), invalid=invalid, **answer, url=page_url(event_id)
-    ), 201 if created else 200
+        count=answer.count, invalid=answer.invalid, **answer.to_dict(), url=page_url(event_id)
+    ), 201 if answer.created else 200
 
 
 @bp.get("/<event_id>/records")
@@ -227,14 +270,17 @@ def records(event_id: str) -> Response:
                 400, "bad-parameter", "'round' must be a round number", parameter="round"
             )
         number = int(round_text)
-    return _fresh(event_id, lambda: jsonify(records=call(list_records, event_id, number)))
+    return _fresh(
+        event_id,
+        lambda: jsonify(records=[one.to_dict() for one in call(list_records, event_id, number)]),
+    )
 
 
 @bp.get("/<event_id>/records/<int:number>")
 def one_record(event_id: str, number: int) -> Response:
     from arbiter.service.events.reading import record
 
-    return jsonify(call(record, event_id, number))
+    return jsonify(call(record, event_id, number).to_dict())
 
 
 @bp.post("/<event_id>/records/<int:number>/confirm")
@@ -242,7 +288,7 @@ def confirm(event_id: str, number: int) -> Response:
     """Confirm a record a player uploaded: it counts from now on."""
     from arbiter.service.events.operations import confirm as confirm_record
 
-    return jsonify(call(confirm_record, event_id, bearer(), number, _reason_given()))
+    return jsonify(call(confirm_record, event_id, bearer(), number, _reason_given()).to_dict())
 
 
 @bp.post("/<event_id>/records/<int:number>/exclude")
@@ -250,7 +296,7 @@ def exclude(event_id: str, number: int) -> Response:
     """Exclude a record from the event, with a reason."""
     from arbiter.service.events.operations import exclude as exclude_record
 
-    return jsonify(call(exclude_record, event_id, bearer(), number, _reason_given()))
+    return jsonify(call(exclude_record, event_id, bearer(), number, _reason_given()).to_dict())
 
 
 @bp.post("/<event_id>/records/<int:number>/reinstate")
@@ -258,10 +304,10 @@ def reinstate(event_id: str, number: int) -> Response:
     """Count an excluded record again, with a reason."""
     from arbiter.service.events.operations import reinstate as reinstate_record
 
-    return jsonify(call(reinstate_record, event_id, bearer(), number, _reason_given()))
+    return jsonify(call(reinstate_record, event_id, bearer(), number, _reason_given()).to_dict())
 
 
-def _reason_given() -> Any:
+def _reason_given() -> object:
     given = body()
     return given.get("reason", request.args.get("reason"))
 
@@ -272,9 +318,8 @@ def set_result(event_id: str, number: int) -> Response:
     from arbiter.service.events.operations import set_result as set_official
 
     given = body()
-    return jsonify(
-        call(set_official, event_id, bearer(), number, given.get("result"), given.get("reason"))
-    )
+    made = call(set_official, event_id, bearer(), number, given.get("result"), given.get("reason"))
+    return jsonify(made.to_dict())
 
 
 @bp.delete("/<event_id>/records/<int:number>/result")
@@ -282,14 +327,14 @@ def clear_result(event_id: str, number: int) -> Response:
     """Take the official result back (a reason in the body or ``?reason=``)."""
     from arbiter.service.events.operations import clear_result as clear_official
 
-    return jsonify(call(clear_official, event_id, bearer(), number, _reason_given()))
+    return jsonify(call(clear_official, event_id, bearer(), number, _reason_given()).to_dict())
 
 
 @bp.get("/<event_id>/uploads")
 def uploads(event_id: str) -> Response:
     from arbiter.service.events.reading import list_uploads
 
-    return jsonify(uploads=call(list_uploads, event_id))
+    return jsonify(uploads=[one.to_dict() for one in call(list_uploads, event_id)])
 
 
 @bp.get("/<event_id>/uploads/<sha256>")
@@ -297,7 +342,8 @@ def upload_bytes(event_id: str, sha256: str) -> Response:
     """An upload's bytes, exactly as sent."""
     from arbiter.service.events.reading import upload_bytes as kept
 
-    name, fmt, data = call(kept, event_id, sha256)
+    source = call(kept, event_id, sha256)
+    name, fmt, data = source.file_name, source.format, source.data
     kind = "application/json" if fmt in ("json", "abstractplay") else "application/octet-stream"
     if fmt == "grn":
         kind = "text/plain; charset=utf-8"
@@ -359,7 +405,7 @@ def token_list(event_id: str) -> Response:
     """The event's tokens (never their secrets), for its director."""
     from arbiter.service.events.operations import list_tokens
 
-    return jsonify(tokens=call(list_tokens, event_id, bearer()))
+    return jsonify(tokens=[one.to_dict() for one in call(list_tokens, event_id, bearer())])
 
 
 @bp.post("/<event_id>/tokens")
@@ -368,9 +414,8 @@ def issue(event_id: str) -> tuple[Response, int]:
     from arbiter.service.events.operations import issue_token
 
     given = body()
-    answer = jsonify(
-        call(issue_token, event_id, bearer(), given.get("role", "upload"), given.get("label"))
-    )
+    issued = call(issue_token, event_id, bearer(), given.get("role", "upload"), given.get("label"))
+    answer = jsonify(issued.to_dict())
     answer.headers["Cache-Control"] = "no-store"
     return answer, 201
 
@@ -379,4 +424,4 @@ def issue(event_id: str) -> tuple[Response, int]:
 def revoke(event_id: str, number: int) -> Response:
     from arbiter.service.events.operations import revoke_token
 
-    return jsonify(call(revoke_token, event_id, bearer(), number, _reason_given()))
+    return jsonify(call(revoke_token, event_id, bearer(), number, _reason_given()).to_dict())

@@ -1,0 +1,428 @@
+"""The events' rules (``spec/events.md``), each a function of plain values that returns what
+it allows or raises :class:`~arbiter.service.events.common.EventError` with its code: who may
+change an event, what a change may do to it as it stands, the event's limits, and the fields
+a request gives. The operations (:mod:`.operations`) read what a rule needs through the
+storage contract, ask the rule, and write; the rules know no database and no face, so each
+is tested on plain values (``tests/events/test_rules.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from arbiter.adjudicator.tiebreaks import parse_order
+from arbiter.notation.build import normalise_result
+from arbiter.notation.games import all_games, find_game, game_named
+from arbiter.service.events import common
+from arbiter.service.events.common import (
+    ACCEPTED,
+    DIRECTOR,
+    EXCLUDED,
+    MAX_LABEL,
+    MAX_NAME,
+    MAX_NUMBER,
+    MAX_REASON,
+    MAX_ROUNDS,
+    PENDING,
+    ROLES,
+    UPLOAD,
+    EventError,
+)
+from arbiter.service.events.rows import EventRow, RecordRow, TokenRow
+
+__all__ = [
+    "CREATED",
+    "EDITABLE",
+    "Actor",
+    "EventChanges",
+    "NewEvent",
+    "actor",
+    "change_token",
+    "clearable",
+    "confirmable",
+    "correctable",
+    "event_changes",
+    "excludable",
+    "flag",
+    "found_event",
+    "found_record",
+    "found_token",
+    "game",
+    "label",
+    "name",
+    "names_a_row",
+    "new_event",
+    "official_result",
+    "open_event",
+    "planned_rounds",
+    "read_token",
+    "reason",
+    "reinstatable",
+    "revocable",
+    "role",
+    "room_for_token",
+    "room_for_upload",
+    "rounds",
+    "text",
+    "tiebreaks",
+    "upload_status",
+]
+
+
+# --- who may change an event --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who makes a change: the event, the number of the token used, and its role."""
+
+    event: str
+    token: int
+    role: str
+
+
+def change_token(secret: str | None) -> str:
+    """The token a change was asked with; ``missing-token`` without one, before anything
+    else is read."""
+    if not secret:
+        raise EventError(
+            "missing-token",
+            "this change needs the event's token (Authorization: Bearer TOKEN)",
+        )
+    return secret
+
+
+def read_token(secret: str | None) -> str:
+    """The token a read for the director only (the token list) was asked with."""
+    if not secret:
+        raise EventError("missing-token", "this needs the event's director token")
+    return secret
+
+
+def actor(token: TokenRow | None, event_id: str, role: str) -> Actor:
+    """Who holds ``token`` (the one whose hash the request's secret has, if any), when it
+    may act on ``event_id`` with ``role``: a token this server issued, not revoked, of this
+    event, and the director's where the director is needed."""
+    if token is None:
+        raise EventError("bad-token", "the token is not one this server issued")
+    if token.revoked_at is not None:
+        raise EventError("revoked-token", f"the token was revoked at {token.revoked_at}")
+    if token.event_id != event_id:
+        raise EventError("wrong-event", "the token is another event's")
+    if role == DIRECTOR and token.role != DIRECTOR:
+        raise EventError(
+            "not-allowed",
+            "an upload token can only upload records; this change needs the director's token",
+        )
+    return Actor(event_id, token.number, token.role)
+
+
+def found_event(row: EventRow | None, event_id: str) -> EventRow:
+    if row is None:
+        raise EventError("no-such-event", f"there is no event {event_id!r}")
+    return row
+
+
+def open_event(event: EventRow) -> None:
+    """A finalised event is read-only."""
+    if event.finalised_at is not None:
+        raise EventError(
+            "event-finalised",
+            f"the event was finalised at {event.finalised_at}; it is read-only",
+        )
+
+
+# --- records and tokens by number ---------------------------------------------------------
+
+
+def names_a_row(number: int) -> bool:
+    """Whether a number of a path may name a record or a token: a larger one names none
+    (and would not fit the database's integers)."""
+    return 0 <= number <= MAX_NUMBER
+
+
+def found_record(row: RecordRow | None, number: int) -> RecordRow:
+    if row is None:
+        raise EventError("no-such-record", f"the event has no record {number}")
+    return row
+
+
+def found_token(row: TokenRow | None, number: int) -> TokenRow:
+    if row is None:
+        raise EventError("no-such-token", f"the event has no token {number}")
+    return row
+
+
+# --- what a change may do to a record -----------------------------------------------------
+
+
+def confirmable(row: RecordRow) -> None:
+    """Only a pending record is confirmed."""
+    if row.status != PENDING:
+        raise EventError("not-pending", f"record {row.number} is {row.status}, not pending")
+
+
+def excludable(row: RecordRow) -> None:
+    """A record excluded already is not excluded again."""
+    if row.status == EXCLUDED:
+        raise EventError("already-excluded", f"record {row.number} is already excluded")
+
+
+def reinstatable(row: RecordRow) -> None:
+    """Only an excluded record counts again."""
+    if row.status != EXCLUDED:
+        raise EventError("not-excluded", f"record {row.number} is {row.status}, not excluded")
+
+
+def correctable(row: RecordRow) -> str:
+    """The game of a record that may be given an official result: one that could be read
+    (a record that could not names no game nor players)."""
+    if row.header is None:
+        raise EventError(
+            "cannot-correct",
+            f"record {row.number} could not be read: it "
+            "names no game or players to give a result to",
+        )
+    header: dict[str, Any] = json.loads(row.header)
+    return str(header["game"])
+
+
+def official_result(value: object, game: str) -> str:
+    """An official result in the game's canonical spelling: a finished result of ``game``
+    (``blue+f`` is ``Blue+F``; ``*`` is none)."""
+    spec = find_game(game)
+    given = value.strip() if isinstance(value, str) and len(value) <= 40 else None
+    canonical = normalise_result(given, spec) if given else None
+    if canonical is None or canonical == "*":
+        first, second = spec.colours
+        raise EventError(  # well-formed, but no result of this record's game
+            "bad-result",
+            f"'result' must be a finished result of {game}: {first} or {second}, with +R, +T "
+            f"or +F (resignation, time, forfeit){', or a margin' if spec.scored else ''}",
+            field="result",
+        )
+    return canonical
+
+
+def clearable(row: RecordRow) -> str:
+    """The official result a record has, to take back."""
+    if row.official_result is None:
+        raise EventError(
+            "no-official-result", f"record {row.number} has no official result to take back"
+        )
+    return row.official_result
+
+
+def upload_status(actor: Actor, event: EventRow) -> str:
+    """The status of records uploaded by ``actor``: those of an upload token wait for the
+    director when the event says so; the director's count at once."""
+    return PENDING if actor.role == UPLOAD and event.confirm_uploads else ACCEPTED
+
+
+# --- tokens, and the event's limits -------------------------------------------------------
+
+
+def revocable(token: TokenRow, directors: int) -> None:
+    """A token is revoked once; the event's last active director token (of ``directors``)
+    cannot be."""
+    if token.revoked_at is not None:
+        raise EventError(
+            "already-revoked", f"token {token.number} was revoked at {token.revoked_at}"
+        )
+    if token.role == DIRECTOR and directors <= 1:
+        raise EventError(
+            "last-director-token",
+            "this is the event's only director token: issue another before revoking it",
+        )
+
+
+def room_for_token(issued: int) -> int:
+    """The number of the next token, for an event that has issued ``issued`` (revoked ones
+    included); at most ``MAX_TOKENS``."""
+    if issued >= common.MAX_TOKENS:
+        raise EventError("too-many-tokens", f"an event has at most {common.MAX_TOKENS} tokens")
+    return issued + 1
+
+
+def room_for_upload(records: int, size: int) -> None:
+    """An event holds at most ``MAX_RECORDS`` records and ``MAX_BYTES`` of uploads:
+    ``records`` and ``size`` are what it would hold with the upload."""
+    if records > common.MAX_RECORDS or size > common.MAX_BYTES:
+        raise EventError(
+            "event-full",
+            f"an event holds at most {common.MAX_RECORDS} "
+            f"records and {common.MAX_BYTES // 2**20} MiB of uploads",
+        )
+
+
+def planned_rounds(planned: object, played: int) -> None:
+    """The planned rounds are not fewer than those played."""
+    if isinstance(planned, int) and planned < played:
+        raise EventError(
+            "rounds-below-played",
+            f"{played} rounds have been played; the planned rounds cannot be fewer",
+        )
+
+
+# --- the fields of a request --------------------------------------------------------------
+
+
+_SPACES = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
+"""White space as JSON Schema (ECMA-262's ``\\s``) counts it, which the API description
+uses: a text of nothing else is empty."""
+_EDGES = re.compile(f"^{_SPACES.pattern}|{_SPACES.pattern}$")
+
+
+def text(value: object, field: str, most: int, *, required: bool = True) -> str | None:
+    """A text field of at most ``most`` characters that is not only white space (a name or
+    a label with its runs of white space made one space; a reason as given, trimmed); None
+    when absent and not required."""
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not _SPACES.sub("", value):
+        raise EventError("bad-field", f"'{field}' must be a non-empty text", field=field)
+    if len(value) > most:
+        raise EventError("bad-field", f"'{field}' is longer than {most} characters", field=field)
+    if field == "reason":
+        return _EDGES.sub("", value)  # a reason keeps its lines
+    return _SPACES.sub(" ", value).strip(" ")
+
+
+def reason(value: object, *, required: bool = True) -> str | None:
+    """Why a change is made: 1 to ``MAX_REASON`` characters, its lines kept."""
+    return text(value, "reason", MAX_REASON, required=required)
+
+
+def name(value: object) -> str:
+    """An event's name: 1 to ``MAX_NAME`` characters, its runs of white space one space."""
+    found = text(value, "name", MAX_NAME)
+    assert found is not None  # required
+    return found
+
+
+def label(value: object) -> str:
+    """A token's label: 1 to ``MAX_LABEL`` characters."""
+    found = text(value, "label", MAX_LABEL)
+    assert found is not None  # required
+    return found
+
+
+def game(value: object) -> str:
+    """A game's name, in any case; its own spelling."""
+    found = game_named(value) if isinstance(value, str) else None
+    if found is None:
+        names = ", ".join(one.name for one in all_games())
+        raise EventError("bad-field", f"'game' must be one of {names}", field="game")
+    return found.name
+
+
+def rounds(value: object) -> int | None:
+    """The planned rounds: 1 to ``MAX_ROUNDS`` (``7.0`` is JSON's 7), or none."""
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():  # 7.0 is JSON's 7
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROUNDS:
+        raise EventError(
+            "bad-field",
+            f"'rounds' must be a whole number from 1 to {MAX_ROUNDS}",
+            field="rounds",
+        )
+    return value
+
+
+def tiebreaks(value: object) -> str | None:
+    """The tie-break order, given as a list of names (``["buchholz", "sb"]``); kept as the
+    comma-separated text ``arbiter standings --tiebreak`` takes."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(one, str) for one in value):
+        raise EventError(
+            "bad-field",
+            "'tiebreaks' must be a list of tie-break names, "
+            'such as ["buchholz", "sonneborn-berger"]',
+            field="tiebreaks",
+        )
+    try:
+        return ",".join(parse_order(value))
+    except ValueError as err:
+        raise EventError("bad-field", str(err), field="tiebreaks") from None
+
+
+def flag(value: object, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise EventError("bad-field", f"'{field}' must be true or false", field=field)
+    return value
+
+
+def role(value: object) -> str:
+    """A token's role: ``upload`` or ``director``."""
+    if value not in ROLES:
+        raise EventError("bad-field", "'role' must be 'upload' or 'director'", field="role")
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """The fields of a new event, checked."""
+
+    name: str
+    game: str
+    rounds: int | None
+    tiebreaks: str | None
+    confirm_uploads: bool
+
+
+CREATED = ("name", "game", "rounds", "tiebreaks", "confirm_uploads")
+"""The fields a new event is given (``name`` and ``game`` needed)."""
+
+
+def new_event(fields: Mapping[str, object]) -> NewEvent:
+    """A new event's fields, each checked in turn; any other field is refused."""
+    unknown = sorted(set(fields) - set(CREATED))
+    if unknown:
+        raise EventError("bad-field", f"unknown field {unknown[0]!r}", field=unknown[0])
+    return NewEvent(
+        name=name(fields.get("name")),
+        game=game(fields.get("game")),
+        rounds=rounds(fields.get("rounds")),
+        tiebreaks=tiebreaks(fields.get("tiebreaks")),
+        confirm_uploads=flag(fields.get("confirm_uploads", True), "confirm_uploads"),
+    )
+
+
+EDITABLE = ("name", "rounds", "tiebreaks", "confirm_uploads")
+"""The fields of an event a change may set."""
+
+
+@dataclass(frozen=True, slots=True)
+class EventChanges:
+    """The fields a change sets (in the order given, each checked), and why."""
+
+    values: Mapping[str, str | int | bool | None]
+    reason: str | None
+
+
+def event_changes(fields: Mapping[str, object]) -> EventChanges:
+    """What a change to the event asks: one field at least of :data:`EDITABLE`, each
+    checked in the order given, and an optional reason; any other field is refused."""
+    unknown = sorted(set(fields) - {*EDITABLE, "reason"})
+    if unknown:
+        raise EventError("bad-field", f"unknown or fixed field {unknown[0]!r}", field=unknown[0])
+    values: dict[str, str | int | bool | None] = {}
+    for field, value in fields.items():
+        if field == "name":
+            values[field] = name(value)
+        elif field == "rounds":
+            values[field] = rounds(value)
+        elif field == "tiebreaks":
+            values[field] = tiebreaks(value)
+        elif field == "confirm_uploads":
+            values[field] = flag(value, field)
+    if not values:
+        raise EventError("bad-field", f"give one of {', '.join(EDITABLE)}")
+    return EventChanges(values, reason(fields.get("reason"), required=False))
