@@ -149,9 +149,9 @@ def test_db_commands_say_what_is_wrong_with_a_database_url(tmp_path: Path) -> No
 
 def test_db_upgrade_creates_then_finds_the_schema_up_to_date(database: str) -> None:
     code, _, said = db("upgrade", "--database", database)
-    assert code == 0 and "upgraded from nothing to schema 0001" in said
+    assert code == 0 and "upgraded from nothing to schema 0002" in said
     code, _, said = db("upgrade", "--database", database)
-    assert code == 0 and "already at schema 0001" in said
+    assert code == 0 and "already at schema 0002" in said
 
 
 def test_the_default_database_is_a_file_in_the_data_folder(
@@ -195,7 +195,10 @@ def test_an_archive_of_an_earlier_version_still_imports_and_verifies(database: s
     assert log[-1]["hash"] == "f3079e1143c3d9b286b1fac232b2fa388a5ec9a6fbc7051e647281a020767566"
     assert body(client.get("/api/v1/events/wsue7t5alms4m/verify"))["valid"] is True
     trf = client.get("/api/v1/events/wsue7t5alms4m/standings?format=trf").data.decode()
-    assert [line for line in trf.splitlines() if line.startswith("###")] == [
+    assert [line for line in trf.splitlines() if line.startswith("### head")] == [
+        "### head: entry 12, hash f3079e1143c3d9b286b1fac232b2fa388a5ec9a6fbc7051e647281a020767566"
+    ]
+    assert [line for line in trf.splitlines() if line.startswith("###")][:-1] == [
         "### 2026-11-26T19:09:23.649Z correction 6 by token 1: record 1 (round 1, player-01 v "
         "player-04, body #1) excluded; reason: wrong round",
         "### 2026-11-26T19:09:23.651Z correction 7 by token 1: record 1 (round 1, player-01 v "

@@ -139,6 +139,7 @@ def serve(
 
     url = database or default_url()
     _upgrade(url)
+    _key()
     options = ServerOptions(
         host=host,
         port=port,
@@ -152,6 +153,20 @@ def serve(
         creation_key=creation_key,
     )
     run(options, say=lambda line: click.echo(f"arbiter: {line}", err=True))
+
+
+def _key() -> None:
+    """Make or read the server's signing key in the data folder before serving, so that a
+    key that cannot be used stops the server at once rather than a change's answer."""
+    from arbiter.service.events.receipts import ReceiptError, load_or_create_key
+    from arbiter.service.events.store import default_folder
+
+    try:
+        key = load_or_create_key(default_folder())
+    except (ReceiptError, OSError) as err:
+        click.echo(f"arbiter: the server's key cannot be used: {err}", err=True)
+        sys.exit(1)
+    click.echo(f"arbiter: receipts signed with {key.public}", err=True)
 
 
 def _upgrade(url: str) -> None:

@@ -14,6 +14,7 @@ import hashlib
 import io
 import json
 import zipfile
+import zlib
 from typing import Any
 
 from arbiter import __version__
@@ -30,7 +31,12 @@ __all__ = ["export_event", "import_event"]
 FORMAT = "arbiter-event-archive"
 VERSION = 1
 MAX_DESCRIPTION = 512 * 1024 * 1024
-"""The largest ``event.json`` an import reads (the records' reports are most of it)."""
+"""The largest ``event.json`` an import reads, whatever it carries."""
+CHUNK = 1024 * 1024
+"""Bytes of a member unpacked at a time."""
+DESCRIPTION_BASE = 64 * 1024 * 1024
+"""What ``event.json`` may hold beside twice its uploads: the reports, statuses and trail of
+the most records an event holds (about 1.5 KB each)."""
 
 
 def export_event(store: Store, event_id: str) -> bytes:
@@ -66,6 +72,7 @@ def import_event(store: Store, data: bytes) -> str:
     description, blobs = _unpack(data)
     event = description["event"]
     event_id = event["id"]
+    _one_event(description, event_id)
     try:
         with storage.restoring(store) as tx:
             if storage.event_exists(tx, event_id):
@@ -80,6 +87,9 @@ def import_event(store: Store, data: bytes) -> str:
                 storage.restore_record(tx, row)
             for item in description["log"]:
                 storage.append_entry(tx, Entry(**item))
+            # An archive of an earlier version counted write transactions in ``version``;
+            # it is the number of the trail's last entry now (revision 0002).
+            storage.set_version(tx, event_id, len(description["log"]))
             verdict = verify_on(tx, event_id)
             if not verdict.valid:
                 raise EventError(
@@ -100,6 +110,49 @@ def import_event(store: Store, data: bytes) -> str:
     return str(event_id)
 
 
+def _one_event(description: dict[str, Any], event_id: object) -> None:
+    """Refuse an archive any of whose rows or entries belongs to another event than its
+    own: importing it would add them to that event (a forged upload, record, trail entry
+    or token) while only the archive's event is verified."""
+    if not isinstance(event_id, str):
+        raise EventError("bad-archive", "the archive's event has no id")
+    for part, key in (("tokens", "event_id"), ("uploads", "event_id"), ("records", "event_id"),
+                      ("log", "event")):  # fmt: skip
+        rows = description.get(part)
+        if not isinstance(rows, list):
+            raise EventError("bad-archive", f"the archive's {part} are not a list")
+        for position, row in enumerate(rows, 1):
+            named = row.get(key) if isinstance(row, dict) else None
+            if named != event_id:
+                raise EventError(
+                    "bad-archive",
+                    f"the archive is of event {event_id}, but its {part} number {position} "
+                    f"belongs to {named!r}: an archive holds one event, and nothing of it "
+                    "was imported",
+                )
+
+
+def _bounded(archive: zipfile.ZipFile, info: zipfile.ZipInfo, most: int, what: str) -> bytes:
+    """The bytes of one member of ``archive``, read no further than ``most`` bytes whatever
+    its header claims: a member that unpacks to more is refused as soon as it passes."""
+    data = bytearray()
+    with archive.open(info) as member:
+        while chunk := member.read(CHUNK):
+            data += chunk
+            if len(data) > most:
+                raise EventError("bad-archive", f"the archive's {what} is larger than {most} bytes")
+    return bytes(data)
+
+
+def _description_limit(infos: dict[str, zipfile.ZipInfo]) -> int:
+    """The most ``event.json`` may hold: :data:`DESCRIPTION_BASE`, and twice the uploads the
+    archive carries (its records' headers are taken from them), at most
+    :data:`MAX_DESCRIPTION`. An archive whose uploads are small cannot carry a huge
+    description."""
+    carried = sum(info.file_size for name, info in infos.items() if name.startswith("uploads/"))
+    return min(MAX_DESCRIPTION, DESCRIPTION_BASE + 2 * min(carried, MAX_BYTES))
+
+
 def _unpack(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
@@ -110,9 +163,8 @@ def _unpack(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
                 "bad-archive",
                 "the file holds no event.json: it is not an event archive of arbiter db export",
             )
-        if description_info.file_size > MAX_DESCRIPTION:
-            raise EventError("bad-archive", "the archive's event.json is too large")
-        description = json.loads(archive.read(description_info))
+        limit = _description_limit(infos)
+        description = json.loads(_bounded(archive, description_info, limit, "event.json"))
         if not isinstance(description, dict) or description.get("format") != FORMAT:
             raise EventError("bad-archive", "event.json is not an arbiter event archive")
         if description.get("version") != VERSION:
@@ -127,19 +179,16 @@ def _unpack(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
             info = infos.get(upload["path"])
             if info is None:
                 raise EventError("bad-archive", f"the archive lacks {upload['path']}")
-            total += info.file_size
-            if total > MAX_BYTES:
-                raise EventError(
-                    "bad-archive", "the archive's uploads are larger than an event may hold"
-                )
-            blob = archive.read(info)
+            blob = _bounded(archive, info, MAX_BYTES - total, "uploads")
+            total += len(blob)
             if hashlib.sha256(blob).hexdigest() != upload["sha256"]:
                 raise EventError("archive-changed", f"{upload['path']} does not match its SHA-256")
             blobs[upload["path"]] = blob
         return description, blobs
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError) as err:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error,
+            NotImplementedError, RuntimeError) as err:  # fmt: skip
         raise EventError("bad-archive", f"the file is not a readable ZIP archive: {err}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
         raise EventError("bad-archive", f"event.json is not JSON: {err}") from None
     except (TypeError, KeyError, AttributeError) as err:
         raise EventError(

@@ -19,6 +19,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -49,7 +50,7 @@ from arbiter.service.events.actions import (
     Uploaded,
 )
 from arbiter.service.events.chain import GENESIS, Entry, digest, make_entry
-from arbiter.service.events.common import DIRECTOR, MAX_ROUNDS, UPLOAD, now
+from arbiter.service.events.common import DIRECTOR, UPLOAD, now
 from arbiter.service.events.reading import (
     event_summary,
     record,
@@ -72,6 +73,7 @@ from arbiter.service.events.views import (
 )
 
 __all__ = [
+    "WRITTEN",
     "Actor",
     "Change",
     "Upload",
@@ -160,7 +162,13 @@ class Change:
             prev,
         )
         storage.append_entry(self.tx, entry)
+        WRITTEN.set(entry)
         return entry
+
+
+WRITTEN: ContextVar[Entry | None] = ContextVar("arbiter_events_written", default=None)
+"""The last entry this context appended to a trail: what the API signs as the receipt of a
+change (``spec/events.md`` §6). A face sets it to None before it calls an operation."""
 
 
 @contextlib.contextmanager
@@ -175,6 +183,8 @@ def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iter
         actor = rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, role)
         rules.open_event(event)
         yield Change(tx, event, actor, now())
+        end = storage.chain_end(tx, event_id)
+        storage.set_version(tx, event_id, end.number if end else 0)
 
 
 # --- events and tokens --------------------------------------------------------------------
@@ -351,11 +361,8 @@ def header_of(record: Record) -> dict[str, Any]:
 
 
 def round_of(record: Record) -> int | None:
-    text = next((tag.value.strip() for tag in record.tags if tag.name == "Round"), "")
-    if text.isascii() and text.isdigit() and len(text.lstrip("0")) <= 3:
-        number = int(text)
-        return number if 1 <= number <= MAX_ROUNDS else None
-    return None
+    """The round of a record, by its ``Round`` tag (:func:`.rules.round_of_tags`)."""
+    return rules.round_of_tags([(tag.name, tag.value) for tag in record.tags])
 
 
 def upload(

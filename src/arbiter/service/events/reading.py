@@ -17,8 +17,9 @@ from arbiter.notation.ast import Record, Tag
 from arbiter.notation.games import find_game
 from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import correction
-from arbiter.service.events.chain import Entry
+from arbiter.service.events.chain import GENESIS, Entry
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
+from arbiter.service.events.receipts import Head
 from arbiter.service.events.rows import EventRow, RecordRow, UploadSource
 from arbiter.service.events.storage import Tx
 from arbiter.service.events.store import Store
@@ -80,6 +81,20 @@ def list_events(store: Store, *, newest_first: bool, limit: int | None = None) -
         return storage.list_events(tx, newest_first=newest_first, limit=limit)
 
 
+def chain_head(store: Store, event_id: str) -> Head:
+    """The event's head: its last entry's number, hash and time (what a receipt signs)."""
+    with storage.reading(store) as tx:
+        event_row(tx, event_id)
+        return _head(tx, event_id)
+
+
+def _head(tx: Tx, event_id: str) -> Head:
+    last = storage.last_entry(tx, event_id)
+    if last is None:  # an event is created with its first entry: only a damaged one lacks it
+        return Head(event_id, 0, GENESIS, "")
+    return Head(event_id, last.number, last.hash, last.at)
+
+
 def event_summary(store: Store, event_id: str) -> EventSummary:
     """The event as ``GET /api/v1/events/ID`` gives it (the URL is the API's to add)."""
     with storage.reading(store) as tx:
@@ -109,6 +124,7 @@ def _summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
         last_change=storage.last_change(tx, row.id),
         version=row.version,
         records=totals,
+        head=_head(tx, row.id),
     )
 
 
@@ -305,6 +321,7 @@ class Rendered:
     version: int
     body: bytes
     content_type: str
+    head: Head
 
 
 _RENDERED: dict[tuple[str, str, str], Rendered] = {}
@@ -333,14 +350,22 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
             planned = row.rounds
             if planned is not None and planned < max(t.rounds for t in tables):
                 planned = None  # fewer planned than played: the TRF's default
-            comments = _trf_comments(tx, event_id) if fmt == "trf" else ()
+            head = _head(tx, event_id)
+            comments = [*_trf_comments(tx, event_id), head_line(head)] if fmt == "trf" else ()
             text = render(tables, fmt, total_rounds=planned, comments=comments)
             kind = MEDIA_TYPES[fmt]
-    done = Rendered(row.version, text.encode("utf-8", "surrogatepass"), kind)
+        head = _head(tx, event_id)
+    done = Rendered(row.version, text.encode("utf-8", "surrogatepass"), kind, head)
     if len(_RENDERED) > 1024:
         _RENDERED.clear()
     _RENDERED[key] = done
     return done
+
+
+def head_line(head: Head) -> str:
+    """The TRF's last comment line: the head of the trail the file was made from, which a
+    receipt or ``arbiter db verify`` checks (``spec/events.md`` §6)."""
+    return f"### head: entry {head.entry}, hash {head.hash}"
 
 
 def _trf_comments(tx: Tx, event_id: str) -> list[str]:

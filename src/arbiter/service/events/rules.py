@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +66,7 @@ __all__ = [
     "role",
     "room_for_token",
     "room_for_upload",
+    "round_of_tags",
     "rounds",
     "text",
     "tiebreaks",
@@ -426,3 +427,13 @@ def event_changes(fields: Mapping[str, object]) -> EventChanges:
     if not values:
         raise EventError("bad-field", f"give one of {', '.join(EDITABLE)}")
     return EventChanges(values, reason(fields.get("reason"), required=False))
+
+
+def round_of_tags(tags: Sequence[tuple[str, str]]) -> int | None:
+    """The round a record's tags give (its ``Round`` tag: 1 to ``MAX_ROUNDS``), or None:
+    what an upload keeps in a record's ``round``, and what verification expects there."""
+    text = next((value.strip() for name, value in tags if name == "Round"), "")
+    if text.isascii() and text.isdigit() and len(text.lstrip("0")) <= 3:
+        number = int(text)
+        return number if 1 <= number <= MAX_ROUNDS else None
+    return None

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, insert, select, update
+from sqlalchemy import Connection, Row, func, insert, select, union, update
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from arbiter.service.events.chain import Entry
@@ -142,6 +142,12 @@ def lock_event(tx: Tx, event_id: str) -> EventRow | None:
         .returning(*events.c)
     ).first()
     return None if row is None else EventRow(**row._asdict())
+
+
+def set_version(tx: Tx, event_id: str, version: int) -> None:
+    """Set the event's ``version`` to the number of its trail's last entry: the last
+    statement of every change, so that the version a reader sees follows from the trail."""
+    tx.connection.execute(update(events).where(events.c.id == event_id).values(version=version))
 
 
 def insert_event(tx: Tx, row: EventRow) -> None:
@@ -279,6 +285,32 @@ def chain_end(tx: Tx, event_id: str) -> ChainEnd | None:
         .limit(1)
     ).first()
     return None if last is None else ChainEnd(last.number, last.hash)
+
+
+def last_entry(tx: Tx, event_id: str) -> Entry | None:
+    """The event's last entry, whole (None: no entry)."""
+    row = tx.connection.execute(
+        select(log).where(log.c.event_id == event_id).order_by(log.c.number.desc()).limit(1)
+    ).first()
+    return None if row is None else Entry.from_row(row._asdict())
+
+
+def orphan_event_ids(tx: Tx) -> list[str]:
+    """The event ids that tokens, uploads, records or trail entries name but the ``events``
+    table does not hold (an event deleted behind the service's back), sorted."""
+    named = union(
+        select(log.c.event_id),
+        select(tokens.c.event_id),
+        select(uploads.c.event_id),
+        select(records.c.event_id),
+    ).subquery()
+    rows = tx.connection.execute(
+        select(named.c.event_id)
+        .where(named.c.event_id.not_in(select(events.c.id)))
+        .distinct()
+        .order_by(named.c.event_id)
+    )
+    return [row.event_id for row in rows]
 
 
 def append_entry(tx: Tx, entry: Entry) -> None:

@@ -13,20 +13,30 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, fields
 from typing import Any
 
 from arbiter.service.events import storage
-from arbiter.service.events.actions import RecordFacts, State, TokenFacts, UploadFacts, replay
-from arbiter.service.events.chain import chain_problems, digest
+from arbiter.service.events.actions import (
+    Finalised,
+    RecordFacts,
+    State,
+    TokenFacts,
+    Uploaded,
+    UploadFacts,
+    replay,
+)
+from arbiter.service.events.chain import Entry, chain_problems, digest
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
 from arbiter.service.events.reading import event_row
+from arbiter.service.events.receipts import Receipt, receipt_problems
 from arbiter.service.events.rows import RecordRow, TokenRow, UploadRow
+from arbiter.service.events.rules import round_of_tags
 from arbiter.service.events.storage import Tx
 from arbiter.service.events.store import Store
 
-__all__ = ["Verdict", "verify_all", "verify_event", "verify_on"]
+__all__ = ["Verdict", "receipts_held", "verify_all", "verify_event", "verify_on"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,11 +70,61 @@ def verify_event(store: Store, event_id: str) -> Verdict:
 def verify_on(tx: Tx, event_id: str) -> Verdict:
     """:func:`verify_event` in an open transaction (the import checks before it commits)."""
     found = storage.entries(tx, event_id)
+    if not found:
+        return Verdict(event_id, 0, ("the event has no trail: not one entry records it",))
     problems = [f"entry {number}: {what}" for number, what in chain_problems(found)]
+    problems += _after_finalised(found)
     expected, unapplied = replay(found)
     problems += [f"entry {number}: {what}" for number, what in unapplied]
     problems += _table_problems(tx, event_id, expected)
+    problems += _derived_problems(tx, event_id, found)
     return Verdict(event_id, len(found), tuple(problems))
+
+
+def _after_finalised(found: list[Entry]) -> list[str]:
+    """A finalised event is read-only: no entry may follow the one that finalised it."""
+    for position, entry in enumerate(found[:-1]):
+        if entry.action == Finalised.NAME:
+            return [
+                f"entry {later.number}: it was made after the event was finalised "
+                f"(entry {entry.number})"
+                for later in found[position + 1 :]
+            ]
+    return []
+
+
+def _derived_problems(tx: Tx, event_id: str, found: list[Entry]) -> list[str]:
+    """The columns that follow from the trail without being stated by an entry's details:
+    the event's version (the number of its last entry), who uploaded each upload (the
+    token of its entry), and each record's round (its header's ``Round`` tag, which the
+    digest covers)."""
+    problems = []
+    row = event_row(tx, event_id)
+    if row.version != found[-1].number:
+        problems.append(
+            f"the event's version is {row.version}; the trail ends at entry {found[-1].number}"
+        )
+    uploaders = {
+        entry.details.get("upload"): entry.token
+        for entry in found
+        if entry.action == Uploaded.NAME and isinstance(entry.details, Mapping)
+    }
+    for upload in storage.upload_infos(tx, event_id):
+        said = uploaders.get(upload.number)
+        if upload.number in uploaders and upload.token != said:
+            problems.append(
+                f"upload {upload.number}: it was sent with token {upload.token}; "
+                f"the trail says token {said}"
+            )
+    for kept in storage.record_rows(tx, event_id):
+        header = json.loads(kept.header) if kept.header else None
+        tags = [tuple(tag) for tag in header["tags"]] if isinstance(header, dict) else []
+        expected = round_of_tags(tags) if header is not None else None
+        if kept.round != expected:
+            problems.append(
+                f"record {kept.number}: its round is {kept.round!r}; its header says {expected!r}"
+            )
+    return problems
 
 
 def _table_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
@@ -120,13 +180,32 @@ def _compare(
 
 
 def verify_all(store: Store) -> list[Verdict]:
-    """Every event of the database, verified."""
+    """Every event of the database, verified; and every event id that the other tables
+    name but the events table does not hold (an event deleted behind the service's back,
+    its trail or uploads left behind)."""
     with storage.reading(store) as tx:
         ids = [row.id for row in storage.list_events(tx, newest_first=False)]
-    verdicts = []
+        orphans = storage.orphan_event_ids(tx)
+    verdicts = [
+        Verdict(orphan, 0, ("its trail or rows remain, but the event itself was deleted",))
+        for orphan in orphans
+    ]
     for event_id in ids:
         try:
             verdicts.append(verify_event(store, event_id))
         except EventError as err:  # deleted while we looked
             verdicts.append(Verdict(event_id, 0, (err.message,)))
     return verdicts
+
+
+def receipts_held(store: Store, receipts: Sequence[Receipt], trusted: Set[str]) -> list[str]:
+    """What the receipts find wrong with the database (:func:`.receipts.receipt_problems`):
+    each receipt's event must still be held, with its entry and its hash, and be signed by
+    a trusted key. Events are read as they are now; an event whose ``events`` row was
+    deleted is deleted, whatever of it remains in the other tables."""
+    hashes: dict[str, list[str]] = {}
+    with storage.reading(store) as tx:
+        for event_id in sorted({receipt.head.event for receipt in receipts}):
+            if storage.event_exists(tx, event_id):
+                hashes[event_id] = [entry.hash for entry in storage.entries(tx, event_id)]
+    return receipt_problems(receipts, set(trusted), hashes)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING
+from arbiter.service.events.receipts import Head
 from arbiter.service.events.rows import TokenRow, UploadInfo
 
 __all__ = [
@@ -63,6 +64,7 @@ class EventSummary:
     last_change: str | None
     version: int
     records: RecordTotals
+    head: Head
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -78,6 +80,7 @@ class EventSummary:
             "last_change": self.last_change,
             "version": self.version,
             "records": self.records.to_dict(),
+            "head": {"entry": self.head.entry, "hash": self.head.hash},
         }
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from flask import Blueprint, Response, render_template
 
 from arbiter.service.web.errors import ApiError
-from arbiter.service.web.events_api import LISTED, call
+from arbiter.service.web.events_api import LISTED, call, server_key
 
 if TYPE_CHECKING:
     from arbiter.service.events.views import RecordView
@@ -83,6 +83,7 @@ def event_page(event_id: str) -> Response | str:
         value_text=value_text,
         letters=colour_letters(summary.game),
         ranks=lambda table: {line.player: line.rank for line in table.standings},
+        key=server_key().public,
     )
 
 

@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import hmac
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
@@ -23,6 +24,7 @@ from arbiter.service.web.inputs import request_sources
 
 if TYPE_CHECKING:
     from arbiter.service.events.common import Code, EventError
+    from arbiter.service.events.receipts import ServerKey
     from arbiter.service.events.store import Store
 
 P = ParamSpec("P")
@@ -31,6 +33,9 @@ R = TypeVar("R")
 bp = Blueprint("events", __name__, url_prefix="/api/v1/events")
 
 STORE = "arbiter.events.store"
+KEY = "arbiter.events.key"
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
+"""The methods of the routes that change an event: a 2xx answer to one carries a receipt."""
 
 STATUS: dict[Code, int] = {
     "bad-field": 400,
@@ -73,6 +78,60 @@ def store() -> Store:
         found = open_store(url)
         current_app.extensions[STORE] = found
     return found
+
+
+def server_key() -> ServerKey:
+    """The server's signing key, from the data folder (``DATA_FOLDER``, else the default
+    one), made there on first use; a key that cannot be used is 503 ``key-unavailable``."""
+    from arbiter.service.events.receipts import ReceiptError, load_or_create_key
+    from arbiter.service.events.store import default_folder
+
+    found: ServerKey | None = current_app.extensions.get(KEY)
+    if found is None:
+        folder = Path(current_app.config.get("DATA_FOLDER") or default_folder())
+        try:
+            found = load_or_create_key(folder)
+        except (ReceiptError, OSError) as err:
+            current_app.logger.error("the server's key cannot be used: %s", err)
+            raise ApiError(
+                503, "key-unavailable", "the server cannot sign receipts; its operator is told"
+            ) from None
+        current_app.extensions[KEY] = found
+    return found
+
+
+@bp.before_request
+def _nothing_written_yet() -> None:
+    from arbiter.service.events.operations import WRITTEN
+
+    WRITTEN.set(None)
+
+
+@bp.after_request
+def _with_receipt(response: Response) -> Response:
+    """Sign the head of the event a write changed (the entry it appended; for a write that
+    appended none, such as the same bytes sent again, the event's head) and put the
+    receipt in the JSON answer (``spec/events.md`` §6)."""
+    from arbiter.service.events.operations import WRITTEN
+    from arbiter.service.events.reading import chain_head
+    from arbiter.service.events.receipts import Head
+
+    if request.method not in WRITES or not 200 <= response.status_code < 300:
+        return response
+    answer = response.get_json(silent=True) if response.is_json else None
+    if not isinstance(answer, dict) or request.endpoint == "events.verify_receipts":
+        return response
+    written = WRITTEN.get()
+    if written is not None:
+        head = Head(written.event, written.number, written.hash, written.at)
+    else:
+        event_id = (request.view_args or {}).get("event_id")
+        if not isinstance(event_id, str):
+            return response
+        head = call(chain_head, event_id)
+    answer["receipt"] = server_key().sign(head).to_dict()
+    response.set_data(current_app.json.dumps(answer))
+    return response
 
 
 def _refuse(err: EventError) -> NoReturn:
@@ -193,7 +252,12 @@ def event(event_id: str) -> Response:
     """The event: name, game, planned and played rounds, counts, last change."""
     from arbiter.service.events.reading import event_summary
 
-    return _fresh(event_id, lambda: jsonify(_with_urls(call(event_summary, event_id).to_dict())))
+    return _fresh(
+        event_id,
+        lambda: jsonify(
+            {**_with_urls(call(event_summary, event_id).to_dict()), "key": server_key().public}
+        ),
+    )
 
 
 def _fresh(event_id: str, answer: Callable[[], Response]) -> Response:
@@ -209,7 +273,17 @@ def _fresh(event_id: str, answer: Callable[[], Response]) -> Response:
     response: Response = answer()
     response.headers["ETag"] = tag
     response.headers["Cache-Control"] = "no-cache"
+    _with_head(response, event_id)
     return response
+
+
+def _with_head(response: Response, event_id: str) -> None:
+    """The event's head as of this answer (``Arbiter-Head: ENTRY HASH``), on every read and
+    export of an event, to compare with a receipt kept."""
+    from arbiter.service.events.reading import chain_head
+
+    head = call(chain_head, event_id)
+    response.headers["Arbiter-Head"] = f"{head.entry} {head.hash}"
 
 
 @bp.patch("/<event_id>")
@@ -261,6 +335,7 @@ def records(event_id: str) -> Response:
         text = call(records_grn, event_id)
         response = Response(text, content_type="text/plain; charset=utf-8")
         response.headers["Content-Disposition"] = f'attachment; filename="{event_id}.grn"'
+        _with_head(response, event_id)
         return response
     round_text = request.args.get("round")
     number = None
@@ -379,6 +454,7 @@ def standings(event_id: str) -> Response:
         response = Response(made.body, content_type=made.content_type)
     response.headers["ETag"] = f'"{current}"'
     response.headers["Cache-Control"] = "no-cache"
+    response.headers["Arbiter-Head"] = f"{made.head.entry} {made.head.hash}"
     return response
 
 
@@ -398,6 +474,41 @@ def verify(event_id: str) -> Response:
     from arbiter.service.events.verify import verify_event
 
     return jsonify(call(verify_event, event_id).to_dict())
+
+
+@bp.post("/<event_id>/verify")
+def verify_receipts(event_id: str) -> Response:
+    """The event verified, and the receipts of ``{"receipts": [...]}`` checked against it:
+    each must be signed by this server's key, and the trail must still hold its entry with
+    its hash. ``ok`` is false, with where it breaks, when either fails. An event that is
+    gone is no 404 here: a receipt of it says it was deleted."""
+    from arbiter.service.events.receipts import ReceiptError, read_receipts
+    from arbiter.service.events.verify import receipts_held, verify_event
+
+    given = body().get("receipts", [])
+    try:
+        receipts = read_receipts(given, "receipts")
+    except ReceiptError as err:
+        raise ApiError(400, "bad-receipt", str(err), field="receipts") from None
+    mine = [one for one in receipts if one.head.event == event_id]
+    if len(mine) != len(receipts):
+        raise ApiError(
+            422, "receipt-of-another-event",
+            f"every receipt sent here must be of event {event_id}", field="receipts",
+        )  # fmt: skip
+    problems = call(receipts_held, mine, {server_key().public})
+    try:
+        verdict = call(verify_event, event_id).to_dict()
+    except ApiError as err:
+        if err.code != "no-such-event" or not mine:
+            raise
+        verdict = {"event": event_id, "valid": False, "entries": 0,
+                   "problems": ["the database holds no such event"]}  # fmt: skip
+    return jsonify(
+        ok=verdict["valid"] and not problems,
+        **verdict,
+        receipts={"checked": len(mine), "problems": problems},
+    )
 
 
 @bp.get("/<event_id>/tokens")
