@@ -205,6 +205,8 @@ def _check(t: Tournament) -> None:
     for player, start in t.withdrawn.items():
         if player not in known or not 1 <= start <= MAX_ROUNDS + 1:
             raise ValueError(f"withdrawal of {player} from round {start}: no such player or round")
+        if any(g.round >= start and player in (g.first, g.second) for g in t.games):
+            raise ValueError(f"player {player} withdrew from round {start} but plays after it")
 
 
 def _check_game(game: Game, known: set[int], planned: int, seen: set[tuple[int, int]]) -> None:
