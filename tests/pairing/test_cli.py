@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from arbiter.pairing import write_trf
 from arbiter.service.cli.main import main
+from tests.budget import examples
 from tests.pairing.events import played, player_line
 
 
@@ -129,3 +132,25 @@ def test_usage_errors_exit_2(args: list[str]) -> None:
 def test_the_command_is_listed() -> None:
     done = CliRunner().invoke(main, ["--help"])
     assert "pair" in done.output
+
+
+@settings(max_examples=examples(40), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_any_changed_file_is_paired_or_one_located_line(event: Path, data: st.DataObject) -> None:
+    """Whatever the file says, the command answers: the pairing, or one line naming the file
+    and status 1; never a traceback."""
+    text = event.read_text()
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(text) - 1))
+        text = text[:at] + data.draw(st.sampled_from("0123456789 wb-+=HFUZ\n")) + text[at + 1 :]
+    changed = event.with_name("changed.trf")
+    changed.write_text(text)
+    done = run(str(changed), *data.draw(st.sampled_from([[], ["--check"], ["--json"]])))
+    assert (
+        "Traceback" not in done.output
+        and done.exception is None
+        or isinstance(done.exception, SystemExit)
+    )
+    assert done.exit_code in (0, 1)
+    if done.exit_code == 1 and not done.output.startswith(("round", "all", "{")):
+        assert done.output.startswith(f"arbiter: {changed}") and done.output.count("\n") == 1

@@ -217,11 +217,16 @@ def _engine_tournament(
     tournament: Tournament, round_: int, absent: set[int], planned: int
 ) -> tuple[Tournament, tuple[int, ...]]:
     """What the engine is given for ``round_``: players numbered 1 to N in order of their
-    numbers, the games and byes before the round, the requested byes of the round, a
-    zero-point bye for each absent player without one, and the initial colour."""
+    numbers (with their ratings, nothing else of them), the games and byes before the round,
+    the requested byes of the round, a zero-point bye for each absent player without one,
+    and the initial colour."""
     numbers = tournament.numbers
     index = {number: n for n, number in enumerate(numbers, 1)}
-    players = tuple(replace(p, number=index[p.number]) for p in tournament.players)
+    # only what pairs: a name, federation or FIDE number is nothing to the engine, and its
+    # reader need not be trusted with them
+    players = tuple(
+        Player(index[p.number], f"Player {index[p.number]}", p.rating) for p in tournament.players
+    )
     games = tuple(
         Game(g.round, index[g.first], index[g.second], g.result)
         for g in tournament.games
