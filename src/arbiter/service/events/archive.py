@@ -53,6 +53,13 @@ def export_event(store: Store, event_id: str) -> bytes:
             "records": [columns(row) for row in storage.record_rows(tx, event_id)],
             "log": [entry.to_dict() for entry in storage.entries(tx, event_id)],
         }
+        paired = {
+            "players": [columns(row) for row in storage.player_rows(tx, event_id)],
+            "pairings": [columns(row) for row in storage.pairing_rows(tx, event_id)],
+            "requests": [columns(row) for row in storage.request_rows(tx, event_id)],
+            "results": [columns(row) for row in storage.result_rows(tx, event_id)],
+        }
+        description |= {name: rows for name, rows in paired.items() if rows}
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
             for upload in storage.upload_rows(tx, event_id):
@@ -85,6 +92,9 @@ def import_event(store: Store, data: bytes) -> str:
                 storage.restore_upload(tx, row, blobs[upload["path"]])
             for row in description["records"]:
                 storage.restore_record(tx, row)
+            for table in storage.RESTORED:
+                for row in description.get(table, []):
+                    storage.restore_rows(tx, table, row)
             for item in description["log"]:
                 storage.append_entry(tx, Entry(**item))
             # An archive of an earlier version counted write transactions in ``version``;
@@ -116,8 +126,10 @@ def _one_event(description: dict[str, Any], event_id: object) -> None:
     or token) while only the archive's event is verified."""
     if not isinstance(event_id, str):
         raise EventError("bad-archive", "the archive's event has no id")
-    for part, key in (("tokens", "event_id"), ("uploads", "event_id"), ("records", "event_id"),
-                      ("log", "event")):  # fmt: skip
+    parts = [("tokens", "event_id"), ("uploads", "event_id"), ("records", "event_id"),
+             ("log", "event")]  # fmt: skip
+    parts += [(table, "event_id") for table in storage.RESTORED if table in description]
+    for part, key in parts:
         rows = description.get(part)
         if not isinstance(rows, list):
             raise EventError("bad-archive", f"the archive's {part} are not a list")

@@ -38,6 +38,7 @@ from arbiter.service.events.actions import (
     Excluded,
     Finalised,
     KeptRecord,
+    Placement,
     RecordFacts,
     Reinstated,
     ResultCleared,
@@ -204,6 +205,9 @@ def create_event(store: Store, fields: Mapping[str, object]) -> Created:
         tiebreaks=given.tiebreaks,
         confirm_uploads=given.confirm_uploads,
         token=TokenDetails(1, DIRECTOR, "director", secret_hash(secret)),
+        pairing=given.pairing,
+        bye_points=given.bye_points,
+        half_byes=given.half_byes,
     )
     effect = action.effect(State(), at)
     assert effect.event is not None  # a creation makes the event
@@ -227,6 +231,9 @@ def _event_row(event_id: str, facts: EventFacts) -> EventRow:
         created_at=facts.created_at,
         finalised_at=facts.finalised_at,
         version=1,
+        pairing=facts.pairing,
+        bye_points=facts.bye_points,
+        half_byes=facts.half_byes,
     )
 
 
@@ -381,6 +388,7 @@ def upload(
         status = rules.upload_status(change.actor, change.event)
         held = storage.holdings(change.tx, event_id)
         number, size, records = held.uploads + 1, held.bytes, held.records
+        seating = _Seating(change) if change.event.pairing != "none" else None
         for source, sha, items in read:
             known = storage.upload_number(change.tx, event_id, sha)
             if known is not None:
@@ -388,10 +396,26 @@ def upload(
                 continue
             size += len(source.data)
             rules.room_for_upload(records + len(items), size)
-            answers.append(_keep(change, number, sha, source, items, records + 1, status))
+            answers.append(_keep(change, number, sha, source, items, records + 1, status, seating))
             number += 1
             records += len(items)
     return UploadAnswer(event_id, tuple(answers))
+
+
+class _Seating:
+    """Where the records of an upload to a paired event stand (:mod:`.rounds`): each finds
+    its board by its round and players, and takes it, so that a second record of the same
+    board finds it taken."""
+
+    def __init__(self, change: Change) -> None:
+        from arbiter.service.events import rounds
+
+        self.rounds = rounds
+        self.seats = rounds.seats(change.tx, change.event)
+
+    def place(self, read: Read) -> Placement:
+        self.seats, where = self.rounds.place(self.seats, read.header, read.round)
+        return Placement(*where)
 
 
 def _keep(
@@ -402,8 +426,10 @@ def _keep(
     items: list[Read],
     first: int,
     status: str,
+    seating: _Seating | None = None,
 ) -> KeptUpload:
-    """Keep one new source as upload ``number``, its records numbered from ``first``."""
+    """Keep one new source as upload ``number``, its records numbered from ``first`` (each
+    on its board, in a paired event)."""
     action = Uploaded(
         upload=number,
         sha256=sha,
@@ -411,7 +437,10 @@ def _keep(
         format=source.fmt,
         size=len(source.data),
         records=tuple(
-            KeptRecord(first + position, status, one.digest) for position, one in enumerate(items)
+            KeptRecord(
+                first + position, status, one.digest, seating.place(one) if seating else None
+            )
+            for position, one in enumerate(items)
         ),
     )
     effect = change.effect(action)
@@ -461,6 +490,9 @@ def _record_row(event_id: str, number: int, facts: RecordFacts, read: Read) -> R
         header=None if read.header is None else _json(read.header),
         report=_json(read.report),
         digest=facts.digest,
+        board_round=facts.board_round,
+        board=facts.board,
+        placement=facts.placement,
     )
 
 

@@ -16,7 +16,7 @@ from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record, Tag
 from arbiter.notation.games import find_game
 from arbiter.service.events import rules, storage
-from arbiter.service.events.actions import correction
+from arbiter.service.events.actions import ACTIONS, Paired, State, correction, parse
 from arbiter.service.events.chain import GENESIS, Entry
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
 from arbiter.service.events.receipts import Head
@@ -81,6 +81,10 @@ def list_events(store: Store, *, newest_first: bool, limit: int | None = None) -
         return storage.list_events(tx, newest_first=newest_first, limit=limit)
 
 
+PAIRED_ACTIONS = frozenset(name for name, kind in ACTIONS.items() if issubclass(kind, Paired))
+"""The actions of a paired event: the TRF carries them as ``###`` lines."""
+
+
 def chain_head(store: Store, event_id: str) -> Head:
     """The event's head: its last entry's number, hash and time (what a receipt signs)."""
     with storage.reading(store) as tx:
@@ -125,6 +129,9 @@ def _summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
         version=row.version,
         records=totals,
         head=_head(tx, row.id),
+        pairing=row.pairing,
+        bye_points=row.bye_points,
+        half_byes=row.half_byes,
     )
 
 
@@ -162,7 +169,16 @@ def view(
         adjudicated_result=report["result"],
         valid=report["valid"],
         report=report,
+        board=_board_of(row),
     )
+
+
+def _board_of(row: RecordRow) -> tuple[int | None, int | None, str | None] | None:
+    """Where a record of a paired event stands (None for a record of an event not paired,
+    which stands on no board and has no reason not to)."""
+    if row.board is None and row.placement is None:
+        return None
+    return row.board_round, row.board, row.placement
 
 
 def list_records(store: Store, event_id: str, round_number: int | None = None) -> list[RecordView]:
@@ -288,6 +304,12 @@ def _tables(store: Store, tx: Tx, row: EventRow) -> list[EventStandings]:
     cached = _TABLES.get(key)
     if cached is not None and cached[0] == row.version:
         return cached[1]
+    if row.pairing != "none":
+        from arbiter.service.events.rounds import paired_table
+
+        tables = [paired_table(tx, row)]
+        _TABLES[key] = (row.version, tables)
+        return tables
     counted = counted_items(storage.counted_records(tx, row.id))
     tables = standings(counted, tiebreaks=row.tiebreaks) or [
         # nothing counts yet: one empty table, named after the event
@@ -352,7 +374,12 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
                 planned = None  # fewer planned than played: the TRF's default
             head = _head(tx, event_id)
             comments = [*_trf_comments(tx, event_id), head_line(head)] if fmt == "trf" else ()
-            text = render(tables, fmt, total_rounds=planned, comments=comments)
+            if fmt == "trf" and row.pairing != "none":
+                from arbiter.service.events.rounds import tournament_trf
+
+                text = tournament_trf(tx, row, comments)
+            else:
+                text = render(tables, fmt, total_rounds=planned, comments=comments)
             kind = MEDIA_TYPES[fmt]
         head = _head(tx, event_id)
     done = Rendered(row.version, text.encode("utf-8", "surrogatepass"), kind, head)
@@ -373,7 +400,15 @@ def _trf_comments(tx: Tx, event_id: str) -> list[str]:
     which record, and why."""
     lines = []
     described = {row.number: _described(row) for row in storage.record_rows(tx, event_id)}
-    for entry in storage.entries(tx, event_id):
+    found = storage.entries(tx, event_id)
+    for entry, state in zip(found, _states(found), strict=True):
+        paired = _paired_action(entry)
+        if paired is not None:
+            line = f"### {paired.TRF_CODE} {entry.at} entry {entry.number}: {paired.words(state)}"
+            if entry.reason:
+                line += f"; reason: {entry.reason}"
+            lines.append("".join(c if c.isprintable() else " " for c in line))
+            continue
         action = correction(entry)
         if action is None:
             continue
@@ -385,6 +420,29 @@ def _trf_comments(tx: Tx, event_id: str) -> list[str]:
         )
         lines.append("".join(c if c.isprintable() else " " for c in line))
     return lines
+
+
+def _paired_action(entry: Entry) -> Paired | None:
+    """The action of a paired event an entry records, if it records one."""
+    if entry.action not in PAIRED_ACTIONS:
+        return None
+    action = parse(entry)
+    return action if isinstance(action, Paired) else None
+
+
+def _states(found: list[Entry]) -> list[State]:
+    """The state of the event before each entry (what a paired action's words name), built
+    only as far as the trail has paired actions."""
+    if not any(entry.action in PAIRED_ACTIONS for entry in found):
+        return [State()] * len(found)
+    states, state = [], State()
+    for entry in found:
+        states.append(state)
+        try:
+            state = state.after(parse(entry).effect(state, entry.at))
+        except (KeyError, TypeError, ValueError):
+            pass  # verification says so; the TRF goes on
+    return states
 
 
 def _described(row: RecordRow) -> str:

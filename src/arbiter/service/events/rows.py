@@ -14,8 +14,12 @@ __all__ = [
     "ChainEnd",
     "EventRow",
     "Holdings",
+    "PairingRow",
+    "PlayerRow",
     "RecordCounts",
     "RecordRow",
+    "RequestRow",
+    "ResultRow",
     "TokenRow",
     "UploadInfo",
     "UploadRow",
@@ -37,6 +41,9 @@ class EventRow:
     created_at: str
     finalised_at: str | None
     version: int
+    pairing: str = "none"
+    bye_points: float = 1.0
+    half_byes: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +88,9 @@ class RecordRow:
     header: str | None
     report: str
     digest: str
+    board_round: int | None = None
+    board: int | None = None
+    placement: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +141,64 @@ class ChainEnd:
     hash: str
 
 
-def columns(row: EventRow | TokenRow | RecordRow | UploadRow) -> dict[str, object]:
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """One row of ``players``: a player of a paired event (``id`` in order of entry, the
+    pairing ``number``, the first round they may be paired in, and their withdrawal)."""
+
+    event_id: str
+    id: int
+    number: int
+    name: str
+    rating: int | None
+    federation: str | None
+    fide_id: str | None
+    entered: int
+    withdrawn_from: int | None
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class PairingRow:
+    """One row of ``pairings``: a round's boards and byes as the JSON text kept."""
+
+    event_id: str
+    round: int
+    boards: str
+    byes: str
+    manual: bool
+    paired_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRow:
+    """One row of ``requests``: a bye a player (by id) asked for in a round to come."""
+
+    event_id: str
+    round: int
+    player: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One row of ``results``: a board's result given by the director."""
+
+    event_id: str
+    round: int
+    board: int
+    result: str
+
+
+def columns(
+    row: EventRow
+    | TokenRow
+    | RecordRow
+    | UploadRow
+    | PlayerRow
+    | PairingRow
+    | RequestRow
+    | ResultRow,
+) -> dict[str, object]:
     """A row as a dict, in the order of its table's columns (the archive's ``event.json``)."""
     return {field.name: getattr(row, field.name) for field in fields(row)}

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -376,9 +377,15 @@ class NewEvent:
     rounds: int | None
     tiebreaks: str | None
     confirm_uploads: bool
+    pairing: str = "none"
+    bye_points: float = 1.0
+    half_byes: bool = True
 
 
-CREATED = ("name", "game", "rounds", "tiebreaks", "confirm_uploads")
+CREATED = (
+    "name", "game", "rounds", "tiebreaks", "confirm_uploads", "pairing", "bye_points",
+    "half_byes",
+)  # fmt: skip
 """The fields a new event is given (``name`` and ``game`` needed)."""
 
 
@@ -393,6 +400,9 @@ def new_event(fields: Mapping[str, object]) -> NewEvent:
         rounds=rounds(fields.get("rounds")),
         tiebreaks=tiebreaks(fields.get("tiebreaks")),
         confirm_uploads=flag(fields.get("confirm_uploads", True), "confirm_uploads"),
+        pairing=pairing_system(fields.get("pairing", "none")),
+        bye_points=bye_points(fields.get("bye_points", 1)),
+        half_byes=flag(fields.get("half_byes", True), "half_byes"),
     )
 
 
@@ -437,3 +447,337 @@ def round_of_tags(tags: Sequence[tuple[str, str]]) -> int | None:
         number = int(text)
         return number if 1 <= number <= MAX_ROUNDS else None
     return None
+
+
+# --- paired events ------------------------------------------------------------------------
+
+PAIRING_SYSTEMS = ("none", "dutch", "round-robin", "double-round-robin")
+"""How an event's rounds are paired (``none``: not paired; records are uploaded)."""
+MAX_PLAYERS = 2_000
+"""Players one paired event may have (the most the Dutch engine is given)."""
+MAX_RATING = 4_000
+
+
+def pairing_system(value: object) -> str:
+    if value not in PAIRING_SYSTEMS:
+        raise EventError(
+            "bad-field", f"'pairing' must be one of {', '.join(PAIRING_SYSTEMS)}", field="pairing"
+        )
+    return str(value)
+
+
+def bye_points(value: object) -> float:
+    """What the bye the pairing allocates is worth: 1 (a win, the default), 0.5 or 0."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value not in (0, 0.5, 1):
+        raise EventError("bad-field", "'bye_points' must be 1, 0.5 or 0", field="bye_points")
+    return float(value)
+
+
+def paired(event: EventRow) -> EventRow:
+    """The event, if it is paired; ``not-paired-event`` for an event whose records are only
+    uploaded."""
+    if event.pairing == "none":
+        raise EventError(
+            "not-paired-event",
+            "the event is not paired (its pairing is 'none'): records are uploaded to it",
+        )
+    return event
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    """A player's fields, checked: the name, and optionally a rating, a federation (three
+    letters) and an id (FIDE's or a national one); ``confirm`` accepts a name like another's."""
+
+    name: str
+    rating: int | None
+    federation: str | None
+    fide_id: str | None
+    confirm: bool
+
+
+PLAYER_FIELDS = ("name", "rating", "federation", "id", "confirm")
+
+
+def new_player(fields: object) -> NewPlayer:
+    """One player as a request gives it: ``{"name", "rating"?, "federation"?, "id"?,
+    "confirm"?}``; any other field is refused."""
+    if not isinstance(fields, Mapping):
+        raise EventError("bad-field", "a player is a JSON object with a 'name'", field="players")
+    unknown = sorted(set(fields) - set(PLAYER_FIELDS))
+    if unknown:
+        raise EventError("bad-field", f"unknown field {unknown[0]!r}", field=str(unknown[0]))
+    given = text(fields.get("name"), "name", MAX_NAME)
+    assert given is not None  # required
+    return NewPlayer(
+        name=given,
+        rating=_rating(fields.get("rating")),
+        federation=_federation(fields.get("federation")),
+        fide_id=_player_id(fields.get("id")),
+        confirm=flag(fields.get("confirm", False), "confirm"),
+    )
+
+
+def _rating(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_RATING:
+        raise EventError(
+            "bad-field", f"'rating' must be a whole number from 0 to {MAX_RATING}", field="rating"
+        )
+    return value
+
+
+def _federation(value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not (len(value) == 3 and value.isascii() and value.isalpha()):
+        raise EventError(
+            "bad-field", "'federation' must be three letters, such as NOR", field="federation"
+        )
+    return value.upper()
+
+
+def _player_id(value: object) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        value = str(value)
+    if not isinstance(value, str) or not (value.isascii() and value.isdigit()) or len(value) > 20:
+        raise EventError("bad-field", "'id' must be up to 20 digits", field="id")
+    return value
+
+
+def name_key(name: str) -> str:
+    """A name as it is compared for likeness: its accents taken away (``Ilić`` is ``Ilic``),
+    in lower case, its runs of white space one space."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
+
+
+def player_name(given: NewPlayer, names: Iterable[str]) -> str:
+    """The new player's name, unless a player has it already (``duplicate-player``), or one
+    has a name that differs from it only by case, accents or spacing and the request did
+    not confirm it (``similar-name``, naming that player)."""
+    key = name_key(given.name)
+    for known in names:
+        if known == given.name:
+            raise EventError(
+                "duplicate-player", f"{known!r} is a player of the event already", field="name"
+            )
+        if name_key(known) == key and not given.confirm:
+            raise EventError(
+                "similar-name",
+                f"{given.name!r} differs from the player {known!r} only by case, accents or "
+                'spacing: send it again with "confirm": true if it is another player',
+                field="name",
+                similar=known,
+            )
+    return given.name
+
+
+def room_for_player(players: int, event: EventRow, rounds_paired: int) -> None:
+    """A player may enter while the event has room, and a round robin only before its
+    first round is paired (its table is made for the players it starts with)."""
+    if players >= MAX_PLAYERS:
+        raise EventError("too-many-players", f"an event has at most {MAX_PLAYERS} players")
+    if rounds_paired and event.pairing != "dutch":
+        raise EventError(
+            "round-robin-started",
+            "a round robin's players are those of its first round; none may enter later",
+        )
+
+
+def withdrawal(round_number: object, rounds_paired: int, withdrawn_from: int | None) -> int:
+    """The round a withdrawal starts from: a round not yet paired (a player is not taken
+    out of a pairing made: the director gives that board its result)."""
+    number = _round_field(round_number, rounds_paired + 1)
+    if withdrawn_from is not None:
+        raise EventError(
+            "already-withdrawn", f"the player is withdrawn from round {withdrawn_from}"
+        )
+    if number <= rounds_paired:
+        raise EventError(
+            "round-already-paired",
+            f"round {number} is paired; a withdrawal starts from round {rounds_paired + 1} on",
+            field="round",
+        )
+    return number
+
+
+def _round_field(value: object, default: int) -> int:
+    if value is None:
+        return default
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROUNDS:
+        raise EventError(
+            "bad-field", f"'round' must be a whole number from 1 to {MAX_ROUNDS}", field="round"
+        )
+    return value
+
+
+BYES_ASKED = ("half", "zero")
+
+
+def bye_request(
+    round_number: object, kind: object, event: EventRow, rounds_paired: int,
+    withdrawn_from: int | None,
+) -> tuple[int, str]:  # fmt: skip
+    """A bye a player asks for: a half-point bye (where the event allows them) or a
+    zero-point one, in a round not yet paired, and before the player's withdrawal."""
+    number = _round_field(round_number, rounds_paired + 1)
+    if kind not in BYES_ASKED:
+        raise EventError("bad-field", "'kind' must be half or zero", field="kind")
+    if kind == "half" and not event.half_byes:
+        raise EventError("bad-field", "the event gives no half-point byes", field="kind")
+    if number <= rounds_paired:
+        raise EventError(
+            "round-already-paired",
+            f"round {number} is paired; a bye is asked for before its round is paired",
+            field="round",
+        )
+    if event.rounds is not None and number > event.rounds:
+        raise EventError("bad-field", f"the event plans {event.rounds} rounds", field="round")
+    if withdrawn_from is not None and number >= withdrawn_from:
+        raise EventError(
+            "already-withdrawn", f"the player is withdrawn from round {withdrawn_from}"
+        )
+    return number, str(kind)
+
+
+def next_round(event: EventRow, rounds_paired: int, waiting: Sequence[int]) -> int:
+    """The round a pairing makes: the one after the last paired, once every board of that
+    one has its result (``waiting``: the boards that have none), and within the plan."""
+    if waiting:
+        listed = ", ".join(str(board) for board in waiting)
+        raise EventError(
+            "round-not-finished",
+            f"round {rounds_paired} is not finished: board(s) {listed} wait for a result",
+            boards=list(waiting),
+        )
+    if event.rounds is not None and rounds_paired >= event.rounds:
+        raise EventError(
+            "all-rounds-paired", f"the event's {event.rounds} planned rounds are all paired"
+        )
+    return rounds_paired + 1
+
+
+def changeable_round(round_number: int, rounds_paired: int, with_results: int) -> None:
+    """A round's pairing may be replaced or taken back while it is the last one paired and
+    no result of it is in (``with_results``: its boards that have one, or a record)."""
+    if not 1 <= round_number <= rounds_paired:
+        raise EventError("no-such-round", f"round {round_number} is not paired")
+    if round_number != rounds_paired:
+        raise EventError(
+            "not-last-round", f"only the last round paired, {rounds_paired}, may be changed"
+        )
+    if with_results:
+        raise EventError(
+            "round-has-results",
+            f"{with_results} board(s) of round {round_number} have a result or a record: "
+            "exclude the records and take the results back first",
+        )
+
+
+def manual_pairing(
+    given: object, present: Sequence[int], requested: Mapping[int, str],
+    bye_points: float,
+) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, str, float], ...]]:  # fmt: skip
+    """A pairing the director gives by hand: ``{"boards": [{"first", "second"}...],
+    "bye": number|null}``. Every player present (not withdrawn, entered) is on one board,
+    has the bye, or has the bye they asked for (``requested``: number to kind), and no one
+    twice; the byes are those asked for, and the pairing's bye if one is named."""
+    if not isinstance(given, Mapping) or not isinstance(given.get("boards"), list):
+        raise EventError("bad-field", "'boards' must be a list of boards", field="boards")
+    boards = []
+    for board in given["boards"]:
+        if not isinstance(board, Mapping):
+            raise EventError("bad-field", 'a board is {"first", "second"}', field="boards")
+        first, second = board.get("first"), board.get("second")
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in (first, second)):
+            raise EventError(
+                "bad-field", "a board's 'first' and 'second' are pairing numbers", field="boards"
+            )
+        boards.append((int(first), int(second)))  # type: ignore[arg-type]
+    pairing_bye = given.get("bye")
+    if pairing_bye is not None and (
+        not isinstance(pairing_bye, int) or isinstance(pairing_bye, bool)
+    ):
+        raise EventError("bad-field", "'bye' must be a pairing number or null", field="bye")
+    byes = [
+        (number, kind, 0.5 if kind == "half" else 0.0) for number, kind in sorted(requested.items())
+    ]
+    if pairing_bye is not None:
+        byes.append((pairing_bye, "pairing", bye_points))
+    seen = [n for board in boards for n in board] + [n for n, _, _ in byes]
+    if sorted(seen) != sorted(present):
+        missing = sorted(set(present) - set(seen))
+        extra = sorted(n for n in set(seen) if seen.count(n) > 1 or n not in present)
+        raise EventError(
+            "bad-pairing",
+            "every player present must be paired once"
+            + (f"; not paired: {missing}" if missing else "")
+            + (f"; paired twice or not present: {extra}" if extra else ""),
+            missing=missing,
+            extra=extra,
+        )
+    return tuple(boards), tuple(byes)
+
+
+BOARD_RESULT_WORDS = {"1-0": "1-0", "0-1": "0-1", "+-": "+-", "-+": "-+", "--": "--"}
+
+
+def board_result(value: object) -> str:
+    """A result the director gives a board: ``1-0`` or ``0-1`` (the first seat's side
+    first), ``+-`` or ``-+`` (a forfeit), ``--`` (a double forfeit)."""
+    if value not in BOARD_RESULT_WORDS:
+        raise EventError(
+            "bad-field", "'result' must be 1-0, 0-1, +- or -+ (a forfeit), or -- (double forfeit)",
+            field="result",
+        )  # fmt: skip
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """What placing a record needs of a paired event: each player's pairing number by name,
+    each paired round's boards, and the boards that already have a result or a record."""
+
+    numbers: Mapping[str, int]
+    boards: Mapping[int, tuple[tuple[int, int], ...]]
+    taken: frozenset[tuple[int, int]]
+
+
+def placement(
+    round_number: int | None, first: str | None, second: str | None, seating: Seating
+) -> tuple[int | None, int | None, str | None]:
+    """Where a record of ``round_number`` between ``first`` (the player in the first seat)
+    and ``second`` counts: (round, board, None) on the board of those players in that
+    order; else (round, board or None, why not): ``wrong-round`` (no such round paired, or
+    the two played another round), ``not-paired`` (they were not paired together, or one is
+    not a player), ``seats-reversed`` (their board has them the other way round),
+    ``board-has-a-result``."""
+    a = seating.numbers.get(_plain(first)) if first else None
+    b = seating.numbers.get(_plain(second)) if second else None
+    if round_number is None or round_number not in seating.boards:
+        return round_number, None, "wrong-round"
+    if a is None or b is None:
+        return round_number, None, "not-paired"
+    for number, board in enumerate(seating.boards[round_number], 1):
+        if set(board) == {a, b}:
+            if board != (a, b):
+                return round_number, number, "seats-reversed"
+            if (round_number, number) in seating.taken:
+                return round_number, number, "board-has-a-result"
+            return round_number, number, None
+    for boards in seating.boards.values():
+        if any(set(board) == {a, b} for board in boards):
+            return round_number, None, "wrong-round"
+    return round_number, None, "not-paired"
+
+
+def _plain(name: str) -> str:
+    return " ".join(name.split())

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, insert, select, union, update
+from sqlalchemy import Connection, Row, delete, func, insert, select, union, update
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from arbiter.service.events.chain import Entry
@@ -28,23 +28,42 @@ from arbiter.service.events.rows import (
     ChainEnd,
     EventRow,
     Holdings,
+    PairingRow,
+    PlayerRow,
     RecordCounts,
     RecordRow,
+    RequestRow,
+    ResultRow,
     TokenRow,
     UploadInfo,
     UploadRow,
     UploadSource,
     columns,
 )
-from arbiter.service.events.store import Store, events, log, records, tokens, unavailable, uploads
+from arbiter.service.events.store import (
+    Store,
+    events,
+    log,
+    pairings,
+    players,
+    records,
+    requests,
+    results,
+    tokens,
+    unavailable,
+    uploads,
+)
 
 __all__ = [
+    "RESTORED",
     "Tx",
     "append_entry",
     "chain_end",
     "count_directors",
     "count_tokens",
     "counted_records",
+    "delete_pairing",
+    "delete_result",
     "entries",
     "event_exists",
     "event_row",
@@ -57,17 +76,30 @@ __all__ = [
     "insert_upload",
     "kept_records",
     "last_change",
+    "last_entry",
     "list_events",
     "lock_event",
+    "orphan_event_ids",
+    "pairing_rows",
+    "placed_records",
+    "player_rows",
+    "put_pairing",
+    "put_players",
+    "put_request",
+    "put_result",
     "reading",
     "record_counts",
     "record_row",
     "record_rows",
+    "request_rows",
     "restore_event",
     "restore_record",
+    "restore_rows",
     "restore_token",
     "restore_upload",
     "restoring",
+    "result_rows",
+    "set_version",
     "token_row",
     "token_rows",
     "update_event",
@@ -429,11 +461,17 @@ def record_row(tx: Tx, event_id: str, number: int) -> RecordRow | None:
 
 
 def update_record(tx: Tx, row: RecordRow) -> None:
-    """Keep what a change may change of a record: its status and official result."""
+    """Keep what a change may change of a record: its status, official result and board."""
     tx.connection.execute(
         update(records)
         .where(records.c.event_id == row.event_id, records.c.number == row.number)
-        .values(status=row.status, official_result=row.official_result)
+        .values(
+            status=row.status,
+            official_result=row.official_result,
+            board_round=row.board_round,
+            board=row.board,
+            placement=row.placement,
+        )
     )
 
 
@@ -487,6 +525,102 @@ def record_rows(tx: Tx, event_id: str) -> list[RecordRow]:
     return [RecordRow(**row._asdict()) for row in tx.connection.execute(query)]
 
 
+# --- the players and rounds of a paired event ---------------------------------------------
+
+
+def player_rows(tx: Tx, event_id: str) -> list[PlayerRow]:
+    """The event's players, by pairing number."""
+    query = select(players).where(players.c.event_id == event_id).order_by(players.c.number)
+    return [PlayerRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def put_players(tx: Tx, rows: Sequence[PlayerRow]) -> None:
+    """Keep ``rows`` as they are now: new players added, and every other one's number and
+    withdrawal set (a player's id never changes)."""
+    for row in rows:
+        found = tx.connection.execute(
+            update(players)
+            .where(players.c.event_id == row.event_id, players.c.id == row.id)
+            .values(number=row.number, withdrawn_from=row.withdrawn_from)
+        )
+        if not found.rowcount:
+            tx.connection.execute(insert(players).values(**columns(row)))
+
+
+def pairing_rows(tx: Tx, event_id: str) -> list[PairingRow]:
+    """The event's paired rounds, in order."""
+    query = select(pairings).where(pairings.c.event_id == event_id).order_by(pairings.c.round)
+    return [PairingRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def put_pairing(tx: Tx, row: PairingRow) -> None:
+    """Keep a round's pairing (a new one, or the one the director put in its place)."""
+    delete_pairing(tx, row.event_id, row.round)
+    tx.connection.execute(insert(pairings).values(**columns(row)))
+
+
+def delete_pairing(tx: Tx, event_id: str, round_number: int) -> None:
+    tx.connection.execute(
+        delete(pairings).where(pairings.c.event_id == event_id, pairings.c.round == round_number)
+    )
+
+
+def request_rows(tx: Tx, event_id: str) -> list[RequestRow]:
+    """The byes asked for, by round and player."""
+    query = (
+        select(requests)
+        .where(requests.c.event_id == event_id)
+        .order_by(requests.c.round, requests.c.player)
+    )
+    return [RequestRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def put_request(tx: Tx, row: RequestRow) -> None:
+    tx.connection.execute(
+        delete(requests).where(
+            requests.c.event_id == row.event_id,
+            requests.c.round == row.round,
+            requests.c.player == row.player,
+        )
+    )
+    tx.connection.execute(insert(requests).values(**columns(row)))
+
+
+def result_rows(tx: Tx, event_id: str) -> list[ResultRow]:
+    """The results the director gave boards, by round and board."""
+    query = (
+        select(results)
+        .where(results.c.event_id == event_id)
+        .order_by(results.c.round, results.c.board)
+    )
+    return [ResultRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def put_result(tx: Tx, row: ResultRow) -> None:
+    delete_result(tx, row.event_id, row.round, row.board)
+    tx.connection.execute(insert(results).values(**columns(row)))
+
+
+def delete_result(tx: Tx, event_id: str, round_number: int, board: int) -> None:
+    tx.connection.execute(
+        delete(results).where(
+            results.c.event_id == event_id,
+            results.c.round == round_number,
+            results.c.board == board,
+        )
+    )
+
+
+def placed_records(tx: Tx, event_id: str) -> list[RecordRow]:
+    """The records of the event that stand on a board (counting or not yet confirmed)."""
+    query = (
+        select(records)
+        .where(records.c.event_id == event_id, records.c.board.is_not(None))
+        .order_by(records.c.number)
+    )
+    return [RecordRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
 # --- an archive's rows --------------------------------------------------------------------
 # As read from an archive's event.json, unchecked: the database is what refuses a row of
 # the wrong shape (in a transaction of :func:`restoring`), and its error says what was wrong.
@@ -506,3 +640,12 @@ def restore_upload(tx: Tx, row: Mapping[str, Any], data: bytes) -> None:
 
 def restore_record(tx: Tx, row: Mapping[str, Any]) -> None:
     tx.connection.execute(insert(records).values(**row))
+
+
+RESTORED = {"players": players, "pairings": pairings, "requests": requests, "results": results}
+"""The tables of a paired event an archive carries, by their name in ``event.json``."""
+
+
+def restore_rows(tx: Tx, table: str, row: Mapping[str, Any]) -> None:
+    """One row of ``table`` (a name of :data:`RESTORED`) as an archive holds it."""
+    tx.connection.execute(insert(RESTORED[table]).values(**row))

@@ -23,6 +23,7 @@ from sqlalchemy import (
     Column,
     Connection,
     Engine,
+    Float,
     ForeignKeyConstraint,
     Integer,
     LargeBinary,
@@ -34,6 +35,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    true,
 )
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import SQLAlchemyError
@@ -52,7 +54,11 @@ __all__ = [
     "log",
     "metadata",
     "open_store",
+    "pairings",
+    "players",
     "records",
+    "requests",
+    "results",
     "shown_url",
     "tokens",
     "unavailable",
@@ -76,8 +82,14 @@ events = Table(
     Column("created_at", String(32), nullable=False),
     Column("finalised_at", String(32), nullable=True),
     Column("version", Integer, nullable=False),
+    Column("pairing", String(20), nullable=False, server_default="none"),
+    Column("bye_points", Float, nullable=False, server_default="1"),
+    Column("half_byes", Boolean, nullable=False, server_default=true()),
 )
-"""One row per event; ``version`` counts its changes (and locks it while one is made)."""
+"""One row per event; ``version`` is the number of its trail's last entry (and is set, so
+the row is locked, by every change). ``pairing`` is the system that pairs its rounds
+(``none``: records are uploaded, no round is paired); ``bye_points`` what the bye the
+pairing allocates is worth; ``half_byes`` whether players may ask for half-point byes."""
 
 tokens = Table(
     "tokens",
@@ -125,6 +137,9 @@ records = Table(
     Column("header", Text, nullable=True),
     Column("report", Text, nullable=False),
     Column("digest", String(64), nullable=False),
+    Column("board_round", Integer, nullable=True),
+    Column("board", Integer, nullable=True),
+    Column("placement", String(30), nullable=True),
     PrimaryKeyConstraint("event_id", "number"),
     ForeignKeyConstraint(["event_id", "upload"], ["uploads.event_id", "uploads.number"]),
 )
@@ -148,6 +163,66 @@ log = Table(
 )
 """The audit trail: one entry per change, chained by hash; the database refuses to change
 or delete one."""
+
+players = Table(
+    "players",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("id", Integer, nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("name", String(200), nullable=False),
+    Column("rating", Integer, nullable=True),
+    Column("federation", String(3), nullable=True),
+    Column("fide_id", String(20), nullable=True),
+    Column("entered", Integer, nullable=False),
+    Column("withdrawn_from", Integer, nullable=True),
+    Column("created_at", String(32), nullable=False),
+    PrimaryKeyConstraint("event_id", "id"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""The players of a paired event: ``id`` in order of entry (what the trail names them by),
+``number`` the pairing number (FIDE's order until round 1 is paired, then fixed; a late
+entry takes the next one), the first round they may be paired in (``entered``), and the
+round from which they are withdrawn."""
+
+pairings = Table(
+    "pairings",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("boards", Text, nullable=False),
+    Column("byes", Text, nullable=False),
+    Column("manual", Boolean, nullable=False),
+    Column("paired_at", String(32), nullable=False),
+    PrimaryKeyConstraint("event_id", "round"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""Each round paired: its boards (a JSON list of ``[first, second]`` pairing numbers, board 1
+first) and byes (``[number, kind, points]``), and whether the director set it by hand."""
+
+requests = Table(
+    "requests",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("player", Integer, nullable=False),
+    Column("kind", String(10), nullable=False),
+    PrimaryKeyConstraint("event_id", "round", "player"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""The byes players asked for, by round and player id, before the round is paired."""
+
+results = Table(
+    "results",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("board", Integer, nullable=False),
+    Column("result", String(4), nullable=False),
+    PrimaryKeyConstraint("event_id", "round", "board"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""The results the director gave boards without a record (a forfeit, a double forfeit)."""
 
 APPEND_ONLY = ("log", "uploads")
 """The tables whose rows the database itself refuses to change or delete (triggers)."""

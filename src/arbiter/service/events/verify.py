@@ -20,6 +20,8 @@ from typing import Any
 from arbiter.service.events import storage
 from arbiter.service.events.actions import (
     Finalised,
+    PairingFacts,
+    PlayerFacts,
     RecordFacts,
     State,
     TokenFacts,
@@ -152,6 +154,36 @@ def _table_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
             problems.append(f"record {kept.number}: its status {kept.status!r} is none known")
         records[kept.number] = kept
     problems += _compare("record", records, expected.records)
+    problems += _paired_problems(tx, event_id, expected)
+    return problems
+
+
+def _paired_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
+    """The players, pairings, byes asked for and board results of a paired event against
+    the trail (each empty for an event not paired)."""
+    problems = []
+    players = {row.id: PlayerFacts.of(row) for row in storage.player_rows(tx, event_id)}
+    problems += _facts_compare("player", players, expected.players)
+    paired = {row.round: PairingFacts.of(row) for row in storage.pairing_rows(tx, event_id)}
+    problems += _facts_compare("round", paired, expected.pairings)
+    asked = {(r.round, r.player): r.kind for r in storage.request_rows(tx, event_id)}
+    problems += _facts_compare("bye asked in round, by player", asked, expected.requests)
+    given = {(r.round, r.board): r.result for r in storage.result_rows(tx, event_id)}
+    problems += _facts_compare("result of round, board", given, expected.results)
+    return problems
+
+
+def _facts_compare(what: str, stored: Mapping[Any, Any], expected: Mapping[Any, Any]) -> list[str]:
+    """Each stored value against the trail's, by key."""
+    problems = []
+    for key in sorted(set(stored) | set(expected)):
+        shown = ", ".join(map(str, key)) if isinstance(key, tuple) else str(key)
+        if key not in expected:
+            problems.append(f"{what} {shown} is in the tables but not in the trail")
+        elif key not in stored:
+            problems.append(f"{what} {shown} is in the trail but not in the tables")
+        elif stored[key] != expected[key]:
+            problems.append(f"{what} {shown} is {stored[key]!r}; the trail says {expected[key]!r}")
     return problems
 
 

@@ -65,6 +65,9 @@ class EventSummary:
     version: int
     records: RecordTotals
     head: Head
+    pairing: str = "none"
+    bye_points: float = 1.0
+    half_byes: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -81,6 +84,9 @@ class EventSummary:
             "version": self.version,
             "records": self.records.to_dict(),
             "head": {"entry": self.head.entry, "hash": self.head.hash},
+            "pairing": self.pairing,
+            "bye_points": int(self.bye_points) if self.bye_points.is_integer() else self.bye_points,
+            "half_byes": self.half_byes,
         }
 
 
@@ -102,9 +108,12 @@ class RecordView:
     adjudicated_result: str | None
     valid: bool
     report: dict[str, Any]
+    board: tuple[int | None, int | None, str | None] | None = None
+    """In a paired event: the round and board the record stands on, and why it counts on
+    none (``not-paired``, ``seats-reversed``, ``wrong-round``, ``board-has-a-result``)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        shown = {
             "record": self.record,
             "upload": self.upload,
             "upload_sha256": self.upload_sha256,
@@ -119,6 +128,10 @@ class RecordView:
             "valid": self.valid,
             "report": self.report,
         }
+        if self.board is not None:
+            board_round, board, placement = self.board
+            shown |= {"board_round": board_round, "board": board, "placement": placement}
+        return shown
 
 
 @dataclass(frozen=True, slots=True)

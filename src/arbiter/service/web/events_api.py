@@ -63,6 +63,24 @@ STATUS: dict[Code, int] = {
     "bad-result": 422,
     "bad-archive": 422,
     "archive-changed": 422,
+    "not-paired-event": 409,
+    "no-such-player": 404,
+    "no-such-round": 404,
+    "no-such-board": 404,
+    "duplicate-player": 409,
+    "similar-name": 409,
+    "round-robin-started": 409,
+    "round-already-paired": 409,
+    "round-not-finished": 409,
+    "all-rounds-paired": 409,
+    "cannot-pair": 422,
+    "round-has-results": 409,
+    "not-last-round": 409,
+    "bad-pairing": 422,
+    "board-has-a-result": 409,
+    "no-board-result": 409,
+    "already-withdrawn": 409,
+    "too-many-players": 422,
 }
 """The HTTP status of each refusal of the events layer (``spec/events.md`` §8): the one place
 where a domain error becomes HTTP."""
@@ -536,3 +554,114 @@ def revoke(event_id: str, number: int) -> Response:
     from arbiter.service.events.operations import revoke_token
 
     return jsonify(call(revoke_token, event_id, bearer(), number, _reason_given()).to_dict())
+
+
+# --- a paired event: players, rounds, boards ---------------------------------------------------
+
+
+@bp.get("/<event_id>/players")
+def players(event_id: str) -> Response:
+    """The players, by pairing number, with their points so far."""
+    from arbiter.service.events.rounds import list_players
+
+    return _fresh(
+        event_id, lambda: jsonify(players=[one.to_dict() for one in call(list_players, event_id)])
+    )
+
+
+@bp.post("/<event_id>/players")
+def add_players(event_id: str) -> tuple[Response, int]:
+    """Players in: one (``{"name", "rating"?, "federation"?, "id"?, "confirm"?}``) or several
+    (``{"players": [...]}``); the answer lists every player with their pairing number."""
+    from arbiter.service.events.rounds import add_players as add
+
+    made = call(add, event_id, bearer(), body())
+    return jsonify(players=[one.to_dict() for one in made]), 201
+
+
+@bp.post("/<event_id>/players/<int:number>/withdraw")
+def withdraw(event_id: str, number: int) -> Response:
+    """Withdraw a player from a round not yet paired on (``{"round"?, "reason"?}``)."""
+    from arbiter.service.events.rounds import withdraw_player
+
+    return jsonify(call(withdraw_player, event_id, bearer(), number, body()).to_dict())
+
+
+@bp.post("/<event_id>/players/<int:number>/byes")
+def bye(event_id: str, number: int) -> Response:
+    """A bye a player asks for: ``{"kind": "half"|"zero", "round"?, "reason"?}``."""
+    from arbiter.service.events.rounds import request_bye
+
+    return jsonify(call(request_bye, event_id, bearer(), number, body()).to_dict())
+
+
+@bp.get("/<event_id>/rounds")
+def rounds(event_id: str) -> Response:
+    """Every round paired, with its boards and byes."""
+    from arbiter.service.events.rounds import rounds_view
+
+    return _fresh(
+        event_id, lambda: jsonify(rounds=[one.to_dict() for one in call(rounds_view, event_id)])
+    )
+
+
+@bp.post("/<event_id>/rounds")
+def pair_next(event_id: str) -> tuple[Response, int]:
+    """Pair the next round by the event's system and publish it."""
+    from arbiter.service.events.rounds import pair_round
+
+    return jsonify(call(pair_round, event_id, bearer()).to_dict()), 201
+
+
+@bp.get("/<event_id>/rounds/<int:number>")
+def one_round(event_id: str, number: int) -> Response:
+    """A round: its boards with their results as they arrive, the boards that wait, byes."""
+    from arbiter.service.events.rounds import round_view
+
+    return _fresh(event_id, lambda: jsonify(call(round_view, event_id, number).to_dict()))
+
+
+@bp.put("/<event_id>/rounds/<int:number>")
+def replace_round(event_id: str, number: int) -> Response:
+    """Pair the last round by hand, before any result of it is in (``{"boards": [{"first",
+    "second"}...], "bye"?, "reason"}``)."""
+    from arbiter.service.events.rounds import replace_round as replace
+
+    return jsonify(call(replace, event_id, bearer(), number, body()).to_dict())
+
+
+@bp.delete("/<event_id>/rounds/<int:number>")
+def unpair(event_id: str, number: int) -> Response:
+    """Take back the last round's pairing before any result of it is in, with a reason."""
+    from arbiter.service.events.rounds import unpair_round
+
+    left = call(unpair_round, event_id, bearer(), number, _reason_given())
+    return jsonify(rounds=[one.to_dict() for one in left])
+
+
+@bp.put("/<event_id>/rounds/<int:number>/boards/<int:board>/result")
+def board_result(event_id: str, number: int, board: int) -> Response:
+    """Give a board its result without a record (``{"result": "+-"|"-+"|"--"|"1-0"|"0-1",
+    "reason"}``): a forfeit, a double forfeit, a game decided without a record."""
+    from arbiter.service.events.rounds import set_board_result
+
+    return jsonify(call(set_board_result, event_id, bearer(), number, board, body()).to_dict())
+
+
+@bp.delete("/<event_id>/rounds/<int:number>/boards/<int:board>/result")
+def clear_board(event_id: str, number: int, board: int) -> Response:
+    """Take back the result the director gave a board, with a reason."""
+    from arbiter.service.events.rounds import clear_board_result
+
+    made = call(clear_board_result, event_id, bearer(), number, board, _reason_given())
+    return jsonify(made.to_dict())
+
+
+@bp.post("/<event_id>/records/<int:number>/place")
+def place(event_id: str, number: int) -> Response:
+    """The director counts a record on a board (``{"round", "board", "reason"}``)."""
+    from arbiter.service.events.reading import record
+    from arbiter.service.events.rounds import place_record
+
+    call(place_record, event_id, bearer(), number, body())
+    return jsonify(call(record, event_id, number).to_dict())
