@@ -62,6 +62,11 @@ def event_page(event_id: str) -> Response | str:
         return Response(render_template("missing.html", message=err.message), status=404)
     kept = call(list_records, event_id)
     trail = call(entries, event_id)
+    paired_rounds = []
+    if summary.pairing != "none":
+        from arbiter.service.events.rounds import rounds_view
+
+        paired_rounds = call(rounds_view, event_id)
     colours = find_game(summary.game).colours
     by_number = {one.record: one for one in kept}
     reasons = {
@@ -84,6 +89,7 @@ def event_page(event_id: str) -> Response | str:
         letters=colour_letters(summary.game),
         ranks=lambda table: {line.player: line.rank for line in table.standings},
         key=server_key().public,
+        paired_rounds=paired_rounds,
     )
 
 

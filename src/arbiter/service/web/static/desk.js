@@ -45,6 +45,10 @@
       const fields = { name: $("new-name").value, game: $("new-game").value,
                        confirm_uploads: $("new-confirm").checked };
       if ($("new-rounds").value) fields.rounds = Number($("new-rounds").value);
+      if ($("new-pairing") && $("new-pairing").value !== "none") {
+        fields.pairing = $("new-pairing").value;
+        fields.bye_points = Number($("new-bye-points").value);
+      }
       const answer = await call("POST", "/api/v1/events", fields);
       const out = $("created");
       out.replaceChildren();
