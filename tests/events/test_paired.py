@@ -273,3 +273,38 @@ def test_a_round_paired_by_hand_and_taken_back(client: FlaskClient, event: tuple
     refused = post(client, f"{base}/rounds/1?reason=again", token, None, "DELETE")
     assert refused.status_code == 409 and body(refused)["error"]["code"] == "round-has-results"
     assert body(client.get(f"{base}/verify"))["valid"] is True
+
+
+def test_a_round_robin_meets_everyone_once_and_takes_no_late_entry(client: FlaskClient) -> None:
+    made = body(client.post("/api/v1/events", json={
+        "name": "Club RR", "game": "Implo", "pairing": "round-robin", "bye_points": 0,
+    }))  # fmt: skip
+    event_id, token = made["id"], made["token"]
+    base = f"/api/v1/events/{event_id}"
+    names = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    post(client, f"{base}/players", token, {"players": [{"name": n} for n in names]})
+    met: set[frozenset[str]] = set()
+    for round_number in range(1, 6):
+        paired = body(post(client, f"{base}/rounds", token))
+        assert paired["round"] == round_number and len(paired["boards"]) == 2
+        [bye] = paired["byes"]
+        assert (bye["kind"], bye["points"]) == ("pairing", 0)  # the dummy's place, worth 0
+        for board in paired["boards"]:
+            met.add(frozenset((board["first"], board["second"])))
+            done = post(
+                client,
+                f"{base}/rounds/{round_number}/boards/{board['board']}/result",
+                token,
+                {"result": "1-0", "reason": "played"},
+                "PUT",
+            )
+            assert done.status_code == 200
+        if round_number == 1:
+            late = post(client, f"{base}/players", token, {"name": "Fay"})
+            assert late.status_code == 409
+            assert body(late)["error"]["code"] == "round-robin-started"
+    assert len(met) == 10  # every pair of five, once
+    over = post(client, f"{base}/rounds", token)
+    assert body(over)["error"]["code"] == "all-rounds-paired"
+    tournament = read_trf(client.get(f"{base}/standings?format=trf").data.decode())
+    assert check(tournament, "round-robin") == []

@@ -277,7 +277,11 @@ def _engine_pairing(paired: Paired) -> Pairing:
     """The next round as the event's system pairs it."""
     try:
         return pair(tournament(paired), paired.event.pairing)  # type: ignore[arg-type]
-    except (PairingError, ValueError) as err:
+    except PairingError as err:
+        if err.code == "complete":
+            raise EventError("all-rounds-paired", f"every round is paired: {err.message}") from None
+        raise EventError("cannot-pair", f"the round cannot be paired: {err.message}") from None
+    except ValueError as err:
         raise EventError("cannot-pair", f"the round cannot be paired: {err}") from None
 
 
