@@ -294,7 +294,12 @@ def change_event(
     for confirmation."""
     asked = rules.event_changes(fields)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        played = rounds_played(storage.counted_records(change.tx, event_id))
+        if change.event.pairing != "none":  # a paired event has played the rounds it paired
+            played = max(
+                (row.round for row in storage.pairing_rows(change.tx, event_id)), default=0
+            )
+        else:
+            played = rounds_played(storage.counted_records(change.tx, event_id))
         rules.planned_rounds(asked.values.get("rounds"), played)
         _change_event(change, EventChanged(asked.values), asked.reason)
     return event_summary(store, event_id)
