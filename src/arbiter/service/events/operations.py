@@ -97,6 +97,8 @@ __all__ = [
     "secret_hash",
     "set_result",
     "upload",
+    "Repaired",
+    "repair",
 ]
 
 
@@ -432,9 +434,10 @@ def _keep(
     first: int,
     status: str,
     seating: _Seating | None = None,
+    reason: str | None = None,
 ) -> KeptUpload:
     """Keep one new source as upload ``number``, its records numbered from ``first`` (each
-    on its board, in a paired event)."""
+    on its board, in a paired event); ``reason``: why, for a corrected copy."""
     action = Uploaded(
         upload=number,
         sha256=sha,
@@ -467,7 +470,7 @@ def _keep(
         for one, item in zip(action.records, items, strict=True)
     ]
     storage.insert_records(change.tx, rows)
-    change.log(action)
+    change.log(action, reason)
     return KeptUpload(
         upload=number,
         sha256=sha,
@@ -603,3 +606,118 @@ def clear_result(
         row = _record(change, number)
         _correct(change, row, ResultCleared(number, rules.clearable(row)), why)
     return record(store, event_id, number)
+
+
+# --- a record repaired ----------------------------------------------------------------------
+
+MAX_CORRECTIONS = 20
+"""Corrections one repair may apply."""
+
+
+@dataclass(frozen=True, slots=True)
+class Repaired:
+    """A record repaired: the original as it now stands (kept, excluded) and the upload of
+    its corrected copy."""
+
+    original: RecordView
+    copy: KeptUpload
+
+
+def repair(
+    store: Store,
+    event_id: str,
+    secret: str | None,
+    number: int,
+    corrections: object,
+    reason: object,
+) -> Repaired:
+    """Repair record ``number``: its corrected copy (``corrections``, each ``PLY:MOVE`` as
+    a repair suggestion gives it, applied as ``POST /api/v1/positions?apply=`` applies them)
+    is added beside it as an upload of its own, and the original is excluded but kept; both
+    in one transaction, each with its entry in the trail saying the corrections and the
+    director's reason (``spec/events.md`` §5)."""
+    from arbiter.service.events.common import EventError
+
+    why = rules.reason(reason)
+    wanted = _corrections(corrections)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        row = _record(change, number)
+        rules.excludable(row)
+        name, fmt, data, applied = _corrected_copy(change, row, wanted)
+        held = storage.holdings(change.tx, event_id)
+        said = ", ".join(f"ply {c.ply} {c.move} for {c.written}" for c in applied)
+        copy = held.records + 1
+        excluded = f"replaced by its corrected copy, record {copy} ({said}); {why}"
+        _correct(change, row, Excluded(number, row.status), excluded)
+        sha = hashlib.sha256(data).hexdigest()
+        known = storage.upload_number(change.tx, event_id, sha)
+        if known is not None:
+            raise EventError(
+                "cannot-correct", f"this corrected copy is kept already, as upload {known}"
+            )
+        rules.room_for_upload(held.records + 1, held.bytes + len(data))
+        source = Upload(name, data, fmt)
+        seating = _Seating(change) if change.event.pairing != "none" else None
+        status = rules.upload_status(change.actor, change.event)
+        words = f"corrected copy of record {number} ({said}); {why}"
+        kept = _keep(change, held.uploads + 1, sha, source, _read_upload(source), copy, status,
+                     seating, words)  # fmt: skip
+    return Repaired(record(store, event_id, number), kept)
+
+
+def _corrections(value: object) -> list[str]:
+    """The corrections a repair is asked to apply: 1 to :data:`MAX_CORRECTIONS`, each
+    ``PLY:MOVE`` (with ``@LINE:COLUMN`` or ``@POINTER`` where the record cannot be read)."""
+    from arbiter.notation.repair import BadCorrection, parse_correction
+    from arbiter.service.events.common import EventError
+
+    if (
+        not isinstance(value, list)
+        or not 1 <= len(value) <= MAX_CORRECTIONS
+        or not all(isinstance(one, str) for one in value)
+    ):
+        raise EventError(
+            "bad-field",
+            f"'apply' must list 1 to {MAX_CORRECTIONS} corrections, each PLY:MOVE",
+            field="apply",
+        )
+    for one in value:
+        try:
+            parse_correction(one)
+        except BadCorrection as err:
+            raise EventError("bad-field", str(err), field="apply") from None
+    return list(value)
+
+
+def _corrected_copy(
+    change: Change, row: RecordRow, corrections: list[str]
+) -> tuple[str, Notation, bytes, list[Any]]:
+    """The corrected copy of the record of ``row``: its file name, notation and bytes (the
+    record alone, cut from its upload once corrected), and the corrections as applied."""
+    from arbiter.notation.repair import CorrectionError, notation_of, source_bytes, source_text
+    from arbiter.service.core.repairs import corrected_text
+    from arbiter.service.events.common import EventError
+    from arbiter.service.events.pages import cut
+
+    [(_, sha)] = storage.kept_records(change.tx, change.event.id, number=row.number)
+    source = storage.upload_source(change.tx, change.event.id, sha)
+    assert source is not None  # the record's own upload
+    text = source_text(source.data)
+    fmt = source.format or notation_of(source.file_name, text)
+    try:
+        corrected, applied = corrected_text(text, corrections, index=row.position, notation=fmt)
+    except CorrectionError as err:
+        raise EventError(
+            "cannot-correct", f"record {row.number} cannot be corrected so: {err}"
+        ) from None
+    data = cut(source_bytes(corrected), replace(source, format=fmt), row.position)
+    return _copy_name(source.file_name, row.number, fmt), fmt, data, applied
+
+
+def _copy_name(file: str | None, number: int, fmt: Notation) -> str:
+    """The file name of record ``number``'s corrected copy: ``round-2.grn`` gives
+    ``round-2-record-5-corrected.grn``."""
+    stem, dot, ext = (file or "record").rpartition(".")
+    if not dot:
+        stem, ext = file or "record", "grn" if fmt == "grn" else "json"
+    return f"{stem[:200]}-record-{number}-corrected.{ext}"

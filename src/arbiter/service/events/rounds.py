@@ -787,10 +787,14 @@ PLACEMENT_WORDS = {
 }
 
 
-def paired_table(tx: Tx, event: EventRow) -> EventStandings:
+def paired_table(tx: Tx, event: EventRow, *, upto: int | None = None) -> EventStandings:
     """The standings of a paired event: its players, the boards with a result, the byes;
-    the records that stand on no board listed as not counted, with why."""
+    the records that stand on no board listed as not counted, with why. With ``upto``, the
+    standings after that round: the rounds after it left out (the round page shows them)."""
     paired = read_paired(tx, event)
+    if upto is not None:
+        kept = {r: f for r, f in paired.pairings.items() if r <= upto}
+        paired = replace(paired, pairings=kept)
     name = {f.number: f.name for f in paired.players.values()}
     boards = []
     for round_number, facts in sorted(paired.pairings.items()):

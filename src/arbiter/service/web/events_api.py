@@ -665,3 +665,33 @@ def place(event_id: str, number: int) -> Response:
 
     call(place_record, event_id, bearer(), number, body())
     return jsonify(call(record, event_id, number).to_dict())
+
+
+# --- one record's text, and a record repaired -------------------------------------------------
+
+
+@bp.get("/<event_id>/records/<int:number>/text")
+def record_text(event_id: str, number: int) -> Response:
+    """Record N's text alone, cut from its upload as sent (the viewer of a game's page reads
+    it in place of the whole upload): GRN as text, JSON as JSON, Abstract Play as bytes."""
+    from arbiter.service.events.pages import record_text as cut_text
+
+    found = call(cut_text, event_id, number)
+    kinds = {"grn": "text/plain; charset=utf-8", "json": "application/json"}
+    response = Response(found.data, content_type=kinds.get(found.format or "", "text/plain"))
+    if found.format not in kinds:  # told apart by its first characters, as an upload is
+        response.content_type = "application/octet-stream"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Content-Disposition"] = "inline"
+    return response
+
+
+@bp.post("/<event_id>/records/<int:number>/repair")
+def repair(event_id: str, number: int) -> tuple[Response, int]:
+    """Repair a record (``{"apply": ["PLY:MOVE"...], "reason"}``): its corrected copy is
+    added as an upload of its own and counts; the original is excluded, and kept."""
+    from arbiter.service.events.operations import repair as repaired
+
+    given = body()
+    made = call(repaired, event_id, bearer(), number, given.get("apply"), given.get("reason"))
+    return jsonify(original=made.original.to_dict(), copy=made.copy.to_dict()), 201

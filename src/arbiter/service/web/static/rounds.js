@@ -7,6 +7,7 @@
   const { $, element } = arbiterDom;
   const event = document.currentScript.dataset.event;
   const api = "/api/v1/events/" + event;
+  const open = Boolean($("player-add"));  // a finalised event's desk has no write control
 
   function say(id, text, bad) {
     const note = $(id);
@@ -36,18 +37,39 @@
 
   // --- players -----------------------------------------------------------------------------
 
+  function labelled(text, label, cls) {
+    const cell = element("td", text, cls);
+    cell.dataset.label = label;
+    return cell;
+  }
+
   function showPlayers(players) {
     const body = $("players").tBodies[0];
     body.replaceChildren();
     for (const player of players) {
       const row = body.insertRow();
-      row.appendChild(element("td", player.number, "num"));
-      row.appendChild(element("td", player.name, "player"));
-      row.appendChild(element("td", player.rating == null ? "" : player.rating, "num"));
-      row.appendChild(element("td", player.points, "num"));
+      row.appendChild(labelled(player.number, "#", "num"));
+      const name = labelled(null, "Name", "player");
+      const link = element("a", player.name);
+      link.href = "/events/" + event + "/players/" + player.number;
+      name.appendChild(link);
+      row.appendChild(name);
+      row.appendChild(labelled(player.rating == null ? "" : player.rating, "Rating", "num"));
+      row.appendChild(labelled(player.points, "Points", "num"));
       const state = player.withdrawn_from ? "withdrawn from round " + player.withdrawn_from
         : player.entered > 1 ? "entered in round " + player.entered : "playing";
-      row.appendChild(element("td", state));
+      row.appendChild(labelled(state, "State"));
+      const cell = labelled(null, "Upload link");
+      if (open) {
+        // desk.js issues the player's upload token and shows the link that carries it.
+        const button = element("button", "Link…");
+        button.type = "button";
+        button.setAttribute("aria-label", "An upload link for " + player.name);
+        button.addEventListener("click", () => document.dispatchEvent(new CustomEvent(
+          "arbiter:player-link", { detail: { name: player.name, number: player.number } })));
+        cell.appendChild(button);
+      }
+      row.appendChild(cell);
     }
   }
 
@@ -56,7 +78,7 @@
     if (answer.ok) showPlayers(answer.data.players);
   }
 
-  $("player-add").addEventListener("submit", async (e) => {
+  if ($("player-add")) $("player-add").addEventListener("submit", async (e) => {
     e.preventDefault();
     const fields = { name: $("player-name").value };
     if ($("player-rating").value) fields.rating = Number($("player-rating").value);
@@ -72,7 +94,7 @@
     showPlayers(answer.data.players);
   });
 
-  $("player-act").addEventListener("submit", async (e) => {
+  if ($("player-act")) $("player-act").addEventListener("submit", async (e) => {
     e.preventDefault();
     const kind = $("act-kind").value;
     const reason = $("act-reason").value.trim() || undefined;
@@ -103,9 +125,10 @@
     box.tabIndex = 0;
     box.setAttribute("role", "region");
     box.setAttribute("aria-label", "Round " + round.round);
-    const table = element("table");
+    const table = element("table", null, "cards");
     const head = table.createTHead().insertRow();
-    for (const title of ["Board", "First", "Second", "Result", "State"]) {
+    const titles = ["Board", "First", "Second", "Result", "State"];
+    for (const title of titles) {
       const cell = element("th", title);
       cell.scope = "col";
       head.appendChild(cell);
@@ -113,11 +136,11 @@
     const body = table.createTBody();
     for (const board of round.boards) {
       const row = body.insertRow();
-      row.appendChild(element("td", board.board, "num"));
-      row.appendChild(element("td", board.first_number + " " + board.first, "player"));
-      row.appendChild(element("td", board.second_number + " " + board.second, "player"));
-      row.appendChild(element("td", board.result || "…"));
-      row.appendChild(element("td", STATES[board.state] || board.state));
+      const texts = [board.board, board.first_number + " " + board.first,
+                     board.second_number + " " + board.second, board.result || "…",
+                     STATES[board.state] || board.state];
+      const classes = ["num", "player", "player", "", ""];
+      texts.forEach((text, i) => row.appendChild(labelled(text, titles[i], classes[i])));
     }
     box.appendChild(table);
     out.appendChild(box);
@@ -125,26 +148,28 @@
       out.appendChild(element("p", "Byes: " + round.byes.map(
         (bye) => bye.player + " (" + bye.kind + ", " + bye.points + ")").join(", ")));
     }
-    $("board-round").value = round.round;
+    if ($("board-round")) $("board-round").value = round.round;
   }
 
   async function loadRounds() {
     const answer = await call("GET", api + "/rounds");
     if (!answer.ok) return;
+    document.dispatchEvent(new CustomEvent("arbiter:rounds-changed"));
     const rounds = answer.data.rounds;
     showRound(rounds[rounds.length - 1]);
     say("rounds-note", rounds.length ? rounds.length + " round(s) paired." : "No round paired yet.");
   }
 
-  $("pair-next").addEventListener("click", async () => {
+  if ($("pair-next")) $("pair-next").addEventListener("click", async () => {
     const answer = await call("POST", api + "/rounds");
     if (!answer.ok) { say("rounds-note", refused(answer), true); return; }
     say("rounds-note", "Round " + answer.data.round + " is paired and published.");
     showRound(answer.data);
     loadPlayers();
+    document.dispatchEvent(new CustomEvent("arbiter:rounds-changed"));
   });
 
-  $("unpair").addEventListener("click", async () => {
+  if ($("unpair")) $("unpair").addEventListener("click", async () => {
     const rounds = (await call("GET", api + "/rounds")).data.rounds || [];
     if (!rounds.length) { say("rounds-note", "No round is paired.", true); return; }
     const last = rounds[rounds.length - 1].round;
@@ -155,7 +180,7 @@
     loadRounds();
   });
 
-  $("board-act").addEventListener("submit", async (e) => {
+  if ($("board-act")) $("board-act").addEventListener("submit", async (e) => {
     e.preventDefault();
     const round = $("board-round").value;
     const board = $("board-number").value;
@@ -178,7 +203,7 @@
     loadPlayers();
   });
 
-  $("manual").addEventListener("submit", async (e) => {
+  if ($("manual")) $("manual").addEventListener("submit", async (e) => {
     e.preventDefault();
     const rounds = (await call("GET", api + "/rounds")).data.rounds || [];
     if (!rounds.length) { say("rounds-note", "Pair a round first.", true); return; }
@@ -197,6 +222,9 @@
         !answer.ok);
     if (answer.ok) showRound(answer.data);
   });
+
+  // desk.js says when records came or changed: the boards they stand on may have results.
+  document.addEventListener("arbiter:records-changed", () => { loadPlayers(); loadRounds(); });
 
   loadPlayers();
   loadRounds();
