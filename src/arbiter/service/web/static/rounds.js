@@ -151,12 +151,14 @@
     if ($("board-round")) $("board-round").value = round.round;
   }
 
-  async function loadRounds() {
+  // `quiet`: the boards shown again without a word (the note says what the director did).
+  async function loadRounds(quiet) {
     const answer = await call("GET", api + "/rounds");
     if (!answer.ok) return;
     document.dispatchEvent(new CustomEvent("arbiter:rounds-changed"));
     const rounds = answer.data.rounds;
     showRound(rounds[rounds.length - 1]);
+    if (quiet) return;
     say("rounds-note", rounds.length ? rounds.length + " round(s) paired." : "No round paired yet.");
   }
 
@@ -177,7 +179,7 @@
     if (!reason) return;
     const answer = await call("DELETE", api + "/rounds/" + last, { reason });
     say("rounds-note", answer.ok ? "Round " + last + " is unpaired." : refused(answer), !answer.ok);
-    loadRounds();
+    loadRounds(true);
   });
 
   if ($("board-act")) $("board-act").addEventListener("submit", async (e) => {
@@ -199,7 +201,7 @@
     say("rounds-note", answer.ok ? "Round " + round + ", board " + board + ": done."
                                  : refused(answer), !answer.ok);
     if (answer.ok) $("board-reason").value = "";
-    loadRounds();
+    loadRounds(true);
     loadPlayers();
   });
 
@@ -224,7 +226,7 @@
   });
 
   // desk.js says when records came or changed: the boards they stand on may have results.
-  document.addEventListener("arbiter:records-changed", () => { loadPlayers(); loadRounds(); });
+  document.addEventListener("arbiter:records-changed", () => { loadPlayers(); loadRounds(true); });
 
   loadPlayers();
   loadRounds();
