@@ -639,8 +639,8 @@ def repair(
     from arbiter.service.events.common import EventError
 
     why = rules.reason(reason)
-    wanted = _corrections(corrections)
     with changing(store, event_id, secret, DIRECTOR) as change:
+        wanted = _corrections(corrections)  # once the token holds, as the record is read
         row = _record(change, number)
         rules.excludable(row)
         name, fmt, data, applied = _corrected_copy(change, row, wanted)
