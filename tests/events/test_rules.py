@@ -256,3 +256,34 @@ def test_a_change_of_the_event_sets_its_editable_fields_in_the_order_given() -> 
     )
     error = refused("bad-field", rules.event_changes, {"rounds": 0, "name": ""})
     assert error.extra == {"field": "rounds"}  # the first field given is checked first
+
+
+# --- what can be kept as text -------------------------------------------------------------
+
+
+def test_a_text_holds_no_nul_and_no_lone_surrogate() -> None:
+    assert rules.storable("Autumn Open \u00e9\U0001f600") and not rules.storable("a\x00b")
+    assert not rules.storable("a\ud800") and not rules.storable("\udfff")
+    for rule, field in ((rules.name, "name"), (rules.label, "label"), (rules.reason, "reason")):
+        for given in ("a\x00b", "a\ud800", "\udc00 b"):
+            error = refused("bad-field", rule, given)
+            assert error.extra == {"field": field} and "NUL or a lone surrogate" in error.message
+
+
+def test_a_file_name_fits_or_is_refused_never_cut() -> None:
+    assert rules.file_name(None) is None
+    longest = "x" * (common.MAX_FILE_NAME - 4) + ".grn"
+    assert rules.file_name(longest) == longest
+    for given in ("", "y" + longest, "a\x00.grn", "a\ud800.grn"):
+        assert refused("bad-field", rules.file_name, given).extra == {"field": "file"}
+
+
+def test_an_id_names_an_event_only_when_it_could_be_stored() -> None:
+    for given in ("ev", "abcdefghijklm", "x" * common.MAX_EVENT_ID):
+        assert rules.names_an_event(given) and rules.event_id(given) == given
+    for given in ("", "\x00", "a\x00", "\ud800", "x" * (common.MAX_EVENT_ID + 1), "a\nb"):
+        assert not rules.names_an_event(given)
+        refused("no-such-event", rules.event_id, given)
+    assert refused("no-such-event", rules.event_id, "y" * 1000).message == (
+        f"there is no event '{'y' * 40}...'"
+    )

@@ -171,7 +171,7 @@ def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iter
     event's or one without the right, no such event, an event finalised."""
     secret = rules.change_token(secret)
     with storage.writing(store) as tx:
-        event = rules.found_event(storage.lock_event(tx, event_id), event_id)
+        event = rules.found_event(storage.lock_event(tx, rules.event_id(event_id)), event_id)
         actor = rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, role)
         rules.open_event(event)
         yield Change(tx, event, actor, now())
@@ -265,7 +265,7 @@ def list_tokens(store: Store, event_id: str, secret: str | None) -> list[TokenVi
     """The event's tokens (never their secrets), for its director."""
     secret = rules.read_token(secret)
     with storage.reading(store) as tx:
-        rules.found_event(storage.event_row(tx, event_id), event_id)
+        rules.found_event(storage.event_row(tx, rules.event_id(event_id)), event_id)
         rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, DIRECTOR)
         return [TokenView.of(row) for row in storage.token_rows(tx, event_id)]
 
@@ -365,6 +365,8 @@ def upload(
     sent again are the upload already kept. Records uploaded with an upload token wait for
     the director's confirmation unless the event says otherwise. An upload that would pass
     the event's limits is refused whole."""
+    for source in sources:
+        rules.file_name(source.name)
     read = [
         (source, hashlib.sha256(source.data).hexdigest(), _read_upload(source))
         for source in sources

@@ -7,6 +7,7 @@ with their renderings. Each read is one read transaction of the storage contract
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -70,8 +71,8 @@ def record_of(header: dict[str, Any], index: int) -> Record:
 
 
 def event_row(tx: Tx, event_id: str) -> EventRow:
-    """The event's row; ``no-such-event`` when there is none."""
-    return rules.found_event(storage.event_row(tx, event_id), event_id)
+    """The event's row; ``no-such-event`` when there is none (or the id could name none)."""
+    return rules.found_event(storage.event_row(tx, rules.event_id(event_id)), event_id)
 
 
 def list_events(store: Store, *, newest_first: bool, limit: int | None = None) -> list[EventRow]:
@@ -115,9 +116,9 @@ def _summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
 def version(store: Store, event_id: str) -> int:
     """The event's version: it grows with every change (an ETag for the pages' poll)."""
     with storage.reading(store) as tx:
-        found = storage.event_version(tx, event_id)
+        found = storage.event_version(tx, rules.event_id(event_id))
     if found is None:
-        raise EventError("no-such-event", f"there is no event {event_id!r}")
+        raise rules.no_such_event(event_id)
     return found
 
 
@@ -191,11 +192,16 @@ def records_grn(store: Store, event_id: str) -> str:
     return "\n".join(texts)
 
 
+_SHA256 = re.compile("[0-9a-fA-F]{64}")
+
+
 def upload_bytes(store: Store, event_id: str, sha256: str) -> UploadSource:
     """An upload's file name, notation and bytes, exactly as sent."""
     with storage.reading(store) as tx:
         event_row(tx, event_id)
-        found = storage.upload_source(tx, event_id, sha256.lower())
+        found = None
+        if _SHA256.fullmatch(sha256):  # no other text names an upload (nor is looked up)
+            found = storage.upload_source(tx, event_id, sha256.lower())
     if found is None:
         raise EventError("no-such-upload", f"the event has no upload {sha256[:64]!r}")
     return found

@@ -22,6 +22,8 @@ from arbiter.service.events.common import (
     ACCEPTED,
     DIRECTOR,
     EXCLUDED,
+    MAX_EVENT_ID,
+    MAX_FILE_NAME,
     MAX_LABEL,
     MAX_NAME,
     MAX_NUMBER,
@@ -45,7 +47,9 @@ __all__ = [
     "clearable",
     "confirmable",
     "correctable",
+    "file_name",
     "event_changes",
+    "event_id",
     "excludable",
     "flag",
     "found_event",
@@ -55,6 +59,8 @@ __all__ = [
     "label",
     "name",
     "names_a_row",
+    "names_an_event",
+    "no_such_event",
     "new_event",
     "official_result",
     "open_event",
@@ -67,6 +73,7 @@ __all__ = [
     "room_for_token",
     "room_for_upload",
     "rounds",
+    "storable",
     "text",
     "tiebreaks",
     "upload_status",
@@ -123,8 +130,29 @@ def actor(token: TokenRow | None, event_id: str, role: str) -> Actor:
 
 def found_event(row: EventRow | None, event_id: str) -> EventRow:
     if row is None:
-        raise EventError("no-such-event", f"there is no event {event_id!r}")
+        raise no_such_event(event_id)
     return row
+
+
+def names_an_event(event_id: str) -> bool:
+    """Whether an id of a path may name an event: 1 to ``MAX_EVENT_ID`` printable characters.
+    Any other (a NUL, a lone surrogate, a thousand characters) could not have been stored,
+    and is not looked up: a database may refuse it as a value."""
+    return 0 < len(event_id) <= MAX_EVENT_ID and event_id.isprintable()
+
+
+def event_id(value: str) -> str:
+    """An id of a path that may name an event, to look up; ``no-such-event`` for one that
+    cannot (:func:`names_an_event`)."""
+    if not names_an_event(value):
+        raise no_such_event(value)
+    return value
+
+
+def no_such_event(event_id: str) -> EventError:
+    """The refusal of an id that names no event (shown cut to 40 characters)."""
+    shown = event_id if len(event_id) <= 40 else event_id[:40] + "..."
+    return EventError("no-such-event", f"there is no event {shown!r}")
 
 
 def open_event(event: EventRow) -> None:
@@ -285,11 +313,26 @@ def text(value: object, field: str, most: int, *, required: bool = True) -> str 
         return None
     if not isinstance(value, str) or not _SPACES.sub("", value):
         raise EventError("bad-field", f"'{field}' must be a non-empty text", field=field)
+    if not storable(value):
+        raise EventError(
+            "bad-field",
+            f"'{field}' holds a NUL or a lone surrogate, which no text holds",
+            field=field,
+        )
     if len(value) > most:
         raise EventError("bad-field", f"'{field}' is longer than {most} characters", field=field)
     if field == "reason":
         return _EDGES.sub("", value)  # a reason keeps its lines
     return _SPACES.sub(" ", value).strip(" ")
+
+
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def storable(value: str) -> bool:
+    """Whether ``value`` can be kept as text in every database: no NUL (PostgreSQL's text
+    holds none) and no lone surrogate (UTF-8 encodes none; JSON's ``"\\ud800"`` gives one)."""
+    return _UNSTORABLE.search(value) is None
 
 
 def reason(value: object, *, required: bool = True) -> str | None:
@@ -309,6 +352,21 @@ def label(value: object) -> str:
     found = text(value, "label", MAX_LABEL)
     assert found is not None  # required
     return found
+
+
+def file_name(value: str | None) -> str | None:
+    """An upload's file name as it is kept: none, or 1 to ``MAX_FILE_NAME`` characters that
+    can be kept as text. A longer one is refused, never cut by the database (the web face
+    keeps the last 255 characters of the name a client sends)."""
+    if value is None:
+        return None
+    if not value or len(value) > MAX_FILE_NAME or not storable(value):
+        raise EventError(
+            "bad-field",
+            f"a file name is 1 to {MAX_FILE_NAME} characters, without a NUL or a lone surrogate",
+            field="file",
+        )
+    return value
 
 
 def game(value: object) -> str:

@@ -238,7 +238,9 @@ def _engine(url: URL) -> Engine:
     if url.get_backend_name() == "sqlite":
         return _sqlite_engine(url)
     try:
-        engine = create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=8)
+        engine = create_engine(
+            url, pool_pre_ping=True, pool_size=8, max_overflow=8, hide_parameters=True
+        )
     except ModuleNotFoundError:
         raise DatabaseError(
             "PostgreSQL needs psycopg: pip install 'arbiter-grn[postgresql]'"
@@ -249,10 +251,14 @@ def _engine(url: URL) -> Engine:
 def _sqlite_engine(url: URL) -> Engine:
     """SQLite in WAL mode (readers never wait for the writer), with foreign keys, a wait of
     up to 30 s for the write lock, and ``BEGIN IMMEDIATE`` for write transactions (a
-    transaction that read first and wrote later could fail at once, without waiting)."""
+    transaction that read first and wrote later could fail at once, without waiting). The
+    values of a statement that fails are never in its error (nor in a log): they are what a
+    client sent."""
     path = Path(url.database or "")
     path.parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"timeout": 30, "isolation_level": None})
+    engine = create_engine(
+        url, connect_args={"timeout": 30, "isolation_level": None}, hide_parameters=True
+    )
 
     @event.listens_for(engine, "connect")
     def _connected(dbapi: Any, _record: Any) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import json
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
@@ -113,10 +114,15 @@ def bearer() -> str | None:
 
 
 def body() -> dict[str, Any]:
-    """The request's JSON object (an empty object for no body)."""
-    if not request.get_data(cache=True):
+    """The request's JSON object (an empty object for no body). JSON that Python cannot
+    read, nested too deep included, is ``bad-json`` like any other."""
+    data = request.get_data(cache=True)
+    if not data:
         return {}
-    found = request.get_json(silent=True)
+    try:
+        found = json.loads(data)
+    except (ValueError, RecursionError):
+        found = None
     if not isinstance(found, dict):
         raise ApiError(400, "bad-json", "the body must be a JSON object")
     return found
