@@ -78,6 +78,7 @@ Code = Literal[
     "not-excluded",
     "no-official-result",
     "event-full",
+    "not-text",
     "too-many-tokens",
     "cannot-correct",
     "bad-result",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from arbiter.adjudicator.replay import TERMINATIONS, Report
@@ -53,21 +53,39 @@ __all__ = [
     "upload_bytes",
     "version",
     "view",
+    "wrong_game",
 ]
 
 
-def record_of(header: dict[str, Any], index: int) -> Record:
-    """The record standings see: its header, no moves."""
+def record_of(header: dict[str, Any], index: int, event: str | None = None) -> Record:
+    """The record standings see: its header, no moves; with ``event``, its ``Event`` tag
+    is that name (a record counts for the event it was uploaded to, whatever its tag says)."""
+    tags = [Tag(name, value) for name, value in header["tags"]]
+    if event is not None:
+        tags = [tag for tag in tags if tag.name != "Event"] + [Tag("Event", event)]
     return Record(
         game=header["game"],
         size=header["size"],
         komi=header["komi"],
         setup=header["setup"],
         players=tuple(header["players"].items()),
-        tags=tuple(Tag(name, value) for name, value in header["tags"]),
+        tags=tuple(tags),
         result=header["result"],
         index=index,
     )
+
+
+def wrong_game(report: dict[str, Any], named: str, game: str) -> dict[str, Any]:
+    """The report of a record of ``named`` kept in an event of ``game``: refused as a
+    record of the event (invalid, its first error ``wrong-game`` naming both games), the
+    adjudicator's verdict of it as a game of its own kept beside."""
+    error = {
+        "code": "wrong-game",
+        "message": f"the record is a game of {named}; this event is of {game}",
+        "game": named,
+        "event_game": game,
+    }
+    return {**report, "valid": False, "errors": [error, *report.get("errors", [])]}
 
 
 def event_row(tx: Tx, event_id: str) -> EventRow:
@@ -122,16 +140,21 @@ def version(store: Store, event_id: str) -> int:
     return found
 
 
-def record_view(row: RecordRow, sha256: str) -> RecordView:
-    """One kept record as ``GET .../records`` gives it."""
+def record_view(row: RecordRow, sha256: str, event: str) -> RecordView:
+    """One kept record of the event named ``event`` as ``GET .../records`` gives it."""
     header = json.loads(row.header) if row.header else None
-    return view(row, sha256, header, json.loads(row.report))
+    return view(row, sha256, header, json.loads(row.report), event)
 
 
 def view(
-    row: RecordRow, sha256: str, header: dict[str, Any] | None, report: dict[str, Any]
+    row: RecordRow,
+    sha256: str,
+    header: dict[str, Any] | None,
+    report: dict[str, Any],
+    event: str,
 ) -> RecordView:
-    """A record's row with its header and report (read already), as the API shows it."""
+    """A record's row with its header and report (read already), as the API shows it, with
+    what a director of the event named ``event`` should look at in it."""
     official = row.official_result
     return RecordView(
         record=row.number,
@@ -147,15 +170,16 @@ def view(
         adjudicated_result=report["result"],
         valid=report["valid"],
         report=report,
+        warnings=rules.event_tag_warnings(header["tags"], event) if header else (),
     )
 
 
 def list_records(store: Store, event_id: str, round_number: int | None = None) -> list[RecordView]:
     """Every record kept for the event, in the order received (or those of one round)."""
     with storage.reading(store) as tx:
-        event_row(tx, event_id)
+        event = event_row(tx, event_id)
         kept = storage.kept_records(tx, event_id, round_number=round_number)
-    return [record_view(row, sha256) for row, sha256 in kept]
+    return [record_view(row, sha256, event.name) for row, sha256 in kept]
 
 
 def record(store: Store, event_id: str, number: int) -> RecordView:
@@ -163,10 +187,10 @@ def record(store: Store, event_id: str, number: int) -> RecordView:
     if not rules.names_a_row(number):  # before the event: no such record anywhere
         rules.found_record(None, number)
     with storage.reading(store) as tx:
-        event_row(tx, event_id)
+        event = event_row(tx, event_id)
         kept = storage.kept_records(tx, event_id, number=number)
     row, sha256 = kept[0] if kept else (None, "")
-    return record_view(rules.found_record(row, number), sha256)
+    return record_view(rules.found_record(row, number), sha256, event.name)
 
 
 def list_uploads(store: Store, event_id: str) -> list[UploadSummary]:
@@ -177,17 +201,18 @@ def list_uploads(store: Store, event_id: str) -> list[UploadSummary]:
 
 
 def records_grn(store: Store, event_id: str) -> str:
-    """Every record kept, in the order received, in canonical GRN (a record that cannot be
-    read, or only in part, is left out: its report says why)."""
+    """Every record kept, in the order received, in canonical GRN. A record that cannot be
+    read, or only in part, is left out (its report says why), and so is a record of another
+    game than the event's."""
     from arbiter.service.core.batch import convert_source
 
     with storage.reading(store) as tx:
-        event_row(tx, event_id)
+        event = event_row(tx, event_id)
         sources = storage.upload_sources(tx, event_id)
     texts = []
     for source in sources:
         for item in convert_source(source.data, to="grn", file=source.file_name, fmt=source.format):
-            if item.text is not None:
+            if item.text is not None and item.record is not None and item.record.game == event.game:
                 texts.append(item.text)
     return "\n".join(texts)
 
@@ -244,29 +269,34 @@ def official_report(report: dict[str, Any], header: dict[str, Any], result: str)
     )
 
 
-def counted_items(rows: list[RecordRow]) -> list[tuple[Record | None, Report]]:
-    """What standings count of the records that count: each one's header as a record (none
-    for a record that could not be read) and its report, with the official result if set."""
+def counted_items(rows: list[RecordRow], event: EventRow) -> list[tuple[Record | None, Report]]:
+    """What standings count of the records of ``event`` that count: each one's header as a
+    record of the event (whatever its ``Event`` tag says) and its report, with the official
+    result if set. A record that could not be read, or that is a game of another game than
+    the event's (one kept before such records were refused), is none: it never counts."""
     items: list[tuple[Record | None, Report]] = []
     for row in rows:
         report = json.loads(row.report)
-        if row.header is None:
+        header = json.loads(row.header) if row.header else None
+        if header is None or header["game"] != event.game:
+            if header is not None:
+                report = wrong_game(report, header["game"], event.game)
             items.append((None, Report(**report)))
             continue
-        header = json.loads(row.header)
         made = (
             official_report(report, header, row.official_result)
             if row.official_result
             else Report(**report)
         )
-        items.append((record_of(header, report["index"]), made))
+        items.append((record_of(header, report["index"], event.name), made))
     return items
 
 
-def rounds_played(rows: list[RecordRow]) -> int:
-    """The highest round of a counted game among the records that count (``rows``), as
-    the standings say; computed afresh (a change needs it as it stands in its transaction)."""
-    return max((table.rounds for table in standings(counted_items(rows))), default=0)
+def rounds_played(rows: list[RecordRow], event: EventRow) -> int:
+    """The highest round of a counted game among the records of ``event`` that count
+    (``rows``), as the standings say; computed afresh (a change needs it as it stands in its
+    transaction)."""
+    return max((table.rounds for table in standings(counted_items(rows, event))), default=0)
 
 
 _TABLES: dict[tuple[str, str], tuple[int, list[EventStandings]]] = {}
@@ -278,8 +308,8 @@ def _tables(store: Store, tx: Tx, row: EventRow) -> list[EventStandings]:
     cached = _TABLES.get(key)
     if cached is not None and cached[0] == row.version:
         return cached[1]
-    counted = counted_items(storage.counted_records(tx, row.id))
-    tables = standings(counted, tiebreaks=row.tiebreaks) or [
+    counted = counted_items(storage.counted_records(tx, row.id), row)
+    tables = [_named(table, row) for table in standings(counted, tiebreaks=row.tiebreaks)] or [
         # nothing counts yet: one empty table, named after the event
         EventStandings(row.name, row.game, 0, _applied(row.tiebreaks, row.game), (), ())
     ]
@@ -287,6 +317,17 @@ def _tables(store: Store, tx: Tx, row: EventRow) -> list[EventStandings]:
         _TABLES.clear()
     _TABLES[key] = (row.version, tables)
     return tables
+
+
+def _named(table: EventStandings, row: EventRow) -> EventStandings:
+    """The event's table: every record that counts names the event (:func:`counted_items`),
+    so the only other table standings make is that of records none of which counts, which
+    is the event's all the same."""
+    if table.event is not None:
+        return table
+    return replace(
+        table, event=row.name, game=row.game, tiebreak_order=_applied(row.tiebreaks, row.game)
+    )
 
 
 def _applied(tiebreaks: str | None, game: str) -> tuple[str, ...]:
@@ -320,10 +361,11 @@ page polling the standings costs one query of the event's version until it chang
 
 def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rendered:
     """The standings of the event in ``fmt`` (``json`` or a format of ``arbiter standings
-    --format``), as of its current version. Raises ``FormatError`` when the format cannot
-    hold them (a TRF of several events)."""
+    --format``), as of its current version. The event has one table, named after it, which
+    TRF writes whatever it holds; raises ``FormatError`` only when a figure does not fit
+    TRF's columns."""
     from arbiter.adjudicator.standings import standings_document
-    from arbiter.service.core.standings_formats import MEDIA_TYPES, render
+    from arbiter.service.core.standings_formats import MEDIA_TYPES, render, trf_text
 
     with storage.reading(store) as tx:
         row = event_row(tx, event_id)
@@ -335,18 +377,28 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
         if fmt == "json":
             text = json.dumps(standings_document(tables), ensure_ascii=False) + "\n"
             kind = "application/json"
+        elif fmt == "trf" and len(tables) == 1:
+            comments = _trf_comments(tx, event_id)
+            text = trf_text(tables[0], total_rounds=_planned(row, tables), comments=comments)
+            kind = MEDIA_TYPES[fmt]
         else:
-            planned = row.rounds
-            if planned is not None and planned < max(t.rounds for t in tables):
-                planned = None  # fewer planned than played: the TRF's default
-            comments = _trf_comments(tx, event_id) if fmt == "trf" else ()
-            text = render(tables, fmt, total_rounds=planned, comments=comments)
+            comments = _trf_comments(tx, event_id) if fmt == "trf" else []
+            text = render(tables, fmt, total_rounds=_planned(row, tables), comments=comments)
             kind = MEDIA_TYPES[fmt]
     done = Rendered(row.version, text.encode("utf-8", "surrogatepass"), kind)
     if len(_RENDERED) > 1024:
         _RENDERED.clear()
     _RENDERED[key] = done
     return done
+
+
+def _planned(row: EventRow, tables: list[EventStandings]) -> int | None:
+    """The rounds the TRF's ``XXR`` gives: those planned, or its default (one more than
+    played) when none are planned or fewer than played."""
+    planned = row.rounds
+    if planned is not None and planned < max(t.rounds for t in tables):
+        return None
+    return planned
 
 
 def _trf_comments(tx: Tx, event_id: str) -> list[str]:

@@ -8,9 +8,10 @@ is tested on plain values (``tests/events/test_rules.py``).
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,10 +36,13 @@ from arbiter.service.events.common import (
     EventError,
 )
 from arbiter.service.events.rows import EventRow, RecordRow, TokenRow
+from arbiter.service.events.views import RecordWarning
 
 __all__ = [
     "CREATED",
     "EDITABLE",
+    "SIGNATURES",
+    "SNIFFED",
     "Actor",
     "EventChanges",
     "NewEvent",
@@ -50,6 +54,7 @@ __all__ = [
     "file_name",
     "event_changes",
     "event_id",
+    "event_tag_warnings",
     "excludable",
     "flag",
     "found_event",
@@ -75,6 +80,7 @@ __all__ = [
     "rounds",
     "storable",
     "text",
+    "text_source",
     "tiebreaks",
     "upload_status",
 ]
@@ -484,3 +490,95 @@ def event_changes(fields: Mapping[str, object]) -> EventChanges:
     if not values:
         raise EventError("bad-field", f"give one of {', '.join(EDITABLE)}")
     return EventChanges(values, reason(fields.get("reason"), required=False))
+
+
+# --- what an upload holds -----------------------------------------------------------------
+
+SNIFFED = 1024
+"""The first bytes of a source that tell text from a photo or a document."""
+_ODD_SHARE = 0.1
+"""The share of those bytes that may be neither UTF-8 nor printable or white space: a
+record saved in another encoding has a few (its accented letters), a photo has half."""
+
+SIGNATURES: tuple[tuple[bytes, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"II*\x00", "a TIFF image"),
+    (b"MM\x00*", "a TIFF image"),
+    (b"RIFF", "a RIFF file (a WebP image, a sound or a video)"),
+    (b"%PDF-", "a PDF document"),
+    (b"PK\x03\x04", "a ZIP archive (or an office document)"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an office document"),
+    (b"\x1f\x8b", "a gzip file"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"Rar!\x1a\x07", "a RAR archive"),
+    (b"\x7fELF", "a program"),
+    (b"\xff\xfe", "UTF-16 text: save it as UTF-8"),
+    (b"\xfe\xff", "UTF-16 text: save it as UTF-8"),
+)
+"""The first bytes of the files most often sent by mistake, and what each file is."""
+
+
+def text_source(data: bytes, file: str | None) -> None:
+    """Refuse (``not-text``) a source that is not text, judged by its first ``SNIFFED``
+    bytes: the signature of a known binary format (an image, a PDF, an archive), a NUL byte
+    (no GRN or JSON text holds one), or more than a tenth of bytes that are neither UTF-8
+    nor printable or white space. Cut into records, such a file would only make junk."""
+    what = _not_text(data[:SNIFFED], whole=len(data) <= SNIFFED)
+    if what is not None:
+        where = "the body" if file is None else f"the file {file!r}"
+        raise EventError(
+            "not-text",
+            f"{where} is not text ({what}): records are sent as UTF-8 text, GRN or JSON; "
+            "nothing of this request was kept",
+            file=file,
+        )
+
+
+def _not_text(head: bytes, *, whole: bool) -> str | None:
+    """What ``head``, the first bytes of a source, shows it is when it is not text."""
+    for signature, what in SIGNATURES:
+        if head.startswith(signature):
+            return what
+    if head[4:8] == b"ftyp":
+        return "a photo or a video (ISO media: HEIC, MP4)"
+    if b"\x00" in head:
+        return "it holds NUL bytes"
+    decoded = codecs.getincrementaldecoder("utf-8")("surrogateescape").decode(head, final=whole)
+    odd = len(_ODD.findall(decoded))
+    if odd > _ODD_SHARE * len(head):
+        return f"{odd} of its first {len(head)} bytes are not UTF-8 text"
+    return None
+
+
+_ODD = re.compile("[\udc80-\udcff\x00-\x08\x0e-\x1f]")
+"""A byte that is not UTF-8 (decoded as a surrogate escape), or a control character that is
+not white space (tab, line feed, vertical tab, form feed, carriage return)."""
+
+
+def event_tag_warnings(tags: Sequence[Sequence[str]], event: str) -> tuple[RecordWarning, ...]:
+    """What a director is told of a record's ``Event`` tag (``tags``: a header's ``[name,
+    value]`` pairs) in the event named ``event``: a record counts for the event it was
+    uploaded to whatever its tag says, so a tag missing or naming another event is only a
+    warning shown with the record (a slip of the pen, or a file of another event)."""
+    found = next((value for name, value in tags if name == "Event"), "")
+    named = " ".join(found.split())
+    if not named:
+        return (
+            RecordWarning(
+                "no-event-tag",
+                f"the record has no Event tag; it counts for {event}, the event it was uploaded to",
+            ),
+        )
+    if named != event:
+        shown = named if len(named) <= 100 else named[:100] + "..."
+        return (
+            RecordWarning(
+                "event-tag-differs",
+                f"the record's Event tag names {shown!r}; it counts for {event}, the event "
+                "it was uploaded to",
+            ),
+        )
+    return ()

@@ -21,6 +21,7 @@ __all__ = [
     "KeptUpload",
     "RecordTotals",
     "RecordView",
+    "RecordWarning",
     "TokenView",
     "UploadAnswer",
     "UploadSummary",
@@ -82,9 +83,22 @@ class EventSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordWarning:
+    """Something a director should look at in a record that counts all the same (its
+    ``Event`` tag missing, or naming another event): a stable code and a sentence."""
+
+    code: str
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
 class RecordView:
     """One kept record as ``GET .../records`` gives it: its place, status, the result that
-    counts beside the adjudicator's, and the adjudicator's report."""
+    counts beside the adjudicator's, what a director should look at (``warnings``), and
+    the adjudicator's report."""
 
     record: int
     upload: int
@@ -99,6 +113,7 @@ class RecordView:
     adjudicated_result: str | None
     valid: bool
     report: dict[str, Any]
+    warnings: tuple[RecordWarning, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -114,6 +129,7 @@ class RecordView:
             "result": self.result,
             "adjudicated_result": self.adjudicated_result,
             "valid": self.valid,
+            "warnings": [one.to_dict() for one in self.warnings],
             "report": self.report,
         }
 

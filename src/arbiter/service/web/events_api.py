@@ -54,6 +54,7 @@ STATUS: dict[Code, int] = {
     "not-excluded": 409,
     "no-official-result": 409,
     "event-full": 422,
+    "not-text": 422,
     "too-many-tokens": 422,
     "cannot-correct": 422,
     "bad-result": 422,
