@@ -18,7 +18,7 @@ import contextlib
 import hashlib
 import json
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -386,7 +386,10 @@ def round_of(record: Record) -> int | None:
 
 
 def upload(
-    store: Store, event_id: str, secret: str | None, sources: Sequence[Upload]
+    store: Store,
+    event_id: str,
+    secret: str | None,
+    sources: Sequence[Upload] | Callable[[], Sequence[Upload]],
 ) -> UploadAnswer:
     """Keep each source as sent, with each of its records and their reports; the same bytes
     sent again are the upload already kept. Records uploaded with an upload token wait for
@@ -394,8 +397,11 @@ def upload(
     the event's limits, or that holds a source that is not text, is refused whole.
 
     The token, the event and the sources are checked before any record is read: a request
-    refused anyway never reaches the adjudicator."""
+    refused anyway never reaches the adjudicator. ``sources`` may be how to read them (a
+    request's body): it is called once the token, the event and its role are checked."""
     event = admit(store, event_id, secret, UPLOAD)
+    if callable(sources):
+        sources = sources()
     for source in sources:
         rules.file_name(source.name)
         rules.text_source(source.data, source.name)

@@ -14,10 +14,13 @@ import contextlib
 import hashlib
 import hmac
 import json
+import logging
+import re
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 
 from arbiter.service.web.errors import ApiError
 from arbiter.service.web.inputs import request_sources
@@ -25,6 +28,7 @@ from arbiter.service.web.inputs import request_sources
 if TYPE_CHECKING:
     from arbiter.service.events.common import Code, EventError
     from arbiter.service.events.store import Store
+    from arbiter.service.web.front import EarlyRefusal
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -110,7 +114,12 @@ def call(operation: Callable[Concatenate[Store, P], R], /, *args: P.args, **kwar
 
 def bearer() -> str | None:
     """The token of ``Authorization: Bearer TOKEN``, if the request has one."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token_of(request.headers.get("Authorization", ""))
+
+
+def token_of(authorization: str) -> str | None:
+    """The token of an ``Authorization`` header's value ``Bearer TOKEN``, if it is one."""
+    scheme, _, token = authorization.partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
@@ -239,15 +248,15 @@ def finalise(event_id: str) -> Response:
 @bp.post("/<event_id>/records")
 def upload(event_id: str) -> tuple[Response, int]:
     """Records in: the bodies ``/adjudicate`` takes, each kept as sent with its reports."""
-    from arbiter.service.events.operations import Upload, require_token
+    from arbiter.service.events.operations import Upload
     from arbiter.service.events.operations import upload as keep
 
-    with refusals():  # before reading a body that would be refused anyway
-        require_token(bearer())
-    sources = [
-        Upload(s.name, s.data if isinstance(s.data, bytes) else s.data.read(), s.fmt)
-        for s in request_sources(request)
-    ]
+    def sources() -> list[Upload]:  # read once the token, the event and its role are checked
+        return [
+            Upload(s.name, s.data if isinstance(s.data, bytes) else s.data.read(), s.fmt)
+            for s in request_sources(request)
+        ]
+
     answer = call(keep, event_id, bearer(), sources)
     return jsonify(
         count=answer.count, invalid=answer.invalid, **answer.to_dict(), url=page_url(event_id)
@@ -432,3 +441,62 @@ def revoke(event_id: str, number: int) -> Response:
     from arbiter.service.events.operations import revoke_token
 
     return jsonify(call(revoke_token, event_id, bearer(), number, _reason_given()).to_dict())
+
+
+# --- uploads refused before their body ----------------------------------------------------
+
+UPLOAD_PATH = re.compile("/api/v1/events/([^/]+)/records")
+
+
+class UploadAdmission:
+    """The checks of an upload that need no body (its token, its event, the event open),
+    made under ``arbiter serve`` as soon as a request's headers are in
+    (:class:`~arbiter.service.web.front.Admission`): an upload refused anyway is answered
+    before its body is received, however large. The checks run in a thread of their own,
+    never in the server's event loop; a request that arrives whole in the meantime is
+    checked by the route, as always."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.pool = ThreadPoolExecutor(2, thread_name_prefix="arbiter-admission")
+
+    def wants(self, method: str, path: str) -> bool:
+        return method == "POST" and UPLOAD_PATH.fullmatch(path) is not None
+
+    def ask(
+        self, path: str, authorization: str, answer: Callable[[EarlyRefusal | None], None]
+    ) -> None:
+        self.pool.submit(self._answer, path, authorization, answer)
+
+    def _answer(
+        self, path: str, authorization: str, answer: Callable[[EarlyRefusal | None], None]
+    ) -> None:
+        try:
+            refusal = self.refusal(path, authorization)
+        except Exception:  # a bug here must not hold the request: the route decides
+            logging.getLogger("arbiter.serve").exception("the admission of an upload failed")
+            refusal = None
+        answer(refusal)
+
+    def refusal(self, path: str, authorization: str) -> EarlyRefusal | None:
+        """The refusal of an upload to ``path`` (a WSGI path, its bytes as Latin-1) with
+        this ``Authorization``, or None. A database that does not answer refuses nothing
+        here: the route answers that once the body is in."""
+        from arbiter.service.events.common import UPLOAD
+        from arbiter.service.events.operations import admit
+        from arbiter.service.web.front import EarlyRefusal
+
+        found = UPLOAD_PATH.fullmatch(path)
+        if found is None:
+            return None
+        event_id = found.group(1).encode("latin-1").decode("utf-8", "replace")
+        with self.app.app_context():
+            try:
+                call(admit, event_id, token_of(authorization), UPLOAD)
+            except ApiError as err:
+                if err.status >= 500:
+                    return None
+                challenge = (("WWW-Authenticate", 'Bearer realm="arbiter"'),)
+                headers = challenge if err.status == 401 else ()
+                return EarlyRefusal(err.status, err.code, err.message, err.extra, headers)
+        return None
