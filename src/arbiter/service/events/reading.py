@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +37,9 @@ if TYPE_CHECKING:
     from arbiter.service.core.standings_formats import StandingsFormat
 
 __all__ = [
+    "RENDERINGS",
     "Rendered",
+    "Renderings",
     "counted_items",
     "entries",
     "event_row",
@@ -48,6 +53,7 @@ __all__ = [
     "record_of",
     "record_view",
     "records_grn",
+    "records_output",
     "rounds_played",
     "standings_output",
     "upload_bytes",
@@ -200,23 +206,6 @@ def list_uploads(store: Store, event_id: str) -> list[UploadSummary]:
         return [UploadSummary.of(info) for info in storage.upload_infos(tx, event_id)]
 
 
-def records_grn(store: Store, event_id: str) -> str:
-    """Every record kept, in the order received, in canonical GRN. A record that cannot be
-    read, or only in part, is left out (its report says why), and so is a record of another
-    game than the event's."""
-    from arbiter.service.core.batch import convert_source
-
-    with storage.reading(store) as tx:
-        event = event_row(tx, event_id)
-        sources = storage.upload_sources(tx, event_id)
-    texts = []
-    for source in sources:
-        for item in convert_source(source.data, to="grn", file=source.file_name, fmt=source.format):
-            if item.text is not None and item.record is not None and item.record.game == event.game:
-                texts.append(item.text)
-    return "\n".join(texts)
-
-
 _SHA256 = re.compile("[0-9a-fA-F]{64}")
 
 
@@ -347,16 +336,52 @@ def event_standings(store: Store, event_id: str) -> tuple[EventSummary, list[Eve
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    """The standings of one version of an event in one format, ready to send."""
+    """A read of one version of an event, ready to send: its standings in one format, its
+    records as JSON or GRN."""
 
     version: int
     body: bytes
     content_type: str
 
 
-_RENDERED: dict[tuple[str, str, str], Rendered] = {}
-"""Standings as sent, by (database, event, format), for the version they were made at: a
-page polling the standings costs one query of the event's version until it changes."""
+class Renderings:
+    """Reads of events as sent, by (database, event, what), each for the version of the
+    event it was made at, so that reading an event again costs one query of its version
+    until it changes. At most ``budget`` bytes of bodies are kept, the least recently used
+    dropped first; a body over half of it is not kept."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.size = 0
+        self._kept: OrderedDict[tuple[str, ...], Rendered] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...], version: int) -> Rendered | None:
+        """What was made for ``key`` at ``version``, if it is still kept."""
+        with self._lock:
+            found = self._kept.get(key)
+            if found is None or found.version != version:
+                return None
+            self._kept.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, ...], made: Rendered) -> Rendered:
+        """Keep ``made`` for ``key`` (in place of an older version), within the budget."""
+        if len(made.body) > self.budget // 2:
+            return made
+        with self._lock:
+            old = self._kept.pop(key, None)
+            self.size += len(made.body) - (len(old.body) if old else 0)
+            self._kept[key] = made
+            while self.size > self.budget:
+                _, dropped = self._kept.popitem(last=False)
+                self.size -= len(dropped.body)
+        return made
+
+
+RENDERINGS = Renderings(64 * 1024 * 1024)
+"""The reads kept in this process: 64 MiB at most (the records of an event of 20,000
+records are about 20 MiB of JSON and 9 MiB of GRN)."""
 
 
 def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rendered:
@@ -369,9 +394,9 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
 
     with storage.reading(store) as tx:
         row = event_row(tx, event_id)
-        key = (store.url, event_id, fmt)
-        cached = _RENDERED.get(key)
-        if cached is not None and cached.version == row.version:
+        key = (store.url, event_id, "standings", fmt)
+        cached = RENDERINGS.get(key, row.version)
+        if cached is not None:
             return cached
         tables = _tables(store, tx, row)
         if fmt == "json":
@@ -385,11 +410,7 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
             comments = _trf_comments(tx, event_id) if fmt == "trf" else []
             text = render(tables, fmt, total_rounds=_planned(row, tables), comments=comments)
             kind = MEDIA_TYPES[fmt]
-    done = Rendered(row.version, text.encode("utf-8", "surrogatepass"), kind)
-    if len(_RENDERED) > 1024:
-        _RENDERED.clear()
-    _RENDERED[key] = done
-    return done
+    return RENDERINGS.put(key, Rendered(row.version, text.encode("utf-8", "surrogatepass"), kind))
 
 
 def _planned(row: EventRow, tables: list[EventStandings]) -> int | None:
@@ -399,6 +420,46 @@ def _planned(row: EventRow, tables: list[EventStandings]) -> int | None:
     if planned is not None and planned < max(t.rounds for t in tables):
         return None
     return planned
+
+
+def records_output(store: Store, event_id: str, round_number: int | None = None) -> Rendered:
+    """Every record kept (or those of one round) as the JSON of ``GET .../records``, as of
+    the event's current version."""
+    with storage.reading(store) as tx:
+        row = event_row(tx, event_id)
+        key = (store.url, event_id, "records", str(round_number))
+        cached = RENDERINGS.get(key, row.version)
+        if cached is not None:
+            return cached
+        kept = storage.kept_records(tx, event_id, round_number=round_number)
+    found = [record_view(one, sha256, row.name).to_dict() for one, sha256 in kept]
+    text = json.dumps({"records": found}, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return RENDERINGS.put(key, Rendered(row.version, text.encode(), "application/json"))
+
+
+def records_grn(store: Store, event_id: str) -> Rendered:
+    """Every record kept, in the order received, in canonical GRN, as of the event's current
+    version. A record that cannot be read, or only in part, is left out (its report says
+    why), and so is a record of another game than the event's."""
+    with storage.reading(store) as tx:
+        row = event_row(tx, event_id)
+        key = (store.url, event_id, "grn")
+        cached = RENDERINGS.get(key, row.version)
+        if cached is not None:
+            return cached
+        sources = storage.upload_sources(tx, event_id)
+    text = "\n".join(_grn_texts(sources, row.game))
+    made = Rendered(row.version, text.encode("utf-8", "surrogatepass"), "text/plain; charset=utf-8")
+    return RENDERINGS.put(key, made)
+
+
+def _grn_texts(sources: list[UploadSource], game: str) -> Iterator[str]:
+    from arbiter.service.core.batch import convert_source
+
+    for source in sources:
+        for item in convert_source(source.data, to="grn", file=source.file_name, fmt=source.format):
+            if item.text is not None and item.record is not None and item.record.game == game:
+                yield item.text
 
 
 def _trf_comments(tx: Tx, event_id: str) -> list[str]:

@@ -27,6 +27,7 @@ from arbiter.service.web.inputs import request_sources
 
 if TYPE_CHECKING:
     from arbiter.service.events.common import Code, EventError
+    from arbiter.service.events.reading import Rendered
     from arbiter.service.events.store import Store
     from arbiter.service.web.front import EarlyRefusal
 
@@ -267,15 +268,12 @@ def upload(event_id: str) -> tuple[Response, int]:
 def records(event_id: str) -> Response:
     """Every record kept, with its report, round, players, status and upload (``?round=N``:
     one round's); ``?format=grn``: all of them as canonical GRN."""
-    from arbiter.service.events.reading import list_records
+    from arbiter.service.events.reading import records_grn, records_output
 
     if request.args.get("format", "json") not in ("json", "grn"):
         raise ApiError(400, "bad-parameter", "'format' must be json or grn", parameter="format")
     if request.args.get("format") == "grn":
-        from arbiter.service.events.reading import records_grn
-
-        text = call(records_grn, event_id)
-        response = Response(text, content_type="text/plain; charset=utf-8")
+        response = _rendered(event_id, call(records_grn, event_id))
         response.headers["Content-Disposition"] = f'attachment; filename="{event_id}.grn"'
         return response
     round_text = request.args.get("round")
@@ -286,10 +284,20 @@ def records(event_id: str) -> Response:
                 400, "bad-parameter", "'round' must be a round number", parameter="round"
             )
         number = int(round_text)
-    return _fresh(
-        event_id,
-        lambda: jsonify(records=[one.to_dict() for one in call(list_records, event_id, number)]),
-    )
+    return _rendered(event_id, call(records_output, event_id, number))
+
+
+def _rendered(event_id: str, made: Rendered) -> Response:
+    """A read made for one version of the event, with that version as its ETag; 304 when
+    the client has it."""
+    current = f"{event_id}-{made.version}"
+    if request.if_none_match.contains(current):
+        response = Response(status=304)
+    else:
+        response = Response(made.body, content_type=made.content_type)
+    response.headers["ETag"] = f'"{current}"'
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.get("/<event_id>/records/<int:number>")
@@ -388,14 +396,7 @@ def standings(event_id: str) -> Response:
         made = call(standings_output, event_id, fmt)
     except FormatError as err:
         raise ApiError(422, "cannot-format", str(err), parameter="format") from None
-    current = f"{event_id}-{made.version}"
-    if request.if_none_match.contains(current):
-        response = Response(status=304)
-    else:
-        response = Response(made.body, content_type=made.content_type)
-    response.headers["ETag"] = f'"{current}"'
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    return _rendered(event_id, made)
 
 
 @bp.get("/<event_id>/log")
