@@ -180,13 +180,19 @@ def test_an_id_that_cannot_name_an_event_names_none(
 
 def test_a_statement_that_fails_never_shows_its_values(database: str) -> None:
     """A bug that reaches the database still logs nothing a client sent: the error of a
-    statement names it, not its values."""
-    from arbiter.service.events.rows import EventRow
+    statement names it, not its values (an event's name, a record's bytes)."""
+    from arbiter.service.events.rows import EventRow, UploadRow
 
     store = open_store(database)
-    row = EventRow("e" * 13, MARK, "Pilo", None, None, True, "2026", None, 1)
+    event = EventRow("e" * 13, MARK, "Pilo", None, None, True, "2026", None, 1)
+    upload = UploadRow(event.id, 1, "0" * 64, "r.grn", "grn", 9, MARK.encode(), 1, "2026")
     with storage.writing(store) as tx:
-        storage.insert_event(tx, row)
-    with pytest.raises(Exception) as failed, storage.writing(store) as tx:
-        storage.insert_event(tx, row)  # the same id again
-    assert "insert" in str(failed.value).lower() and MARK not in str(failed.value)
+        storage.insert_event(tx, event)
+        storage.insert_upload(tx, upload)
+    with pytest.raises(Exception) as event_again, storage.writing(store) as tx:
+        storage.insert_event(tx, event)
+    with pytest.raises(Exception) as upload_again, storage.writing(store) as tx:
+        storage.insert_upload(tx, upload)
+    for failed in (event_again, upload_again):
+        said = str(failed.value)
+        assert "insert" in said.lower() and MARK not in said and repr(MARK.encode()) not in said
