@@ -126,6 +126,7 @@
     if (one.valid) item.appendChild(element("span", one.result + ", valid", "ok"));
     else item.appendChild(element("span", problem(one.report), "bad"));
     if (one.status !== "accepted") item.append(" ", element("span", one.status, "badge " + one.status));
+    for (const warning of one.warnings || []) item.append(" ", element("span", warning.message, "note"));
     return item;
   }
 
@@ -150,8 +151,12 @@
       row.appendChild(element("td", one.round == null ? "-" : one.round, "num"));
       row.appendChild(element("td", Object.values(one.players).join(" v ") || "-", "players"));
       row.appendChild(element("td", one.result + (one.official_result ? " (official)" : "")));
-      row.appendChild(element("td", one.valid ? one.adjudicated_result + ", valid"
-                                               : problem(one.report), one.valid ? "ok" : "bad"));
+      const verdictCell = element("td", one.valid ? one.adjudicated_result + ", valid"
+                                                  : problem(one.report), one.valid ? "ok" : "bad");
+      for (const warning of one.warnings || []) {
+        verdictCell.append(element("br"), element("span", warning.message, "note"));
+      }
+      row.appendChild(verdictCell);
       row.appendChild(element("td", one.status));
       const act = row.insertCell();
       const button = element("button", "Correct…");

@@ -106,12 +106,16 @@
     $("board-round").value = round.round;
   }
 
-  async function loadRounds() {
+  // Shows the last round; says how many are paired only when asked (on opening the desk),
+  // so that a refresh after an action leaves the action's own note standing.
+  async function loadRounds(count) {
     const answer = await call("GET", api + "/rounds");
     if (!answer.ok) return;
     const rounds = answer.data.rounds;
     showRound(rounds[rounds.length - 1]);
-    say("rounds-note", rounds.length ? rounds.length + " round(s) paired." : "No round paired yet.");
+    if (count) {
+      say("rounds-note", rounds.length ? rounds.length + " round(s) paired." : "No round paired yet.");
+    }
   }
 
   $("pair-next").addEventListener("click", async () => {
@@ -177,5 +181,5 @@
   });
 
   loadPlayers();
-  loadRounds();
+  loadRounds(true);
 })();
