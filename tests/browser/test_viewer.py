@@ -125,8 +125,9 @@ def test_pasting_text_drops_a_chosen_file(page: Any, tmp_path: Path) -> None:
     assert page.evaluate("document.getElementById('files').files.length") == 0
     assert page.text_content("#judging") == "Judging: the pasted text."
     page.click("button[data-path='/api/v1/adjudicate']")
-    # a locator waits without evaluating a string in the page, which its CSP forbids
-    page.locator("#v-title", has_text=re.compile(r"^Petrify")).wait_for()
+    # A locator's wait, not wait_for_function: a predicate given as text that is not true at
+    # once is evaluated again by the page, which the page's policy (no eval) refuses.
+    page.locator("#v-title", has_text=re.compile("^Petrify")).wait_for()
     assert "Judged the pasted text: 1 record(s), 1 invalid" in page.text_content("#status")
 
 

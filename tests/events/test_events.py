@@ -38,11 +38,17 @@ def post_files(client: FlaskClient, event: str, token: str | None, *paths: Path)
     )
 
 
+UNTAGGED = b'[Game "Pilo"]\n[Size "6"]\n[Site'
+"""The start of the one record of the tournament without an Event tag (a friendly game)."""
+
+
 def cli_standings(*args: str) -> Any:
-    """What ``arbiter standings`` prints for the tournament's files, named as uploaded."""
+    """What ``arbiter standings`` prints for the tournament's files, named as uploaded, each
+    record given to the event as an upload gives it: with the event's Event tag."""
+    tagged = UNTAGGED.replace(b"[Site", b'[Event "Autumn Open"]\n[Site')
     with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
         for path in ROUNDS:
-            Path(path.name).write_bytes(path.read_bytes())
+            Path(path.name).write_bytes(path.read_bytes().replace(UNTAGGED, tagged))
         done = CliRunner().invoke(main, ["standings", *args, *(path.name for path in ROUNDS)])
     return done.stdout
 

@@ -308,3 +308,32 @@ def test_a_round_robin_meets_everyone_once_and_takes_no_late_entry(client: Flask
     assert body(over)["error"]["code"] == "all-rounds-paired"
     tournament = read_trf(client.get(f"{base}/standings?format=trf").data.decode())
     assert check(tournament, "round-robin") == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "payload", "field"),
+    [
+        ("PUT", "rounds/1/boards/1/result", {"result": {"k": None}, "reason": "x"}, "result"),
+        ("PUT", "rounds/1/boards/1/result", {"result": ["1-0"], "reason": "x"}, "result"),
+        ("PUT", "rounds/1/boards/1/result", {"result": "1-0", "reason": ["x"]}, "reason"),
+        ("POST", "players", {"players": [{"name": {"a": 1}}]}, "name"),
+        ("POST", "players/1/byes", {"round": 2, "kind": {"half": 1}}, "kind"),
+    ],
+)
+def test_fields_of_the_wrong_type_are_refused_by_name(
+    client: FlaskClient,
+    event: tuple[str, str],
+    method: str,
+    path: str,
+    payload: Any,
+    field: str,
+) -> None:
+    """A field that holds an object or a list where a word belongs is a 400 that names it,
+    never a failure of the server."""
+    event_id, token = event
+    base = f"/api/v1/events/{event_id}"
+    post(client, f"{base}/players", token, {"players": [{"name": n} for n, _ in NAMES[:4]]})
+    post(client, f"{base}/rounds", token)
+    answer = post(client, f"{base}/{path}", token, payload, method)
+    assert answer.status_code == 400, answer.json
+    assert body(answer)["error"]["field"].endswith(field)

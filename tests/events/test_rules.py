@@ -256,3 +256,97 @@ def test_a_change_of_the_event_sets_its_editable_fields_in_the_order_given() -> 
     )
     error = refused("bad-field", rules.event_changes, {"rounds": 0, "name": ""})
     assert error.extra == {"field": "rounds"}  # the first field given is checked first
+
+
+# --- what can be kept as text -------------------------------------------------------------
+
+
+def test_a_text_holds_no_nul_and_no_lone_surrogate() -> None:
+    assert rules.storable("Autumn Open \u00e9\U0001f600") and not rules.storable("a\x00b")
+    assert not rules.storable("a\ud800") and not rules.storable("\udfff")
+    for rule, field in ((rules.name, "name"), (rules.label, "label"), (rules.reason, "reason")):
+        for given in ("a\x00b", "a\ud800", "\udc00 b"):
+            error = refused("bad-field", rule, given)
+            assert error.extra == {"field": field} and "NUL or a lone surrogate" in error.message
+
+
+def test_a_file_name_fits_or_is_refused_never_cut() -> None:
+    assert rules.file_name(None) is None
+    longest = "x" * (common.MAX_FILE_NAME - 4) + ".grn"
+    assert rules.file_name(longest) == longest
+    for given in ("", "y" + longest, "a\x00.grn", "a\ud800.grn"):
+        assert refused("bad-field", rules.file_name, given).extra == {"field": "file"}
+
+
+def test_an_id_names_an_event_only_when_it_could_be_stored() -> None:
+    for given in ("ev", "abcdefghijklm", "x" * common.MAX_EVENT_ID):
+        assert rules.names_an_event(given) and rules.event_id(given) == given
+    for given in ("", "\x00", "a\x00", "\ud800", "x" * (common.MAX_EVENT_ID + 1), "a\nb"):
+        assert not rules.names_an_event(given)
+        refused("no-such-event", rules.event_id, given)
+    assert refused("no-such-event", rules.event_id, "y" * 1000).message == (
+        f"there is no event '{'y' * 40}...'"
+    )
+
+
+# --- what an upload holds -----------------------------------------------------------------
+
+GRN = b'[Game "Pilo"]\n[Size "6"]\n[Event "Autumn Open"]\n\n1. c3 d4 *\n'
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        GRN,
+        b"\xef\xbb\xbf" + GRN,  # a byte-order mark
+        b'[{"game": "Pilo", "size": 6, "moves": [], "result": "*"}]',
+        GRN.replace(b"Autumn", "Autumn \u00e9t\u00e9 \u00e0".encode("cp1252")),  # a few odd bytes
+        '[Blue "J\u00f6rg"]\n'.encode() * 200,  # letters of two bytes, cut at 1 KiB
+        b"",
+        b"\n\t\r\f\v " * 300,
+    ],
+)
+def test_text_is_taken_even_in_another_encoding(data: bytes) -> None:
+    rules.text_source(data, "round-1.grn")
+
+
+@pytest.mark.parametrize(
+    ("data", "what"),
+    [
+        (b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "a PNG image"),
+        (b"\xff\xd8\xff\xe0\x00\x10JFIF" + b"\x80" * 5000, "a JPEG image"),
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\n", "a PDF document"),
+        (b"PK\x03\x04" + b"\x14" * 30, "a ZIP archive"),
+        (b"\x00\x00\x00\x18ftypheic" + b"\x00" * 100, "ISO media"),
+        ('[Game "Pilo"]'.encode("utf-16"), "UTF-16 text"),
+        (GRN + b"\x00" + GRN, "NUL bytes"),
+        (bytes(range(128, 256)) * 8, "are not UTF-8 text"),
+        (b"[Game " + bytes(range(1, 32)) * 4, "are not UTF-8 text"),
+    ],
+)
+def test_a_photo_a_document_or_junk_is_not_text(data: bytes, what: str) -> None:
+    error = refused("not-text", rules.text_source, data, "scan.jpg")
+    assert what in error.message and error.extra == {"file": "scan.jpg"}
+    assert error.message.startswith("the file 'scan.jpg' is not text (")
+    assert refused("not-text", rules.text_source, data, None).message.startswith("the body is")
+
+
+def test_only_the_first_kib_is_looked_at() -> None:
+    rules.text_source(GRN * 40 + b"\x00" * 5000, "long.grn")  # the reader reports the rest
+    assert rules.SNIFFED == 1024
+
+
+def test_a_record_counts_for_its_event_and_a_tag_that_differs_is_a_warning() -> None:
+    tags = [["Event", " Autumn   Open "], ["Round", "1"]]
+    assert rules.event_tag_warnings(tags, "Autumn Open") == ()
+    (differs,) = rules.event_tag_warnings([["Event", "Spring Cup"]], "Autumn Open")
+    assert differs.code == "event-tag-differs"
+    assert differs.message == (
+        "the record's Event tag names 'Spring Cup'; it counts for Autumn Open, the event it "
+        "was uploaded to"
+    )
+    for missing in ([], [["Event", "  "]], [["Round", "1"]]):
+        (none,) = rules.event_tag_warnings(missing, "Autumn Open")
+        assert none.code == "no-event-tag" and "counts for Autumn Open" in none.message
+    (long,) = rules.event_tag_warnings([["Event", "z" * 500]], "Autumn Open")
+    assert len(long.message) < 250

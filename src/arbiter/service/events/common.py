@@ -14,6 +14,8 @@ __all__ = [
     "DIRECTOR",
     "EXCLUDED",
     "MAX_BYTES",
+    "MAX_EVENT_ID",
+    "MAX_FILE_NAME",
     "MAX_LABEL",
     "MAX_NAME",
     "MAX_NUMBER",
@@ -44,6 +46,10 @@ MAX_TOKENS = 1_000
 """Tokens one event may have issued, revoked ones included."""
 MAX_NAME = 200
 MAX_LABEL = 100
+MAX_FILE_NAME = 255
+"""The most characters of an upload's file name (the web face keeps a sent name's last 255)."""
+MAX_EVENT_ID = 16
+"""The most characters of an event's id: a longer one in a path names none."""
 MAX_REASON = 2_000
 MAX_ROUNDS = 999
 MAX_NUMBER = 2**31 - 1
@@ -72,6 +78,7 @@ Code = Literal[
     "not-excluded",
     "no-official-result",
     "event-full",
+    "not-text",
     "too-many-tokens",
     "cannot-correct",
     "bad-result",

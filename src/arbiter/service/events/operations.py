@@ -18,7 +18,7 @@ import contextlib
 import hashlib
 import json
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any
@@ -58,6 +58,7 @@ from arbiter.service.events.reading import (
     record_view,
     rounds_played,
     view,
+    wrong_game,
 )
 from arbiter.service.events.rows import EventRow, RecordRow, TokenRow, UploadRow
 from arbiter.service.events.rules import Actor
@@ -78,6 +79,7 @@ __all__ = [
     "Actor",
     "Change",
     "Upload",
+    "admit",
     "change_event",
     "changing",
     "clear_result",
@@ -129,7 +131,20 @@ def secret_hash(secret: str) -> str:
 
 
 require_token = rules.change_token
-"""The token a change was asked with (the API asks it before reading an upload's body)."""
+"""The token a change was asked with."""
+
+
+def admit(store: Store, event_id: str, secret: str | None, role: str) -> EventRow:
+    """The event that the holder of ``secret`` may change with ``role``, as it stands: the
+    checks of :func:`changing` in a read transaction, made before an upload's body is read
+    or adjudicated, so that a request refused anyway costs one query. The change itself
+    checks again in its own transaction (a token may be revoked in between)."""
+    secret = rules.change_token(secret)
+    with storage.reading(store) as tx:
+        event = rules.found_event(storage.event_row(tx, rules.event_id(event_id)), event_id)
+        rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, role)
+        rules.open_event(event)
+    return event
 
 
 # --- the write transaction ----------------------------------------------------------------
@@ -182,7 +197,7 @@ def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iter
     event's or one without the right, no such event, an event finalised."""
     secret = rules.change_token(secret)
     with storage.writing(store) as tx:
-        event = rules.found_event(storage.lock_event(tx, event_id), event_id)
+        event = rules.found_event(storage.lock_event(tx, rules.event_id(event_id)), event_id)
         actor = rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, role)
         rules.open_event(event)
         yield Change(tx, event, actor, now())
@@ -284,7 +299,7 @@ def list_tokens(store: Store, event_id: str, secret: str | None) -> list[TokenVi
     """The event's tokens (never their secrets), for its director."""
     secret = rules.read_token(secret)
     with storage.reading(store) as tx:
-        rules.found_event(storage.event_row(tx, event_id), event_id)
+        rules.found_event(storage.event_row(tx, rules.event_id(event_id)), event_id)
         rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, DIRECTOR)
         return [TokenView.of(row) for row in storage.token_rows(tx, event_id)]
 
@@ -301,7 +316,7 @@ def change_event(
                 (row.round for row in storage.pairing_rows(change.tx, event_id)), default=0
             )
         else:
-            played = rounds_played(storage.counted_records(change.tx, event_id))
+            played = rounds_played(storage.counted_records(change.tx, event_id), change.event)
         rules.planned_rounds(asked.values.get("rounds"), played)
         _change_event(change, EventChanged(asked.values), asked.reason)
     return event_summary(store, event_id)
@@ -349,16 +364,28 @@ class Read:
         return digest({"header": self.header, "report": self.report})
 
 
-def _read_upload(source: Upload) -> list[Read]:
-    """Every record of an upload with its report (the adjudicator's work, done once)."""
+def _read_upload(source: Upload, game: str) -> list[Read]:
+    """Every record of an upload to an event of ``game`` with its report (the adjudicator's
+    work, done once). A record of another game is refused as a record of the event: kept
+    with its report and a ``wrong-game`` error first, but not its header, so that it never
+    counts, cannot be given a result, and never meets the event's colours."""
     found = []
     for item in read_records(source.data, file=source.name, fmt=source.fmt):
         report = report_for(item, file=source.name).to_dict()
-        if isinstance(item, RecordError):
+        named = _game_named(item)
+        if named is not None and named != game:
+            found.append(Read(None, wrong_game(report, named, game), None))
+        elif isinstance(item, RecordError):
             found.append(Read(None, report, None))
         else:
             found.append(Read(header_of(item), report, round_of(item)))
     return found
+
+
+def _game_named(item: Record | RecordError) -> str | None:
+    """The game a record names, as far as it could be read."""
+    record = item.record if isinstance(item, RecordError) else item
+    return None if record is None else record.game
 
 
 def header_of(record: Record) -> dict[str, Any]:
@@ -380,14 +407,27 @@ def round_of(record: Record) -> int | None:
 
 
 def upload(
-    store: Store, event_id: str, secret: str | None, sources: Sequence[Upload]
+    store: Store,
+    event_id: str,
+    secret: str | None,
+    sources: Sequence[Upload] | Callable[[], Sequence[Upload]],
 ) -> UploadAnswer:
     """Keep each source as sent, with each of its records and their reports; the same bytes
     sent again are the upload already kept. Records uploaded with an upload token wait for
     the director's confirmation unless the event says otherwise. An upload that would pass
-    the event's limits is refused whole."""
+    the event's limits, or that holds a source that is not text, is refused whole.
+
+    The token, the event and the sources are checked before any record is read: a request
+    refused anyway never reaches the adjudicator. ``sources`` may be how to read them (a
+    request's body): it is called once the token, the event and its role are checked."""
+    event = admit(store, event_id, secret, UPLOAD)
+    if callable(sources):
+        sources = sources()
+    for source in sources:
+        rules.file_name(source.name)
+        rules.text_source(source.data, source.name)
     read = [
-        (source, hashlib.sha256(source.data).hexdigest(), _read_upload(source))
+        (source, hashlib.sha256(source.data).hexdigest(), _read_upload(source, event.game))
         for source in sources
     ]
     answers = []
@@ -399,7 +439,7 @@ def upload(
         for source, sha, items in read:
             known = storage.upload_number(change.tx, event_id, sha)
             if known is not None:
-                answers.append(_kept_already(change.tx, event_id, known))
+                answers.append(_kept_already(change, known))
                 continue
             size += len(source.data)
             rules.room_for_upload(records + len(items), size)
@@ -480,7 +520,8 @@ def _keep(
         token=change.actor.token,
         duplicate=False,
         records=tuple(
-            view(one, sha, item.header, item.report) for one, item in zip(rows, items, strict=True)
+            view(one, sha, item.header, item.report, change.event.name)
+            for one, item in zip(rows, items, strict=True)
         ),
     )
 
@@ -508,8 +549,9 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False)
 
 
-def _kept_already(tx: Tx, event_id: str, number: int) -> KeptUpload:
+def _kept_already(change: Change, number: int) -> KeptUpload:
     """An upload kept already, as the answer to the same bytes sent again."""
+    tx, event_id = change.tx, change.event.id
     info = storage.upload_info(tx, event_id, number)
     assert info is not None  # found by its SHA-256 in this transaction
     kept = storage.kept_records(tx, event_id, upload=number)
@@ -521,7 +563,7 @@ def _kept_already(tx: Tx, event_id: str, number: int) -> KeptUpload:
         created_at=info.created_at,
         token=info.token,
         duplicate=True,
-        records=tuple(record_view(row, sha256) for row, sha256 in kept),
+        records=tuple(record_view(row, sha256, change.event.name) for row, sha256 in kept),
     )
 
 
@@ -660,8 +702,8 @@ def repair(
         seating = _Seating(change) if change.event.pairing != "none" else None
         status = rules.upload_status(change.actor, change.event)
         words = f"corrected copy of record {number} ({said}); {why}"
-        kept = _keep(change, held.uploads + 1, sha, source, _read_upload(source), copy, status,
-                     seating, words)  # fmt: skip
+        read = _read_upload(source, change.event.game)
+        kept = _keep(change, held.uploads + 1, sha, source, read, copy, status, seating, words)
     return Repaired(record(store, event_id, number), kept)
 
 

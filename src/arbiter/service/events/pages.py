@@ -36,7 +36,7 @@ from arbiter.service.events.reading import (
     official_report,
     record,
 )
-from arbiter.service.events.rows import RecordRow
+from arbiter.service.events.rows import EventRow, RecordRow
 from arbiter.service.events.store import Store
 from arbiter.service.events.views import EventSummary, RecordView
 
@@ -180,13 +180,13 @@ def counting(
 _MARK = re.compile(r"@(\d+)@ record 1")
 
 
-def left_out(rows: list[RecordRow]) -> dict[int, str]:
+def left_out(rows: list[RecordRow], event: EventRow) -> dict[int, str]:
     """What the standings say of each record that counts but that they leave out (no
     Event tag, invalid, a second game of a player in a round...), by record number: each
     record is given to the standings under a mark of its number, so that two records of
     files of the same name are told apart."""
     items = []
-    for row, (header, report) in zip(rows, counted_items(rows), strict=True):
+    for row, (header, report) in zip(rows, counted_items(rows, event), strict=True):
         marked = Report(**{**report.to_dict(), "file": f"@{row.number}@", "index": 0})
         items.append((header, marked))
     found: dict[int, str] = {}
@@ -334,7 +334,7 @@ def event_games(store: Store, event_id: str) -> EventGames:
     reasons = _reasons(store, event_id)
     if summary.pairing == "none":
         numbers = {name: n for n, name in enumerate(player_names(kept, colours), 1)}
-        out = left_out(_counted_rows(store, event_id))
+        out = left_out(*_counted_rows(store, event_id))
     else:
         from arbiter.service.events.rounds import list_players
 
@@ -377,10 +377,10 @@ def _on_board(round_number: int, board: Any, by_number: Mapping[int, GameLine]) 
     return board_game(round_number, board, view, line.counting if line is not None else None)
 
 
-def _counted_rows(store: Store, event_id: str) -> list[RecordRow]:
+def _counted_rows(store: Store, event_id: str) -> tuple[list[RecordRow], EventRow]:
     with storage.reading(store) as tx:
-        event_row(tx, event_id)
-        return storage.counted_records(tx, event_id)
+        row = event_row(tx, event_id)
+        return storage.counted_records(tx, event_id), row
 
 
 # --- a round -------------------------------------------------------------------------------
@@ -459,7 +459,7 @@ def _tables_after(
             for one in storage.counted_records(tx, event_id)
             if one.round is not None and one.round <= round_number
         ]
-    return standings(counted_items(rows), tiebreaks=row.tiebreaks)
+    return standings(counted_items(rows, row), tiebreaks=row.tiebreaks)
 
 
 # --- a player ------------------------------------------------------------------------------

@@ -7,7 +7,11 @@ with their renderings. Each read is one read transaction of the storage contract
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from arbiter.adjudicator.replay import TERMINATIONS, Report
@@ -34,7 +38,9 @@ if TYPE_CHECKING:
     from arbiter.service.core.standings_formats import StandingsFormat
 
 __all__ = [
+    "RENDERINGS",
     "Rendered",
+    "Renderings",
     "counted_items",
     "entries",
     "event_row",
@@ -48,31 +54,50 @@ __all__ = [
     "record_of",
     "record_view",
     "records_grn",
+    "records_output",
     "rounds_played",
     "standings_output",
     "upload_bytes",
     "version",
     "view",
+    "wrong_game",
 ]
 
 
-def record_of(header: dict[str, Any], index: int) -> Record:
-    """The record standings see: its header, no moves."""
+def record_of(header: dict[str, Any], index: int, event: str | None = None) -> Record:
+    """The record standings see: its header, no moves; with ``event``, its ``Event`` tag
+    is that name (a record counts for the event it was uploaded to, whatever its tag says)."""
+    tags = [Tag(name, value) for name, value in header["tags"]]
+    if event is not None:
+        tags = [tag for tag in tags if tag.name != "Event"] + [Tag("Event", event)]
     return Record(
         game=header["game"],
         size=header["size"],
         komi=header["komi"],
         setup=header["setup"],
         players=tuple(header["players"].items()),
-        tags=tuple(Tag(name, value) for name, value in header["tags"]),
+        tags=tuple(tags),
         result=header["result"],
         index=index,
     )
 
 
+def wrong_game(report: dict[str, Any], named: str, game: str) -> dict[str, Any]:
+    """The report of a record of ``named`` kept in an event of ``game``: refused as a
+    record of the event (invalid, its first error ``wrong-game`` naming both games), the
+    adjudicator's verdict of it as a game of its own kept beside."""
+    error = {
+        "code": "wrong-game",
+        "message": f"the record is a game of {named}; this event is of {game}",
+        "game": named,
+        "event_game": game,
+    }
+    return {**report, "valid": False, "errors": [error, *report.get("errors", [])]}
+
+
 def event_row(tx: Tx, event_id: str) -> EventRow:
-    """The event's row; ``no-such-event`` when there is none."""
-    return rules.found_event(storage.event_row(tx, event_id), event_id)
+    """The event's row; ``no-such-event`` when there is none (or the id could name none)."""
+    return rules.found_event(storage.event_row(tx, rules.event_id(event_id)), event_id)
 
 
 def list_events(store: Store, *, newest_first: bool, limit: int | None = None) -> list[EventRow]:
@@ -138,22 +163,27 @@ def _summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
 def version(store: Store, event_id: str) -> int:
     """The event's version: it grows with every change (an ETag for the pages' poll)."""
     with storage.reading(store) as tx:
-        found = storage.event_version(tx, event_id)
+        found = storage.event_version(tx, rules.event_id(event_id))
     if found is None:
-        raise EventError("no-such-event", f"there is no event {event_id!r}")
+        raise rules.no_such_event(event_id)
     return found
 
 
-def record_view(row: RecordRow, sha256: str) -> RecordView:
-    """One kept record as ``GET .../records`` gives it."""
+def record_view(row: RecordRow, sha256: str, event: str) -> RecordView:
+    """One kept record of the event named ``event`` as ``GET .../records`` gives it."""
     header = json.loads(row.header) if row.header else None
-    return view(row, sha256, header, json.loads(row.report))
+    return view(row, sha256, header, json.loads(row.report), event)
 
 
 def view(
-    row: RecordRow, sha256: str, header: dict[str, Any] | None, report: dict[str, Any]
+    row: RecordRow,
+    sha256: str,
+    header: dict[str, Any] | None,
+    report: dict[str, Any],
+    event: str,
 ) -> RecordView:
-    """A record's row with its header and report (read already), as the API shows it."""
+    """A record's row with its header and report (read already), as the API shows it, with
+    what a director of the event named ``event`` should look at in it."""
     official = row.official_result
     return RecordView(
         record=row.number,
@@ -170,6 +200,7 @@ def view(
         valid=report["valid"],
         report=report,
         board=_board_of(row),
+        warnings=rules.event_tag_warnings(header["tags"], event) if header else (),
     )
 
 
@@ -184,9 +215,9 @@ def _board_of(row: RecordRow) -> tuple[int | None, int | None, str | None] | Non
 def list_records(store: Store, event_id: str, round_number: int | None = None) -> list[RecordView]:
     """Every record kept for the event, in the order received (or those of one round)."""
     with storage.reading(store) as tx:
-        event_row(tx, event_id)
+        event = event_row(tx, event_id)
         kept = storage.kept_records(tx, event_id, round_number=round_number)
-    return [record_view(row, sha256) for row, sha256 in kept]
+    return [record_view(row, sha256, event.name) for row, sha256 in kept]
 
 
 def record(store: Store, event_id: str, number: int) -> RecordView:
@@ -194,10 +225,10 @@ def record(store: Store, event_id: str, number: int) -> RecordView:
     if not rules.names_a_row(number):  # before the event: no such record anywhere
         rules.found_record(None, number)
     with storage.reading(store) as tx:
-        event_row(tx, event_id)
+        event = event_row(tx, event_id)
         kept = storage.kept_records(tx, event_id, number=number)
     row, sha256 = kept[0] if kept else (None, "")
-    return record_view(rules.found_record(row, number), sha256)
+    return record_view(rules.found_record(row, number), sha256, event.name)
 
 
 def list_uploads(store: Store, event_id: str) -> list[UploadSummary]:
@@ -207,27 +238,16 @@ def list_uploads(store: Store, event_id: str) -> list[UploadSummary]:
         return [UploadSummary.of(info) for info in storage.upload_infos(tx, event_id)]
 
 
-def records_grn(store: Store, event_id: str) -> str:
-    """Every record kept, in the order received, in canonical GRN (a record that cannot be
-    read, or only in part, is left out: its report says why)."""
-    from arbiter.service.core.batch import convert_source
-
-    with storage.reading(store) as tx:
-        event_row(tx, event_id)
-        sources = storage.upload_sources(tx, event_id)
-    texts = []
-    for source in sources:
-        for item in convert_source(source.data, to="grn", file=source.file_name, fmt=source.format):
-            if item.text is not None:
-                texts.append(item.text)
-    return "\n".join(texts)
+_SHA256 = re.compile("[0-9a-fA-F]{64}")
 
 
 def upload_bytes(store: Store, event_id: str, sha256: str) -> UploadSource:
     """An upload's file name, notation and bytes, exactly as sent."""
     with storage.reading(store) as tx:
         event_row(tx, event_id)
-        found = storage.upload_source(tx, event_id, sha256.lower())
+        found = None
+        if _SHA256.fullmatch(sha256):  # no other text names an upload (nor is looked up)
+            found = storage.upload_source(tx, event_id, sha256.lower())
     if found is None:
         raise EventError("no-such-upload", f"the event has no upload {sha256[:64]!r}")
     return found
@@ -270,29 +290,34 @@ def official_report(report: dict[str, Any], header: dict[str, Any], result: str)
     )
 
 
-def counted_items(rows: list[RecordRow]) -> list[tuple[Record | None, Report]]:
-    """What standings count of the records that count: each one's header as a record (none
-    for a record that could not be read) and its report, with the official result if set."""
+def counted_items(rows: list[RecordRow], event: EventRow) -> list[tuple[Record | None, Report]]:
+    """What standings count of the records of ``event`` that count: each one's header as a
+    record of the event (whatever its ``Event`` tag says) and its report, with the official
+    result if set. A record that could not be read, or that is a game of another game than
+    the event's (one kept before such records were refused), is none: it never counts."""
     items: list[tuple[Record | None, Report]] = []
     for row in rows:
         report = json.loads(row.report)
-        if row.header is None:
+        header = json.loads(row.header) if row.header else None
+        if header is None or header["game"] != event.game:
+            if header is not None:
+                report = wrong_game(report, header["game"], event.game)
             items.append((None, Report(**report)))
             continue
-        header = json.loads(row.header)
         made = (
             official_report(report, header, row.official_result)
             if row.official_result
             else Report(**report)
         )
-        items.append((record_of(header, report["index"]), made))
+        items.append((record_of(header, report["index"], event.name), made))
     return items
 
 
-def rounds_played(rows: list[RecordRow]) -> int:
-    """The highest round of a counted game among the records that count (``rows``), as
-    the standings say; computed afresh (a change needs it as it stands in its transaction)."""
-    return max((table.rounds for table in standings(counted_items(rows))), default=0)
+def rounds_played(rows: list[RecordRow], event: EventRow) -> int:
+    """The highest round of a counted game among the records of ``event`` that count
+    (``rows``), as the standings say; computed afresh (a change needs it as it stands in its
+    transaction)."""
+    return max((table.rounds for table in standings(counted_items(rows, event))), default=0)
 
 
 _TABLES: dict[tuple[str, str], tuple[int, list[EventStandings]]] = {}
@@ -310,8 +335,8 @@ def _tables(store: Store, tx: Tx, row: EventRow) -> list[EventStandings]:
         tables = [paired_table(tx, row)]
         _TABLES[key] = (row.version, tables)
         return tables
-    counted = counted_items(storage.counted_records(tx, row.id))
-    tables = standings(counted, tiebreaks=row.tiebreaks) or [
+    counted = counted_items(storage.counted_records(tx, row.id), row)
+    tables = [_named(table, row) for table in standings(counted, tiebreaks=row.tiebreaks)] or [
         # nothing counts yet: one empty table, named after the event
         EventStandings(row.name, row.game, 0, _applied(row.tiebreaks, row.game), (), ())
     ]
@@ -319,6 +344,17 @@ def _tables(store: Store, tx: Tx, row: EventRow) -> list[EventStandings]:
         _TABLES.clear()
     _TABLES[key] = (row.version, tables)
     return tables
+
+
+def _named(table: EventStandings, row: EventRow) -> EventStandings:
+    """The event's table: every record that counts names the event (:func:`counted_items`),
+    so the only other table standings make is that of records none of which counts, which
+    is the event's all the same."""
+    if table.event is not None:
+        return table
+    return replace(
+        table, event=row.name, game=row.game, tiebreak_order=_applied(row.tiebreaks, row.game)
+    )
 
 
 def _applied(tiebreaks: str | None, game: str) -> tuple[str, ...]:
@@ -338,55 +374,141 @@ def event_standings(store: Store, event_id: str) -> tuple[EventSummary, list[Eve
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    """The standings of one version of an event in one format, ready to send."""
+    """A read of one version of an event, ready to send: its standings in one format, its
+    records as JSON or GRN."""
 
     version: int
     body: bytes
     content_type: str
-    head: Head
+    head: Head | None = None
+    """The event's head as of this version (the standings; the records leave it to the
+    API to read)."""
 
 
-_RENDERED: dict[tuple[str, str, str], Rendered] = {}
-"""Standings as sent, by (database, event, format), for the version they were made at: a
-page polling the standings costs one query of the event's version until it changes."""
+class Renderings:
+    """Reads of events as sent, by (database, event, what), each for the version of the
+    event it was made at, so that reading an event again costs one query of its version
+    until it changes. At most ``budget`` bytes of bodies are kept, the least recently used
+    dropped first; a body over half of it is not kept."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.size = 0
+        self._kept: OrderedDict[tuple[str, ...], Rendered] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...], version: int) -> Rendered | None:
+        """What was made for ``key`` at ``version``, if it is still kept."""
+        with self._lock:
+            found = self._kept.get(key)
+            if found is None or found.version != version:
+                return None
+            self._kept.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, ...], made: Rendered) -> Rendered:
+        """Keep ``made`` for ``key`` (in place of an older version), within the budget."""
+        if len(made.body) > self.budget // 2:
+            return made
+        with self._lock:
+            old = self._kept.pop(key, None)
+            self.size += len(made.body) - (len(old.body) if old else 0)
+            self._kept[key] = made
+            while self.size > self.budget:
+                _, dropped = self._kept.popitem(last=False)
+                self.size -= len(dropped.body)
+        return made
+
+
+RENDERINGS = Renderings(64 * 1024 * 1024)
+"""The reads kept in this process: 64 MiB at most (the records of an event of 20,000
+records are about 20 MiB of JSON and 9 MiB of GRN)."""
 
 
 def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rendered:
     """The standings of the event in ``fmt`` (``json`` or a format of ``arbiter standings
-    --format``), as of its current version. Raises ``FormatError`` when the format cannot
-    hold them (a TRF of several events)."""
+    --format``), as of its current version. The event has one table, named after it, which
+    TRF writes whatever it holds; raises ``FormatError`` only when a figure does not fit
+    TRF's columns."""
     from arbiter.adjudicator.standings import standings_document
-    from arbiter.service.core.standings_formats import MEDIA_TYPES, render
+    from arbiter.service.core.standings_formats import MEDIA_TYPES, render, trf_text
 
     with storage.reading(store) as tx:
         row = event_row(tx, event_id)
-        key = (store.url, event_id, fmt)
-        cached = _RENDERED.get(key)
-        if cached is not None and cached.version == row.version:
+        key = (store.url, event_id, "standings", fmt)
+        cached = RENDERINGS.get(key, row.version)
+        if cached is not None:
             return cached
         tables = _tables(store, tx, row)
         if fmt == "json":
             text = json.dumps(standings_document(tables), ensure_ascii=False) + "\n"
             kind = "application/json"
-        else:
-            planned = row.rounds
-            if planned is not None and planned < max(t.rounds for t in tables):
-                planned = None  # fewer planned than played: the TRF's default
-            head = _head(tx, event_id)
-            comments = [*_trf_comments(tx, event_id), head_line(head)] if fmt == "trf" else ()
-            if fmt == "trf" and row.pairing != "none":
+        elif fmt == "trf":
+            comments = [*_trf_comments(tx, event_id), head_line(_head(tx, event_id))]
+            if row.pairing != "none":
                 from arbiter.service.events.rounds import tournament_trf
 
                 text = tournament_trf(tx, row, comments)
+            elif len(tables) == 1:
+                text = trf_text(tables[0], total_rounds=_planned(row, tables), comments=comments)
             else:
-                text = render(tables, fmt, total_rounds=planned, comments=comments)
+                text = render(tables, fmt, total_rounds=_planned(row, tables), comments=comments)
+            kind = MEDIA_TYPES[fmt]
+        else:
+            text = render(tables, fmt, total_rounds=_planned(row, tables), comments=[])
             kind = MEDIA_TYPES[fmt]
         head = _head(tx, event_id)
-    done = Rendered(row.version, text.encode("utf-8", "surrogatepass"), kind, head)
-    if len(_RENDERED) > 1024:
-        _RENDERED.clear()
-    _RENDERED[key] = done
-    return done
+    made = Rendered(row.version, text.encode("utf-8", "surrogatepass"), kind, head)
+    return RENDERINGS.put(key, made)
+
+
+def _planned(row: EventRow, tables: list[EventStandings]) -> int | None:
+    """The rounds the TRF's ``XXR`` gives: those planned, or its default (one more than
+    played) when none are planned or fewer than played."""
+    planned = row.rounds
+    if planned is not None and planned < max(t.rounds for t in tables):
+        return None
+    return planned
+
+
+def records_output(store: Store, event_id: str, round_number: int | None = None) -> Rendered:
+    """Every record kept (or those of one round) as the JSON of ``GET .../records``, as of
+    the event's current version."""
+    with storage.reading(store) as tx:
+        row = event_row(tx, event_id)
+        key = (store.url, event_id, "records", str(round_number))
+        cached = RENDERINGS.get(key, row.version)
+        if cached is not None:
+            return cached
+        kept = storage.kept_records(tx, event_id, round_number=round_number)
+    found = [record_view(one, sha256, row.name).to_dict() for one, sha256 in kept]
+    text = json.dumps({"records": found}, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return RENDERINGS.put(key, Rendered(row.version, text.encode(), "application/json"))
+
+
+def records_grn(store: Store, event_id: str) -> Rendered:
+    """Every record kept, in the order received, in canonical GRN, as of the event's current
+    version. A record that cannot be read, or only in part, is left out (its report says
+    why), and so is a record of another game than the event's."""
+    with storage.reading(store) as tx:
+        row = event_row(tx, event_id)
+        key = (store.url, event_id, "grn")
+        cached = RENDERINGS.get(key, row.version)
+        if cached is not None:
+            return cached
+        sources = storage.upload_sources(tx, event_id)
+    text = "\n".join(_grn_texts(sources, row.game))
+    made = Rendered(row.version, text.encode("utf-8", "surrogatepass"), "text/plain; charset=utf-8")
+    return RENDERINGS.put(key, made)
+
+
+def _grn_texts(sources: list[UploadSource], game: str) -> Iterator[str]:
+    from arbiter.service.core.batch import convert_source
+
+    for source in sources:
+        for item in convert_source(source.data, to="grn", file=source.file_name, fmt=source.format):
+            if item.text is not None and item.record is not None and item.record.game == game:
+                yield item.text
 
 
 def head_line(head: Head) -> str:

@@ -8,6 +8,7 @@ is tested on plain values (``tests/events/test_rules.py``).
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 import unicodedata
@@ -23,6 +24,8 @@ from arbiter.service.events.common import (
     ACCEPTED,
     DIRECTOR,
     EXCLUDED,
+    MAX_EVENT_ID,
+    MAX_FILE_NAME,
     MAX_LABEL,
     MAX_NAME,
     MAX_NUMBER,
@@ -34,10 +37,13 @@ from arbiter.service.events.common import (
     EventError,
 )
 from arbiter.service.events.rows import EventRow, RecordRow, TokenRow
+from arbiter.service.events.views import RecordWarning
 
 __all__ = [
     "CREATED",
     "EDITABLE",
+    "SIGNATURES",
+    "SNIFFED",
     "Actor",
     "EventChanges",
     "NewEvent",
@@ -46,7 +52,10 @@ __all__ = [
     "clearable",
     "confirmable",
     "correctable",
+    "file_name",
     "event_changes",
+    "event_id",
+    "event_tag_warnings",
     "excludable",
     "flag",
     "found_event",
@@ -56,6 +65,8 @@ __all__ = [
     "label",
     "name",
     "names_a_row",
+    "names_an_event",
+    "no_such_event",
     "new_event",
     "official_result",
     "open_event",
@@ -69,7 +80,9 @@ __all__ = [
     "room_for_upload",
     "round_of_tags",
     "rounds",
+    "storable",
     "text",
+    "text_source",
     "tiebreaks",
     "upload_status",
 ]
@@ -125,8 +138,29 @@ def actor(token: TokenRow | None, event_id: str, role: str) -> Actor:
 
 def found_event(row: EventRow | None, event_id: str) -> EventRow:
     if row is None:
-        raise EventError("no-such-event", f"there is no event {event_id!r}")
+        raise no_such_event(event_id)
     return row
+
+
+def names_an_event(event_id: str) -> bool:
+    """Whether an id of a path may name an event: 1 to ``MAX_EVENT_ID`` printable characters.
+    Any other (a NUL, a lone surrogate, a thousand characters) could not have been stored,
+    and is not looked up: a database may refuse it as a value."""
+    return 0 < len(event_id) <= MAX_EVENT_ID and event_id.isprintable()
+
+
+def event_id(value: str) -> str:
+    """An id of a path that may name an event, to look up; ``no-such-event`` for one that
+    cannot (:func:`names_an_event`)."""
+    if not names_an_event(value):
+        raise no_such_event(value)
+    return value
+
+
+def no_such_event(event_id: str) -> EventError:
+    """The refusal of an id that names no event (shown cut to 40 characters)."""
+    shown = event_id if len(event_id) <= 40 else event_id[:40] + "..."
+    return EventError("no-such-event", f"there is no event {shown!r}")
 
 
 def open_event(event: EventRow) -> None:
@@ -287,11 +321,26 @@ def text(value: object, field: str, most: int, *, required: bool = True) -> str 
         return None
     if not isinstance(value, str) or not _SPACES.sub("", value):
         raise EventError("bad-field", f"'{field}' must be a non-empty text", field=field)
+    if not storable(value):
+        raise EventError(
+            "bad-field",
+            f"'{field}' holds a NUL or a lone surrogate, which no text holds",
+            field=field,
+        )
     if len(value) > most:
         raise EventError("bad-field", f"'{field}' is longer than {most} characters", field=field)
     if field == "reason":
         return _EDGES.sub("", value)  # a reason keeps its lines
     return _SPACES.sub(" ", value).strip(" ")
+
+
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def storable(value: str) -> bool:
+    """Whether ``value`` can be kept as text in every database: no NUL (PostgreSQL's text
+    holds none) and no lone surrogate (UTF-8 encodes none; JSON's ``"\\ud800"`` gives one)."""
+    return _UNSTORABLE.search(value) is None
 
 
 def reason(value: object, *, required: bool = True) -> str | None:
@@ -311,6 +360,21 @@ def label(value: object) -> str:
     found = text(value, "label", MAX_LABEL)
     assert found is not None  # required
     return found
+
+
+def file_name(value: str | None) -> str | None:
+    """An upload's file name as it is kept: none, or 1 to ``MAX_FILE_NAME`` characters that
+    can be kept as text. A longer one is refused, never cut by the database (the web face
+    keeps the last 255 characters of the name a client sends)."""
+    if value is None:
+        return None
+    if not value or len(value) > MAX_FILE_NAME or not storable(value):
+        raise EventError(
+            "bad-field",
+            f"a file name is 1 to {MAX_FILE_NAME} characters, without a NUL or a lone surrogate",
+            field="file",
+        )
+    return value
 
 
 def game(value: object) -> str:
@@ -727,13 +791,13 @@ def manual_pairing(
     return tuple(boards), tuple(byes)
 
 
-BOARD_RESULT_WORDS = {"1-0": "1-0", "0-1": "0-1", "+-": "+-", "-+": "-+", "--": "--"}
+BOARD_RESULT_WORDS = ("1-0", "0-1", "+-", "-+", "--")
 
 
 def board_result(value: object) -> str:
     """A result the director gives a board: ``1-0`` or ``0-1`` (the first seat's side
     first), ``+-`` or ``-+`` (a forfeit), ``--`` (a double forfeit)."""
-    if value not in BOARD_RESULT_WORDS:
+    if not isinstance(value, str) or value not in BOARD_RESULT_WORDS:
         raise EventError(
             "bad-field", "'result' must be 1-0, 0-1, +- or -+ (a forfeit), or -- (double forfeit)",
             field="result",
@@ -781,3 +845,95 @@ def placement(
 
 def _plain(name: str) -> str:
     return " ".join(name.split())
+
+
+# --- what an upload holds -----------------------------------------------------------------
+
+SNIFFED = 1024
+"""The first bytes of a source that tell text from a photo or a document."""
+_ODD_SHARE = 0.1
+"""The share of those bytes that may be neither UTF-8 nor printable or white space: a
+record saved in another encoding has a few (its accented letters), a photo has half."""
+
+SIGNATURES: tuple[tuple[bytes, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"II*\x00", "a TIFF image"),
+    (b"MM\x00*", "a TIFF image"),
+    (b"RIFF", "a RIFF file (a WebP image, a sound or a video)"),
+    (b"%PDF-", "a PDF document"),
+    (b"PK\x03\x04", "a ZIP archive (or an office document)"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an office document"),
+    (b"\x1f\x8b", "a gzip file"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"Rar!\x1a\x07", "a RAR archive"),
+    (b"\x7fELF", "a program"),
+    (b"\xff\xfe", "UTF-16 text: save it as UTF-8"),
+    (b"\xfe\xff", "UTF-16 text: save it as UTF-8"),
+)
+"""The first bytes of the files most often sent by mistake, and what each file is."""
+
+
+def text_source(data: bytes, file: str | None) -> None:
+    """Refuse (``not-text``) a source that is not text, judged by its first ``SNIFFED``
+    bytes: the signature of a known binary format (an image, a PDF, an archive), a NUL byte
+    (no GRN or JSON text holds one), or more than a tenth of bytes that are neither UTF-8
+    nor printable or white space. Cut into records, such a file would only make junk."""
+    what = _not_text(data[:SNIFFED], whole=len(data) <= SNIFFED)
+    if what is not None:
+        where = "the body" if file is None else f"the file {file!r}"
+        raise EventError(
+            "not-text",
+            f"{where} is not text ({what}): records are sent as UTF-8 text, GRN or JSON; "
+            "nothing of this request was kept",
+            file=file,
+        )
+
+
+def _not_text(head: bytes, *, whole: bool) -> str | None:
+    """What ``head``, the first bytes of a source, shows it is when it is not text."""
+    for signature, what in SIGNATURES:
+        if head.startswith(signature):
+            return what
+    if head[4:8] == b"ftyp":
+        return "a photo or a video (ISO media: HEIC, MP4)"
+    if b"\x00" in head:
+        return "it holds NUL bytes"
+    decoded = codecs.getincrementaldecoder("utf-8")("surrogateescape").decode(head, final=whole)
+    odd = len(_ODD.findall(decoded))
+    if odd > _ODD_SHARE * len(head):
+        return f"{odd} of its first {len(head)} bytes are not UTF-8 text"
+    return None
+
+
+_ODD = re.compile("[\udc80-\udcff\x00-\x08\x0e-\x1f]")
+"""A byte that is not UTF-8 (decoded as a surrogate escape), or a control character that is
+not white space (tab, line feed, vertical tab, form feed, carriage return)."""
+
+
+def event_tag_warnings(tags: Sequence[Sequence[str]], event: str) -> tuple[RecordWarning, ...]:
+    """What a director is told of a record's ``Event`` tag (``tags``: a header's ``[name,
+    value]`` pairs) in the event named ``event``: a record counts for the event it was
+    uploaded to whatever its tag says, so a tag missing or naming another event is only a
+    warning shown with the record (a slip of the pen, or a file of another event)."""
+    found = next((value for name, value in tags if name == "Event"), "")
+    named = " ".join(found.split())
+    if not named:
+        return (
+            RecordWarning(
+                "no-event-tag",
+                f"the record has no Event tag; it counts for {event}, the event it was uploaded to",
+            ),
+        )
+    if named != event:
+        shown = named if len(named) <= 100 else named[:100] + "..."
+        return (
+            RecordWarning(
+                "event-tag-differs",
+                f"the record's Event tag names {shown!r}; it counts for {event}, the event "
+                "it was uploaded to",
+            ),
+        )
+    return ()

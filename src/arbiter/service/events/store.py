@@ -11,6 +11,7 @@ one event are made one at a time, in the order of its audit trail.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import threading
 from collections.abc import Iterator
@@ -45,8 +46,11 @@ from arbiter.service.events.common import DatabaseError, DatabaseUnavailable
 __all__ = [
     "APPEND_ONLY",
     "DATABASE_FILE",
+    "SQLITE_BUSY_SECONDS",
+    "TURN_SECONDS",
     "DatabaseError",
     "Store",
+    "WriterTurn",
     "default_folder",
     "default_url",
     "engine_url",
@@ -278,13 +282,60 @@ def shown_url(text: str) -> str:
     return _shown(text).strip("'\"")
 
 
+SQLITE_BUSY_SECONDS = 30.0
+"""How long a SQLite connection waits for a lock held by a writer outside the turn (a
+migration, or a program of its own on the file) before it gives up."""
+TURN_SECONDS = 30.0
+"""How long a change to a SQLite database waits for its turn to write before it is answered
+as the database not answering (503): only a writer that hangs makes it wait so long."""
+
+
+class WriterTurn:
+    """One writer at a time on a SQLite file, across the threads of a process and across
+    processes (``spec/events.md`` §1). SQLite's own wait for its write lock polls, sleeping
+    longer the longer it has waited, so under a steady load a writer that has waited long
+    loses the lock, again and again, to those that came after it: seconds, at worst the
+    whole busy timeout. Here the threads of a process queue on a lock, and the one whose
+    turn it is takes a lock file (``flock``) that the kernel hands on, waking its waiters,
+    as soon as it is let go: at most one writer per process waits on it, and SQLite's lock
+    is free whenever a writer has its turn."""
+
+    def __init__(self, path: Path, seconds: float) -> None:
+        self.path = path
+        self.seconds = seconds
+        self._queue = threading.Lock()
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """The turn to write, for the block. Raises :class:`DatabaseUnavailable` when it
+        does not come within ``seconds`` (its holder hangs)."""
+        if not self._queue.acquire(timeout=self.seconds):
+            raise DatabaseUnavailable(
+                f"no turn to write within {self.seconds:g} s", "WriterTurnTimeout"
+            )
+        try:
+            lock_file = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:  # closed, the file lets the lock go, whatever happens in the block
+                fcntl.flock(lock_file, fcntl.LOCK_EX)
+                yield
+            finally:
+                os.close(lock_file)
+        finally:
+            self._queue.release()
+
+
 class Store:
     """One database: its engine, and transactions to read or to write in."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.dialect = "sqlite" if urlsplit(url).scheme.lower() == "sqlite" else "postgresql"
-        self.engine: Engine = _engine(engine_url(url))
+        found = engine_url(url)
+        self.engine: Engine = _engine(found)
+        self.turn: WriterTurn | None = None  # PostgreSQL: a change locks its event's row
+        if self.dialect == "sqlite":
+            database = Path(found.database or "")
+            self.turn = WriterTurn(database.with_name(database.name + "-writer"), TURN_SECONDS)
         self.pid = os.getpid()  # a forked process opens its own (pooled connections are not shared)
 
     @contextlib.contextmanager
@@ -299,8 +350,12 @@ class Store:
     @contextlib.contextmanager
     def write(self) -> Iterator[Connection]:
         """A connection in a write transaction, committed at the end of the block (rolled
-        back on an exception). On SQLite it takes the write lock at once."""
-        with self.engine.connect() as conn:
+        back on an exception). On SQLite it waits for its turn (:class:`WriterTurn`), then
+        takes the write lock at once."""
+        with contextlib.ExitStack() as stack:
+            if self.turn is not None:
+                stack.enter_context(self.turn.held())
+            conn = stack.enter_context(self.engine.connect())
             conn = conn.execution_options(arbiter_write=True)
             with conn.begin():
                 yield conn
@@ -313,7 +368,9 @@ def _engine(url: URL) -> Engine:
     if url.get_backend_name() == "sqlite":
         return _sqlite_engine(url)
     try:
-        engine = create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=8)
+        engine = create_engine(
+            url, pool_pre_ping=True, pool_size=8, max_overflow=8, hide_parameters=True
+        )
     except ModuleNotFoundError:
         raise DatabaseError(
             "PostgreSQL needs psycopg: pip install 'arbiter-grn[postgresql]'"
@@ -323,11 +380,17 @@ def _engine(url: URL) -> Engine:
 
 def _sqlite_engine(url: URL) -> Engine:
     """SQLite in WAL mode (readers never wait for the writer), with foreign keys, a wait of
-    up to 30 s for the write lock, and ``BEGIN IMMEDIATE`` for write transactions (a
-    transaction that read first and wrote later could fail at once, without waiting)."""
+    up to ``SQLITE_BUSY_SECONDS`` for a lock held outside the writers' turn, and ``BEGIN
+    IMMEDIATE`` for write transactions (a transaction that read first and wrote later could
+    fail at once, without waiting). The values of a statement that fails are never in its
+    error (nor in a log): they are what a client sent."""
     path = Path(url.database or "")
     path.parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"timeout": 30, "isolation_level": None})
+    engine = create_engine(
+        url,
+        connect_args={"timeout": SQLITE_BUSY_SECONDS, "isolation_level": None},
+        hide_parameters=True,
+    )
 
     @event.listens_for(engine, "connect")
     def _connected(dbapi: Any, _record: Any) -> None:

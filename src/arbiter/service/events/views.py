@@ -22,6 +22,7 @@ __all__ = [
     "KeptUpload",
     "RecordTotals",
     "RecordView",
+    "RecordWarning",
     "TokenView",
     "UploadAnswer",
     "UploadSummary",
@@ -91,9 +92,22 @@ class EventSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordWarning:
+    """Something a director should look at in a record that counts all the same (its
+    ``Event`` tag missing, or naming another event): a stable code and a sentence."""
+
+    code: str
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
 class RecordView:
     """One kept record as ``GET .../records`` gives it: its place, status, the result that
-    counts beside the adjudicator's, and the adjudicator's report."""
+    counts beside the adjudicator's, what a director should look at (``warnings``), and
+    the adjudicator's report."""
 
     record: int
     upload: int
@@ -111,6 +125,7 @@ class RecordView:
     board: tuple[int | None, int | None, str | None] | None = None
     """In a paired event: the round and board the record stands on, and why it counts on
     none (``not-paired``, ``seats-reversed``, ``wrong-round``, ``board-has-a-result``)."""
+    warnings: tuple[RecordWarning, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         shown = {
@@ -126,6 +141,7 @@ class RecordView:
             "result": self.result,
             "adjudicated_result": self.adjudicated_result,
             "valid": self.valid,
+            "warnings": [one.to_dict() for one in self.warnings],
             "report": self.report,
         }
         if self.board is not None:

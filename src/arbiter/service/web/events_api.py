@@ -13,19 +13,25 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import json
+import logging
+import re
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 
 from arbiter.service.web.errors import ApiError
 from arbiter.service.web.inputs import request_sources
 
 if TYPE_CHECKING:
     from arbiter.service.events.common import Code, EventError
+    from arbiter.service.events.reading import Rendered
     from arbiter.service.events.receipts import ServerKey
     from arbiter.service.events.store import Store
+    from arbiter.service.web.front import EarlyRefusal
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -58,6 +64,7 @@ STATUS: dict[Code, int] = {
     "not-excluded": 409,
     "no-official-result": 409,
     "event-full": 422,
+    "not-text": 422,
     "too-many-tokens": 422,
     "cannot-correct": 422,
     "bad-result": 422,
@@ -185,15 +192,25 @@ def call(operation: Callable[Concatenate[Store, P], R], /, *args: P.args, **kwar
 
 def bearer() -> str | None:
     """The token of ``Authorization: Bearer TOKEN``, if the request has one."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token_of(request.headers.get("Authorization", ""))
+
+
+def token_of(authorization: str) -> str | None:
+    """The token of an ``Authorization`` header's value ``Bearer TOKEN``, if it is one."""
+    scheme, _, token = authorization.partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
 def body() -> dict[str, Any]:
-    """The request's JSON object (an empty object for no body)."""
-    if not request.get_data(cache=True):
+    """The request's JSON object (an empty object for no body). JSON that Python cannot
+    read, nested too deep included, is ``bad-json`` like any other."""
+    data = request.get_data(cache=True)
+    if not data:
         return {}
-    found = request.get_json(silent=True)
+    try:
+        found = json.loads(data)
+    except (ValueError, RecursionError):
+        found = None
     if not isinstance(found, dict):
         raise ApiError(400, "bad-json", "the body must be a JSON object")
     return found
@@ -324,15 +341,15 @@ def finalise(event_id: str) -> Response:
 @bp.post("/<event_id>/records")
 def upload(event_id: str) -> tuple[Response, int]:
     """Records in: the bodies ``/adjudicate`` takes, each kept as sent with its reports."""
-    from arbiter.service.events.operations import Upload, require_token
+    from arbiter.service.events.operations import Upload
     from arbiter.service.events.operations import upload as keep
 
-    with refusals():  # before reading a body that would be refused anyway
-        require_token(bearer())
-    sources = [
-        Upload(s.name, s.data if isinstance(s.data, bytes) else s.data.read(), s.fmt)
-        for s in request_sources(request)
-    ]
+    def sources() -> list[Upload]:  # read once the token, the event and its role are checked
+        return [
+            Upload(s.name, s.data if isinstance(s.data, bytes) else s.data.read(), s.fmt)
+            for s in request_sources(request)
+        ]
+
     answer = call(keep, event_id, bearer(), sources)
     return jsonify(
         count=answer.count, invalid=answer.invalid, **answer.to_dict(), url=page_url(event_id)
@@ -343,15 +360,12 @@ def upload(event_id: str) -> tuple[Response, int]:
 def records(event_id: str) -> Response:
     """Every record kept, with its report, round, players, status and upload (``?round=N``:
     one round's); ``?format=grn``: all of them as canonical GRN."""
-    from arbiter.service.events.reading import list_records
+    from arbiter.service.events.reading import records_grn, records_output
 
     if request.args.get("format", "json") not in ("json", "grn"):
         raise ApiError(400, "bad-parameter", "'format' must be json or grn", parameter="format")
     if request.args.get("format") == "grn":
-        from arbiter.service.events.reading import records_grn
-
-        text = call(records_grn, event_id)
-        response = Response(text, content_type="text/plain; charset=utf-8")
+        response = _rendered(event_id, call(records_grn, event_id))
         response.headers["Content-Disposition"] = f'attachment; filename="{event_id}.grn"'
         _with_head(response, event_id)
         return response
@@ -363,10 +377,24 @@ def records(event_id: str) -> Response:
                 400, "bad-parameter", "'round' must be a round number", parameter="round"
             )
         number = int(round_text)
-    return _fresh(
-        event_id,
-        lambda: jsonify(records=[one.to_dict() for one in call(list_records, event_id, number)]),
-    )
+    return _rendered(event_id, call(records_output, event_id, number))
+
+
+def _rendered(event_id: str, made: Rendered) -> Response:
+    """A read made for one version of the event, with that version as its ETag; 304 when
+    the client has it; the event's head as of the read (``Arbiter-Head``)."""
+    current = f"{event_id}-{made.version}"
+    if request.if_none_match.contains(current):
+        response = Response(status=304)
+    else:
+        response = Response(made.body, content_type=made.content_type)
+    response.headers["ETag"] = f'"{current}"'
+    response.headers["Cache-Control"] = "no-cache"
+    if made.head is not None:
+        response.headers["Arbiter-Head"] = f"{made.head.entry} {made.head.hash}"
+    else:
+        _with_head(response, event_id)
+    return response
 
 
 @bp.get("/<event_id>/records/<int:number>")
@@ -465,15 +493,7 @@ def standings(event_id: str) -> Response:
         made = call(standings_output, event_id, fmt)
     except FormatError as err:
         raise ApiError(422, "cannot-format", str(err), parameter="format") from None
-    current = f"{event_id}-{made.version}"
-    if request.if_none_match.contains(current):
-        response = Response(status=304)
-    else:
-        response = Response(made.body, content_type=made.content_type)
-    response.headers["ETag"] = f'"{current}"'
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["Arbiter-Head"] = f"{made.head.entry} {made.head.hash}"
-    return response
+    return _rendered(event_id, made)
 
 
 @bp.get("/<event_id>/log")
@@ -695,3 +715,62 @@ def repair(event_id: str, number: int) -> tuple[Response, int]:
     given = body()
     made = call(repaired, event_id, bearer(), number, given.get("apply"), given.get("reason"))
     return jsonify(original=made.original.to_dict(), copy=made.copy.to_dict()), 201
+
+
+# --- uploads refused before their body ----------------------------------------------------
+
+UPLOAD_PATH = re.compile("/api/v1/events/([^/]+)/records")
+
+
+class UploadAdmission:
+    """The checks of an upload that need no body (its token, its event, the event open),
+    made under ``arbiter serve`` as soon as a request's headers are in
+    (:class:`~arbiter.service.web.front.Admission`): an upload refused anyway is answered
+    before its body is received, however large. The checks run in a thread of their own,
+    never in the server's event loop; a request that arrives whole in the meantime is
+    checked by the route, as always."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.pool = ThreadPoolExecutor(2, thread_name_prefix="arbiter-admission")
+
+    def wants(self, method: str, path: str) -> bool:
+        return method == "POST" and UPLOAD_PATH.fullmatch(path) is not None
+
+    def ask(
+        self, path: str, authorization: str, answer: Callable[[EarlyRefusal | None], None]
+    ) -> None:
+        self.pool.submit(self._answer, path, authorization, answer)
+
+    def _answer(
+        self, path: str, authorization: str, answer: Callable[[EarlyRefusal | None], None]
+    ) -> None:
+        try:
+            refusal = self.refusal(path, authorization)
+        except Exception:  # a bug here must not hold the request: the route decides
+            logging.getLogger("arbiter.serve").exception("the admission of an upload failed")
+            refusal = None
+        answer(refusal)
+
+    def refusal(self, path: str, authorization: str) -> EarlyRefusal | None:
+        """The refusal of an upload to ``path`` (a WSGI path, its bytes as Latin-1) with
+        this ``Authorization``, or None. A database that does not answer refuses nothing
+        here: the route answers that once the body is in."""
+        from arbiter.service.events.common import UPLOAD
+        from arbiter.service.events.operations import admit
+        from arbiter.service.web.front import EarlyRefusal
+
+        found = UPLOAD_PATH.fullmatch(path)
+        if found is None:
+            return None
+        event_id = found.group(1).encode("latin-1").decode("utf-8", "replace")
+        with self.app.app_context():
+            try:
+                call(admit, event_id, token_of(authorization), UPLOAD)
+            except ApiError as err:
+                if err.status >= 500:
+                    return None
+                challenge = (("WWW-Authenticate", 'Bearer realm="arbiter"'),)
+                headers = challenge if err.status == 401 else ()
+                return EarlyRefusal(err.status, err.code, err.message, err.extra, headers)
+        return None

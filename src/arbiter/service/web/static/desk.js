@@ -6,39 +6,14 @@
 // the new records in place.
 "use strict";
 (() => {
-  const { $, element } = arbiterDom;
+  const { $, element, say, refused } = arbiterDom;
   const script = document.currentScript;
   const event = script.dataset.event || null;
   const api = "/api/v1/events/" + event;
   const keyOf = (id) => "arbiter-token:" + id;
 
-  function say(id, text, bad) {
-    const note = $(id);
-    if (!note) return;
-    note.textContent = text;
-    note.className = bad ? "warning" : (text ? "notice" : "");
-  }
-
-  async function call(method, path, body, headers) {
-    const token = event ? sessionStorage.getItem(keyOf(event)) : null;
-    const sent = Object.assign({}, headers || {});
-    if (token) sent.Authorization = "Bearer " + token;
-    if (body !== undefined && !(body instanceof FormData)) {
-      sent["Content-Type"] = "application/json";
-      body = JSON.stringify(body);
-    }
-    let response;
-    try {
-      response = await fetch(path, { method, body, headers: sent });
-    } catch (err) {
-      return { ok: false, status: 0, data: { error: { message: "the server did not answer" } } };
-    }
-    const data = (response.headers.get("Content-Type") || "").startsWith("application/json")
-      ? await response.json() : {};
-    return { ok: response.ok, status: response.status, data };
-  }
-
-  const refused = (answer) => "Refused (" + answer.status + "): " + answer.data.error.message;
+  const call = (method, path, body) =>
+    arbiterDom.request(method, path, body, event ? sessionStorage.getItem(keyOf(event)) : null);
 
   // A link that opens the upload page with a token: the token after the "#", which a
   // browser never sends to a server (nor keeps in its logs), the player's number before.
@@ -235,6 +210,7 @@
     else item.appendChild(element("span", problem(one.report), "bad"));
     if (one.status === "pending") item.append(" ", element("span", "waits for confirmation",
                                                            "badge pending"));
+    for (const warning of one.warnings || []) item.append(" ", element("span", warning.message, "note"));
     return item;
   }
 

@@ -4,35 +4,13 @@
 // token desk.js keeps in this tab's sessionStorage.
 "use strict";
 (() => {
-  const { $, element } = arbiterDom;
+  const { $, element, say, refused } = arbiterDom;
   const event = document.currentScript.dataset.event;
   const api = "/api/v1/events/" + event;
   const open = Boolean($("player-add"));  // a finalised event's desk has no write control
 
-  function say(id, text, bad) {
-    const note = $(id);
-    note.textContent = text;
-    note.className = bad ? "warning" : (text ? "notice" : "");
-  }
-
-  async function call(method, path, body) {
-    const token = sessionStorage.getItem("arbiter-token:" + event);
-    const headers = {};
-    if (token) headers.Authorization = "Bearer " + token;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    let response;
-    try {
-      response = await fetch(path, { method, headers,
-                                     body: body === undefined ? undefined : JSON.stringify(body) });
-    } catch (err) {
-      return { ok: false, status: 0, data: { error: { message: "the server did not answer" } } };
-    }
-    const data = (response.headers.get("Content-Type") || "").startsWith("application/json")
-      ? await response.json() : {};
-    return { ok: response.ok, status: response.status, data };
-  }
-
-  const refused = (answer) => "Refused (" + answer.status + "): " + answer.data.error.message;
+  const call = (method, path, body) =>
+    arbiterDom.request(method, path, body, sessionStorage.getItem("arbiter-token:" + event));
   const numberOr = (id) => ($(id).value ? Number($(id).value) : undefined);
 
   // --- players -----------------------------------------------------------------------------
