@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench bench-http bench-venv bench-events fuzz hostile-load clean venv system
+.PHONY: demo test bench bench-http bench-venv bench-events bench-pairings fuzz hostile-load clean venv system
 
 venv: $(STAMP)
 
@@ -90,6 +90,11 @@ bench-http: bench-venv
 # reads, on SQLite and on PostgreSQL, then /adjudicate with --workers 1 and 2.
 bench-events: bench-venv
 	$(BENCH_VENV)/bin/python bench/events_load.py
+
+# `arbiter pair FILE.trf` as a whole process on events of 200 and 1,000 players (README,
+# "Pairings"); the target for 200 players is under 2 s.
+bench-pairings: bench-venv
+	$(BENCH_VENV)/bin/python bench/pairings.py
 
 # Good requests timed while 10% of the requests are the worst inputs known (README).
 hostile-load: bench-venv

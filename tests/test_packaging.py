@@ -32,6 +32,9 @@ def test_the_wheel_adds_no_top_level_name_but_arbiter(wheel: Path) -> None:
         "site.css",
         "event.js",
         "desk.js",
+        "times.js",
+        "game.js",
+        "upload.js",
         "favicon.svg",
     ):
         assert f"arbiter/service/web/static/{asset}" in names

@@ -13,6 +13,7 @@ PACKAGES = [
     "arbiter.notation",
     "arbiter.adjudicator",
     "arbiter.diagram",
+    "arbiter.pairing",
     "arbiter.service",
     "arbiter.service.events",
 ]

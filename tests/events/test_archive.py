@@ -149,9 +149,9 @@ def test_db_commands_say_what_is_wrong_with_a_database_url(tmp_path: Path) -> No
 
 def test_db_upgrade_creates_then_finds_the_schema_up_to_date(database: str) -> None:
     code, _, said = db("upgrade", "--database", database)
-    assert code == 0 and "upgraded from nothing to schema 0001" in said
+    assert code == 0 and "upgraded from nothing to schema 0003" in said
     code, _, said = db("upgrade", "--database", database)
-    assert code == 0 and "already at schema 0001" in said
+    assert code == 0 and "already at schema 0003" in said
 
 
 def test_the_default_database_is_a_file_in_the_data_folder(
@@ -184,3 +184,33 @@ def test_list_shows_the_events(database: str) -> None:
     code, out, _ = db("list", "--database", database)
     assert code == 0
     assert out.startswith(f"{made['id']}\tImplo\t{made['created_at']}\topen\t<b>Open</b>")
+
+
+def test_an_archive_of_an_earlier_version_still_imports_and_verifies(database: str) -> None:
+    archive = Path(__file__).resolve().parent / "archive-v1.zip"
+    code, _, said = db("import", "--database", database, str(archive))
+    assert code == 0 and "event wsue7t5alms4m imported" in said, said
+    client = create_app({"DATABASE": database}).test_client()
+    log = body(client.get("/api/v1/events/wsue7t5alms4m/log"))["log"]
+    assert log[-1]["hash"] == "f3079e1143c3d9b286b1fac232b2fa388a5ec9a6fbc7051e647281a020767566"
+    assert body(client.get("/api/v1/events/wsue7t5alms4m/verify"))["valid"] is True
+    trf = client.get("/api/v1/events/wsue7t5alms4m/standings?format=trf").data.decode()
+    assert [line for line in trf.splitlines() if line.startswith("### head")] == [
+        "### head: entry 12, hash f3079e1143c3d9b286b1fac232b2fa388a5ec9a6fbc7051e647281a020767566"
+    ]
+    assert [line for line in trf.splitlines() if line.startswith("###")][:-1] == [
+        "### 2026-11-26T19:09:23.649Z correction 6 by token 1: record 1 (round 1, player-01 v "
+        "player-04, body #1) excluded; reason: wrong round",
+        "### 2026-11-26T19:09:23.651Z correction 7 by token 1: record 1 (round 1, player-01 v "
+        "player-04, body #1) counted again; reason: right after all",
+        "### 2026-11-26T19:09:23.654Z correction 8 by token 1: record 2 (round 1, player-05 v "
+        "player-02, body #2) official result Blue+F (adjudicated Orange+13); reason: no show",
+        "### 2026-11-26T19:09:23.656Z correction 9 by token 1: record 2 (round 1, player-05 v "
+        "player-02, body #2) official result taken back: the adjudicated result counts; "
+        "reason: played after all",
+    ]
+    # the archive's own director token (of this test event only) still opens it: the event
+    # is finalised, hence 409 and not 401
+    token = "arb_Cd2pAfu7Nr49C3yxaHY6IdIKIoIh8XZ83c1C_H4N-xM"
+    refused = client.post("/api/v1/events/wsue7t5alms4m/finalise", headers=bearer(token))
+    assert (refused.status_code, body(refused)["error"]["code"]) == (409, "event-finalised")

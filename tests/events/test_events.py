@@ -38,11 +38,17 @@ def post_files(client: FlaskClient, event: str, token: str | None, *paths: Path)
     )
 
 
+UNTAGGED = b'[Game "Pilo"]\n[Size "6"]\n[Site'
+"""The start of the one record of the tournament without an Event tag (a friendly game)."""
+
+
 def cli_standings(*args: str) -> Any:
-    """What ``arbiter standings`` prints for the tournament's files, named as uploaded."""
+    """What ``arbiter standings`` prints for the tournament's files, named as uploaded, each
+    record given to the event as an upload gives it: with the event's Event tag."""
+    tagged = UNTAGGED.replace(b"[Site", b'[Event "Autumn Open"]\n[Site')
     with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
         for path in ROUNDS:
-            Path(path.name).write_bytes(path.read_bytes())
+            Path(path.name).write_bytes(path.read_bytes().replace(UNTAGGED, tagged))
         done = CliRunner().invoke(main, ["standings", *args, *(path.name for path in ROUNDS)])
     return done.stdout
 
@@ -75,7 +81,10 @@ def test_an_event_from_creation_to_final_standings(client: FlaskClient) -> None:
         kept = client.get(f"/api/v1/events/{event}/standings?format={fmt}").data.decode()
         assert kept == cli_standings("--format", fmt)
     trf = client.get(f"/api/v1/events/{event}/standings?format=trf").data.decode()
-    assert trf == cli_standings("--format", "trf", "--total-rounds", "5")
+    head = body(client.get(f"/api/v1/events/{event}"))["head"]
+    line = f"### head: entry {head['entry']}, hash {head['hash']}\n"
+    assert line in trf  # the kept event's TRF is the command's, with the head it was made at
+    assert trf.replace(line, "") == cli_standings("--format", "trf", "--total-rounds", "5")
 
     summary = body(client.get(f"/api/v1/events/{event}"))
     assert summary["rounds_played"] == 4 and summary["records"]["accepted"] == 16
@@ -410,9 +419,9 @@ def test_the_planned_rounds_change_and_may_not_fall_below_those_played(
 def test_an_event_holds_a_bounded_number_of_records(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from arbiter.service.events import operations
+    from arbiter.service.events import common
 
-    monkeypatch.setattr(operations, "MAX_RECORDS", 5)
+    monkeypatch.setattr(common, "MAX_RECORDS", 5)
     event, token = create(client)
     assert post_files(client, event, token, ROUNDS[0]).status_code == 201
     full = post_files(client, event, token, ROUNDS[1])
@@ -432,3 +441,29 @@ def test_etags_let_a_page_poll_cheaply(client: FlaskClient) -> None:
         f"/api/v1/events/{event}/standings", headers={"If-None-Match": first.headers["ETag"]}
     )
     assert changed.status_code == 200 and changed.headers["ETag"] != first.headers["ETag"]
+
+
+def test_every_refusal_of_the_events_layer_has_one_http_status() -> None:
+    from arbiter.service.events.common import CODES
+    from arbiter.service.web.events_api import STATUS
+
+    assert sorted(STATUS) == sorted(CODES)
+    assert set(STATUS.values()) <= {400, 401, 403, 404, 409, 422}
+
+
+def test_a_database_that_does_not_answer_is_503(tmp_path: Path) -> None:
+    from arbiter.service.web import create_app
+
+    for url, message in (
+        (
+            f"postgresql://nobody@/x?host={tmp_path}",
+            "the database does not answer; try again shortly",
+        ),
+        ("mysql://x/y", "is not a database URL arbiter can use"),
+    ):
+        client = create_app({"TESTING": True, "DATABASE": url}).test_client()
+        for path in ("/api/v1/events/someevent", "/api/v1/events"):
+            answer = client.get(path)
+            assert answer.status_code == 503, (url, path)
+            error = body(answer)["error"]
+            assert error["code"] == "database-unavailable" and message in error["message"]

@@ -19,8 +19,10 @@ from arbiter.adjudicator.tiebreaks import (
     MARGIN,
     RoundResult,
     TiebreakValue,
+    bye_result,
     name_key,
     parse_order,
+    points,
     rank,
 )
 from arbiter.notation.ast import Record
@@ -68,7 +70,7 @@ class Standing:
 
     rank: int
     player: str
-    points: int
+    points: float
     games: int
     played: int
     wins: int
@@ -87,7 +89,7 @@ class Standing:
         return {
             "rank": self.rank,
             "player": self.player,
-            "points": self.points,
+            "points": _number(self.points),
             "games": self.games,
             "played": self.played,
             "wins": self.wins,
@@ -152,6 +154,83 @@ def standings(
     for position, (record, report) in enumerate(items):
         sorter.add(position, record, report)
     return sorter.tables(order)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResult:
+    """A board of a paired round and how it ended (``spec/pairings.md``): the players by
+    seat (``first`` moves first), the winner (None for a double forfeit), how the game
+    ended (``rules``, ``resignation``, ``time``, ``forfeit``, ``arbiter``), the winner's
+    margin where the game had scores, and the record it comes from, if any."""
+
+    round: int
+    first: str
+    second: str
+    winner: str | None
+    termination: str
+    margin: float | None = None
+    file: str | None = None
+    index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ByeRound:
+    """A player's bye in a paired round: ``kind`` one of ``pairing``, ``full``, ``half``,
+    ``zero``, worth ``points``."""
+
+    round: int
+    player: str
+    kind: str
+    points: float
+
+
+def paired_standings(
+    event: str,
+    game: str,
+    players: Iterable[str],
+    boards: Iterable[BoardResult],
+    byes: Iterable[ByeRound] = (),
+    *,
+    tiebreaks: str | Sequence[str] | None = None,
+    excluded: Sequence[Exclusion] = (),
+) -> EventStandings:
+    """The standings of a paired event: its players, the boards that have a result, and
+    the byes, rather than records grouped by their tags. Each player has at most one
+    result a round (the event's pairing sees to it); a board's colours are the game's
+    colours by seat. ``excluded`` lists the records that do not count, as the event says.
+
+    Raises ``ValueError`` for an unknown tie-break or bye kind, or a player given two
+    results in one round."""
+    order = parse_order(tiebreaks)
+    colours = find_game(game).colours
+    results: dict[str, dict[int, RoundResult]] = {player: {} for player in players}
+
+    def put(player: str, result: RoundResult) -> None:
+        own = results.setdefault(player, {})
+        if result.round in own:
+            raise ValueError(f"{player} has two results in round {result.round}")
+        own[result.round] = result
+
+    for board in boards:
+        margin = board.margin
+        seats = (board.first, board.second)
+        for side in (0, 1):
+            won = board.winner == seats[side]
+            put(seats[side], RoundResult(
+                round=board.round,
+                opponent=seats[1 - side],
+                colour=colours[side],
+                first=side == 0,
+                won=won,
+                termination=board.termination,
+                margin=None if margin is None else (margin if won else -margin),
+                file=board.file,
+                index=board.index,
+            ))  # fmt: skip
+    for bye in byes:
+        put(bye.player, bye_result(bye.round, bye.kind, bye.points))
+    rounds = max((n for own in results.values() for n in own), default=0)
+    return _ranked(event, game, results, rounds, order, tuple(excluded))
 
 
 def standings_document(tables: Sequence[EventStandings]) -> dict[str, Any] | list[dict[str, Any]]:
@@ -343,14 +422,28 @@ def _margin(report: Report, colours: tuple[str, str]) -> float | None:
 
 def _table(group: _Group, order: tuple[str, ...]) -> EventStandings:
     """Rank the counted games of one group."""
-    applied = tuple(name for name in order if name != MARGIN or _scored(group.game))
-    if group.event is None:
-        applied = ()  # the records of no event: nobody to rank
     rounds = max((game.round for game in group.games), default=0)
     results: dict[str, dict[int, RoundResult]] = {player: {} for player in group.entrants}
     for game in group.games:
         for side in (0, 1):
             results[game.players[side]][game.round] = game.result_for(side)
+    excluded = tuple(exclusion for _, exclusion in sorted(group.excluded, key=lambda e: e[0]))
+    return _ranked(group.event, group.game, results, rounds, order, excluded)
+
+
+def _ranked(
+    event: str | None,
+    game: str | None,
+    results: dict[str, dict[int, RoundResult]],
+    rounds: int,
+    order: tuple[str, ...],
+    excluded: tuple[Exclusion, ...],
+) -> EventStandings:
+    """The table of ``results``: players ranked by points and the tie-breaks of ``order``
+    that apply to the game (none for the records of no event)."""
+    applied = tuple(name for name in order if name != MARGIN or _scored(game))
+    if event is None:
+        applied = ()  # the records of no event: nobody to rank
     ranking = rank(results, rounds, applied)
     lines: list[Standing] = []
     for place in ranking.places:
@@ -358,15 +451,8 @@ def _table(group: _Group, order: tuple[str, ...]) -> EventStandings:
         for player in place:
             ties = tuple((name, ranking.values[player][name]) for name in applied)
             lines.append(_standing(first, player, results[player], ties, rounds))
-    excluded = tuple(exclusion for _, exclusion in sorted(group.excluded, key=lambda e: e[0]))
     return EventStandings(
-        group.event,
-        group.game,
-        rounds,
-        applied,
-        tuple(lines),
-        excluded,
-        _warnings(results, rounds),
+        event, game, rounds, applied, tuple(lines), excluded, _warnings(results, rounds)
     )
 
 
@@ -382,8 +468,8 @@ def _standing(
     return Standing(
         rank=place,
         player=player,
-        points=sum(r.points for r in own.values()),
-        games=len(own),
+        points=points(own),
+        games=sum(1 for r in own.values() if r.bye is None),
         played=len(played),
         wins=sum(r.won for r in played),
         losses=sum(not r.won for r in played),
@@ -420,6 +506,13 @@ def _crosstable_row(line: Standing, ranks: dict[str, int]) -> dict[str, Any]:
 
 
 def _cell(result: RoundResult, ranks: dict[str, int]) -> dict[str, Any]:
+    if result.bye is not None:
+        return {
+            "round": result.round,
+            "bye": result.bye,
+            "points": _number(result.bye_points),
+            "result": result.symbol,
+        }
     return {
         "round": result.round,
         "opponent": result.opponent,

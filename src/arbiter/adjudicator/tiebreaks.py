@@ -66,14 +66,24 @@ TiebreakValue = float | int | None
 who was not tied when it was applied)."""
 
 
+BYE_KINDS = ("pairing", "full", "half", "zero")
+"""The byes of a paired event (``spec/pairings.md``): allocated by the pairing, and the full,
+half and zero-point byes a player asks for (or is given for an absence)."""
+BYE_SYMBOLS = {"pairing": "U", "full": "F", "half": "H", "zero": "Z"}
+"""Each bye as TRF writes it in a round's result column."""
+
+
 @dataclass(frozen=True, slots=True)
 class RoundResult:
-    """One player's counted game in one round, from that player's side.
+    """One player's counted game in one round, from that player's side; or, in a paired
+    event, the player's bye in that round.
 
     ``colour`` is the colour the player held at the start of the game (the one the player
     tags name); ``first`` says whether it is the colour that moves first. ``margin`` is the
     player's score minus the opponent's for a game that ended by the rules with scores,
-    else None. A forfeit (``termination == "forfeit"``) is a win or a loss not played."""
+    else None. A forfeit (``termination == "forfeit"``) is a win or a loss not played. A
+    bye (``bye`` one of :data:`BYE_KINDS`) has no opponent (``opponent`` and ``colour``
+    are empty) and is worth ``bye_points``; it is a round the player did not play."""
 
     round: int
     opponent: str
@@ -84,28 +94,62 @@ class RoundResult:
     margin: float | None
     file: str | None
     index: int
+    bye: str | None = None
+    bye_points: float = 0.0
 
     @property
     def forfeit(self) -> bool:
         """The game was not played: a win or a loss by forfeit."""
-        return self.termination == "forfeit"
+        return self.bye is None and self.termination == "forfeit"
 
     @property
     def played(self) -> bool:
         """The game was played over the board (whatever way it ended)."""
-        return not self.forfeit
+        return self.bye is None and not self.forfeit
 
     @property
-    def points(self) -> int:
-        """1 for a win (played or not), 0 for a loss."""
+    def points(self) -> float:
+        """1 for a win (played or not), 0 for a loss; a bye's points."""
+        if self.bye is not None:
+            return self.bye_points
         return 1 if self.won else 0
 
     @property
+    def voluntary(self) -> bool:
+        """A round the player chose not to play: a half-point or zero-point bye (FIDE
+        C.07 16.2's "voluntary unplayed round"; a round with no result at all is one too)."""
+        return self.bye in ("half", "zero")
+
+    @property
     def symbol(self) -> str:
-        """``1`` or ``0`` for a played game, ``+`` or ``-`` for a forfeit (as in TRF)."""
+        """``1`` or ``0`` for a played game, ``+`` or ``-`` for a forfeit (as in TRF); a
+        bye's TRF letter (``U``, ``F``, ``H``, ``Z``)."""
+        if self.bye is not None:
+            return BYE_SYMBOLS[self.bye]
         if self.forfeit:
             return "+" if self.won else "-"
         return "1" if self.won else "0"
+
+
+def bye_result(round_number: int, kind: str, points: float) -> RoundResult:
+    """A bye of ``kind`` in ``round_number`` worth ``points``, as a round result.
+
+    Raises ``ValueError`` for a kind that is no bye."""
+    if kind not in BYE_KINDS:
+        raise ValueError(f"{kind!r} is not a bye: give one of {', '.join(BYE_KINDS)}")
+    return RoundResult(
+        round=round_number,
+        opponent="",
+        colour="",
+        first=False,
+        won=kind in ("pairing", "full"),
+        termination="bye",
+        margin=None,
+        file=None,
+        index=0,
+        bye=kind,
+        bye_points=points,
+    )
 
 
 Results = Mapping[str, Mapping[int, RoundResult]]
@@ -119,7 +163,7 @@ class Field:
 
     results: Results
     rounds: int
-    score: Mapping[str, int]
+    score: Mapping[str, float]
     adjusted: Mapping[str, float]
 
     @classmethod
@@ -170,20 +214,29 @@ def name_key(player: str) -> tuple[str, str]:
     return (player.casefold(), player)
 
 
-def points(own: Mapping[int, RoundResult]) -> int:
-    """A player's points: one per win, played or by forfeit."""
-    return sum(result.points for result in own.values())
+def points(own: Mapping[int, RoundResult]) -> float:
+    """A player's points: one per win, played or by forfeit, and each bye's points (a
+    whole number where every round gave one)."""
+    total = sum(result.points for result in own.values())
+    return int(total) if float(total).is_integer() else total
 
 
 def adjusted_score(own: Mapping[int, RoundResult], rounds: int) -> float:
     """The player's score as their opponents' tie-breaks see it (FIDE C.07 16.3).
 
-    Rounds without a counted game are zero-point byes. Those followed only by rounds that
-    are not played either (absences and forfeit losses, the "voluntarily unplayed" rounds)
-    or in the last round count as half a point; every other round counts what it gave."""
-    last_available = max((n for n, r in own.items() if r.played or r.won), default=0)
-    late_absences = sum(1 for n in range(last_available + 1, rounds + 1) if n not in own)
-    return points(own) + 0.5 * late_absences
+    Rounds without a counted game are zero-point byes. Those followed only by rounds the
+    player did not play either (absences, half-point and zero-point byes, and forfeit
+    losses: the "voluntarily unplayed" rounds), or in the last round, count as half a
+    point, whatever a bye there gave; every other round counts what it gave."""
+    last_available = max(
+        (n for n, r in own.items() if (r.played or r.won) and not r.voluntary), default=0
+    )
+    late = 0.0
+    for number in range(last_available + 1, rounds + 1):
+        result = own.get(number)
+        if result is None or result.voluntary:
+            late += 0.5 - (0 if result is None else result.points)
+    return points(own) + late
 
 
 def rank(results: Results, rounds: int, order: Sequence[str]) -> Ranking:
@@ -216,8 +269,8 @@ def buchholz(player: str, field: Field) -> float:
 
 def sonneborn_berger(player: str, field: Field) -> float:
     """Sum of the adjusted scores of the opponents beaten; a forfeit win counts its dummy
-    opponent (FIDE C.07 9.1, 16.4)."""
-    return sum(opponent for opponent, won in _opponents(player, field) if won)
+    opponent, and a bye its dummy times the bye's points (FIDE C.07 9.1, 16.4)."""
+    return sum(opponent * got for opponent, got in _opponents(player, field) if got)
 
 
 def wins(player: str, field: Field) -> int:
@@ -241,22 +294,23 @@ _FIGURES: dict[str, Callable[[str, Field], float]] = {
 }
 
 
-def _opponents(player: str, field: Field) -> Iterable[tuple[float, bool]]:
+def _opponents(player: str, field: Field) -> Iterable[tuple[float, float]]:
     """For each round: the score of the opponent as the player's tie-breaks count it, and
-    whether the player won. A played game gives the opponent's adjusted score. An unplayed
-    round (a forfeit, or no counted game) is a game against a dummy who has the player's own
-    score, but no more than the scheduled opponent's adjusted score for a forfeit, and no
-    more than half a point per round for an absence (FIDE C.07 16.4)."""
+    the points the player got. A played game gives the opponent's adjusted score. An
+    unplayed round (a forfeit, a bye, or no counted game) is a game against a dummy who has
+    the player's own score, but no more than the scheduled opponent's adjusted score for a
+    forfeit, and no more than half a point per round where there was no opponent (FIDE
+    C.07 16.4)."""
     own = field.results[player]
     score = field.score[player]
     for number in range(1, field.rounds + 1):
         result = own.get(number)
         if result is not None and result.played:
-            yield field.adjusted[result.opponent], result.won
-        elif result is not None:
-            yield min(score, field.adjusted[result.opponent]), result.won
+            yield field.adjusted[result.opponent], result.points
+        elif result is not None and result.bye is None:
+            yield min(score, field.adjusted[result.opponent]), result.points
         else:
-            yield min(score, 0.5 * field.rounds), False
+            yield min(score, 0.5 * field.rounds), 0 if result is None else result.points
 
 
 def _split(places: Iterable[Sequence[str]], value: Mapping[str, float | int]) -> list[list[str]]:
@@ -320,7 +374,7 @@ def _encounters(tied: Sequence[str], results: Results) -> tuple[dict[str, float]
     score: dict[str, float] = {}
     unmet: dict[str, int] = {}
     for player in tied:
-        met: dict[str, list[int]] = {}
+        met: dict[str, list[float]] = {}
         for result in results[player].values():
             if result.played and result.opponent in members:
                 met.setdefault(result.opponent, []).append(result.points)

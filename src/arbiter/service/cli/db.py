@@ -8,10 +8,15 @@ needs no token (whoever can open the database file or log in to the server is it
 
 from __future__ import annotations
 
+import os
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
+
+if TYPE_CHECKING:
+    from arbiter.service.events.receipts import Receipt
+    from arbiter.service.events.store import Store
 
 database_option = click.option(
     "--database",
@@ -34,22 +39,17 @@ def _fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
-def _store(database: str | None) -> Any:
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from arbiter.service.events.store import DatabaseError, open_store, shown_url
+def _store(database: str | None) -> Store:
+    from arbiter.service.events.common import DatabaseError, DatabaseUnavailable
+    from arbiter.service.events.store import open_store, shown_url
 
     url = _url(database)
     try:
         return open_store(url)
+    except DatabaseUnavailable as err:
+        _fail(f"cannot open the database {shown_url(url)}: {err.reason}")
     except DatabaseError as err:
         _fail(str(err))
-    except SQLAlchemyError as err:
-        _fail(f"cannot open the database {shown_url(url)}: {_first_line(err)}")
-
-
-def _first_line(err: Exception) -> str:
-    return str(getattr(err, "orig", None) or err).strip().splitlines()[0][:300]
 
 
 @click.group()
@@ -61,19 +61,18 @@ def db() -> None:
 @database_option
 def upgrade(database: str | None) -> None:
     """Bring the database's schema up to date (arbiter serve does this at every start)."""
-    from sqlalchemy.exc import SQLAlchemyError
-
+    from arbiter.service.events.common import DatabaseError, DatabaseUnavailable
     from arbiter.service.events.migrate import head
     from arbiter.service.events.migrate import upgrade as run_upgrade
-    from arbiter.service.events.store import DatabaseError, shown_url
+    from arbiter.service.events.store import shown_url
 
     url = _url(database)
     try:
         before = run_upgrade(url)
+    except DatabaseUnavailable as err:
+        _fail(f"cannot upgrade {shown_url(url)}: {err.reason}")
     except DatabaseError as err:
         _fail(str(err))
-    except SQLAlchemyError as err:
-        _fail(f"cannot upgrade {shown_url(url)}: {_first_line(err)}")
     now = head()
     said = "already at" if before == now else f"upgraded from {before or 'nothing'} to"
     click.echo(f"arbiter: {shown_url(url)}: {said} schema {now}", err=True)
@@ -83,31 +82,43 @@ def upgrade(database: str | None) -> None:
 @database_option
 def list_events(database: str | None) -> None:
     """The events of the database: id, game, created, state, name."""
-    from sqlalchemy import select
+    from arbiter.service.events.reading import list_events as listed
 
-    from arbiter.service.events.store import events
-
-    with _store(database).read() as conn:
-        for row in conn.execute(select(events).order_by(events.c.created_at)):
-            state = "finalised" if row.finalised_at else "open"
-            click.echo(f"{row.id}\t{row.game}\t{row.created_at}\t{state}\t{row.name}")
+    for row in listed(_store(database), newest_first=False):
+        state = "finalised" if row.finalised_at else "open"
+        click.echo(f"{row.id}\t{row.game}\t{row.created_at}\t{state}\t{row.name}")
 
 
 @db.command()
 @database_option
 @click.argument("event_ids", nargs=-1)
-def verify(database: str | None, event_ids: tuple[str, ...]) -> None:
-    """Check events (all by default) against their audit trails; exit 1 at any problem."""
+@click.option("--receipts", "receipt_files", multiple=True, type=click.Path(dir_okay=False),
+              help="A JSON file of receipts as the API gave them (a list, or one); "
+              "repeat for several. Each must still hold.")  # fmt: skip
+@click.option("--key", "keys", multiple=True, metavar="KEY",
+              help="Trust receipts signed by this public key (ed25519:...) too, beside the "
+              "key in the data folder; repeat for several.")  # fmt: skip
+def verify(
+    database: str | None,
+    event_ids: tuple[str, ...],
+    receipt_files: tuple[str, ...],
+    keys: tuple[str, ...],
+) -> None:
+    """Check events (all by default) against their audit trails, and the receipts given
+    against the events; exit 1 at any problem."""
     from arbiter.service.events.common import EventError
-    from arbiter.service.events.verify import verify_all, verify_event
+    from arbiter.service.events.verify import receipts_held, verify_all, verify_event
 
+    receipts = _receipts(receipt_files)
     store = _store(database)
     verdicts = []
+    named = set(event_ids)
     for event_id in event_ids:
         try:
             verdicts.append(verify_event(store, event_id))
         except EventError as err:
-            _fail(err.message)
+            if not any(one.head.event == event_id for one in receipts):
+                _fail(err.message)
     if not event_ids:
         verdicts = verify_all(store)
     for verdict in verdicts:
@@ -115,9 +126,52 @@ def verify(database: str | None, event_ids: tuple[str, ...]) -> None:
             click.echo(f"{verdict.event}: ok ({verdict.entries} entries)")
         for problem in verdict.problems:
             click.echo(f"{verdict.event}: {problem}")
+    checked = [one for one in receipts if not named or one.head.event in named]
+    problems = receipts_held(store, checked, {_data_key(), *keys}) if checked else []
+    for problem in problems:
+        click.echo(problem)
     bad = sum(not verdict.valid for verdict in verdicts)
-    click.echo(f"arbiter: {len(verdicts)} event(s) verified, {bad} with problems", err=True)
-    sys.exit(1 if bad else 0)
+    said = f"arbiter: {len(verdicts)} event(s) verified, {bad} with problems"
+    if receipt_files:
+        said += f"; {len(checked)} receipt(s) checked, {len(problems)} that do not hold"
+    click.echo(said, err=True)
+    sys.exit(1 if bad or problems else 0)
+
+
+def _receipts(files: tuple[str, ...]) -> list[Receipt]:
+    """The receipts of ``files``, each file a JSON list of receipts (or one receipt)."""
+    from arbiter.service.events.receipts import ReceiptError, load_json, read_receipts
+
+    found = []
+    for name in files:
+        try:
+            with open(name, "rb") as stream:
+                data = stream.read(MAX_RECEIPTS_FILE + 1)
+        except OSError as err:
+            _fail(f"io-error: cannot read {name}: {err.strerror or err}")
+        try:
+            if len(data) > MAX_RECEIPTS_FILE:
+                raise ReceiptError(name, "larger than a file of receipts can be")
+            found += read_receipts(load_json(data, name), name)
+        except ReceiptError as err:
+            _fail(f"bad-receipt: {err}")
+    return found
+
+
+MAX_RECEIPTS_FILE = 16 * 1024 * 1024
+"""The largest file of receipts read (10,000 receipts are about 4 MiB)."""
+
+
+def _data_key() -> str:
+    """The public half of the server's key in the data folder (made there if there is
+    none yet, as the server would)."""
+    from arbiter.service.events.receipts import ReceiptError, load_or_create_key
+    from arbiter.service.events.store import default_folder
+
+    try:
+        return load_or_create_key(default_folder()).public
+    except (ReceiptError, OSError) as err:
+        _fail(f"key-unavailable: {err}")
 
 
 @db.command(name="export")
@@ -152,11 +206,11 @@ def import_command(database: str | None, archive: str) -> None:
 
     try:
         with open(archive, "rb") as stream:
-            data = stream.read(MAX_BYTES * 2 + 1)
+            if os.fstat(stream.fileno()).st_size > MAX_BYTES * 2:
+                _fail(f"{archive} is larger than an event archive can be")
+            data = stream.read()  # the file's size, checked: no buffer of the bound's size
     except OSError as err:
         _fail(f"io-error: cannot read {archive}: {err.strerror or err}")
-    if len(data) > MAX_BYTES * 2:
-        _fail(f"{archive} is larger than an event archive can be")
     try:
         event_id = import_event(_store(database), data)
     except EventError as err:

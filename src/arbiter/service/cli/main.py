@@ -106,6 +106,7 @@ class Commands(GuardedGroup):
         "diagram": "arbiter.service.cli.show:diagram_command",
         "repair": "arbiter.service.cli.repair:repair",
         "db": "arbiter.service.cli.db:db",
+        "pair": "arbiter.service.cli.pair:pair_command",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -139,6 +139,7 @@ def serve(
 
     url = database or default_url()
     _upgrade(url)
+    _key()
     options = ServerOptions(
         host=host,
         port=port,
@@ -154,22 +155,36 @@ def serve(
     run(options, say=lambda line: click.echo(f"arbiter: {line}", err=True))
 
 
+def _key() -> None:
+    """Make or read the server's signing key in the data folder before serving, so that a
+    key that cannot be used stops the server at once rather than a change's answer."""
+    from arbiter.service.events.receipts import ReceiptError, load_or_create_key
+    from arbiter.service.events.store import default_folder
+
+    try:
+        key = load_or_create_key(default_folder())
+    except (ReceiptError, OSError) as err:
+        click.echo(f"arbiter: the server's key cannot be used: {err}", err=True)
+        sys.exit(1)
+    click.echo(f"arbiter: receipts signed with {key.public}", err=True)
+
+
 def _upgrade(url: str) -> None:
     """Bring the events database's schema up to date, or stop with the reason."""
-    from sqlalchemy.exc import SQLAlchemyError
-
+    from arbiter.service.events.common import DatabaseError, DatabaseUnavailable
     from arbiter.service.events.migrate import head, upgrade
-    from arbiter.service.events.store import DatabaseError, shown_url
+    from arbiter.service.events.store import shown_url
 
     try:
         before = upgrade(url)
-    except DatabaseError as err:
-        raise click.UsageError(str(err)) from None
-    except (SQLAlchemyError, OSError) as err:
-        reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0][:300]
+    except (DatabaseUnavailable, OSError) as err:
+        reason = err.reason if isinstance(err, DatabaseUnavailable) else str(err)
+        reason = reason.strip().splitlines()[0][:300]
         click.echo(f"arbiter: cannot open the events database {shown_url(url)}: {reason}",
                    err=True)  # fmt: skip
         sys.exit(1)
+    except DatabaseError as err:
+        raise click.UsageError(str(err)) from None
     now = head()
     step = "" if before == now else f" (schema {before or 'created'} -> {now})"
     click.echo(f"arbiter: events kept in {shown_url(url)}{step}", err=True)

@@ -76,9 +76,12 @@ def render(
 def cell_text(result: RoundResult | None, rank_of: dict[str, int], letters: dict[str, str]) -> str:
     """One crosstable cell: the opponent's rank, the letter of the colour the player held
     at the start, and the result (``1``, ``0``, ``+``, ``-``): ``4b1``. ``.`` for a round
-    without a counted game."""
+    without a counted game; a bye's TRF letter (``U`` allocated by the pairing, ``F`` full
+    point, ``H`` half point, ``Z`` zero)."""
     if result is None:
         return "."
+    if result.bye is not None:
+        return result.symbol
     return f"{rank_of[result.opponent]}{letters[result.colour]}{result.symbol}"
 
 
@@ -311,9 +314,20 @@ def _html_grid(table: EventStandings) -> str:
     return f"{box}\n<table>\n{rows[0]}\n<tbody>\n{body}\n</tbody>\n</table>\n</div>"
 
 
+BYE_WORDS = {
+    "pairing": "a bye of the pairing",
+    "full": "a full-point bye",
+    "half": "a half-point bye",
+    "zero": "a zero-point bye",
+}
+
+
 def _html_cell(result: RoundResult | None, rank_of: dict[str, int], letters: dict[str, str]) -> str:
     if result is None:
         return '<td class="round">.</td>'
+    if result.bye is not None:
+        title = f"round {result.round}: {BYE_WORDS[result.bye]} ({value_text(result.points)})"
+        return f'<td class="round bye" title="{_e(title)}">{_e(result.symbol)}</td>'
     kind = ("win" if result.won else "loss") + (" forfeit" if result.forfeit else "")
     how = "won" if result.won else "lost"
     title = (
@@ -381,6 +395,8 @@ def _trf_player(line: Standing, number: dict[str, int]) -> str:
 def _trf_round(result: RoundResult | None, number: dict[str, int]) -> str:
     if result is None:
         return "  0000 - Z"  # no counted game: a zero-point bye, worth nothing
+    if result.bye is not None:
+        return f"  0000 - {result.symbol}"
     colour = "w" if result.first else "b"
     return f"  {number[result.opponent]:>4} {colour} {result.symbol}"
 

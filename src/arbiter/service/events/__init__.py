@@ -1,8 +1,11 @@
-"""Events kept on the server (``spec/events.md``): storage and migrations
-(:mod:`.store`, :mod:`.migrate`), what directors and players do (:mod:`.operations`), the
-audit trail and its verification (:mod:`.chain`, :mod:`.verify`), backups
-(:mod:`.archive`), and their faces: the API (:mod:`.api`), the public page (:mod:`.pages`)
-and ``arbiter db`` (:mod:`.cli`).
+"""Events kept on the server (``spec/events.md``), with no face in them (the API and pages
+are in ``service/web/``, ``arbiter db`` in ``service/cli/``): the database and its
+migrations (:mod:`.store`, :mod:`.migrate`), the storage contract that holds every SQL
+statement (:mod:`.storage`, over the rows of :mod:`.rows`), the rules (:mod:`.rules`), the
+audit trail's actions and its chain (:mod:`.actions`, :mod:`.chain`), what directors and
+players do (:mod:`.operations`) and what anyone reads (:mod:`.reading`, answering the values
+of :mod:`.views`), verification (:mod:`.verify`) and backups (:mod:`.archive`). The folder's
+README says how to add an action or an operation.
 
 Nothing here is imported by ``arbiter adjudicate`` and the other commands that keep nothing:
 only by the event routes and ``arbiter db``."""
@@ -15,6 +18,7 @@ from arbiter.notation.exports import lazy_exports
 
 if TYPE_CHECKING:
     from arbiter.service.events.archive import export_event, import_event
+    from arbiter.service.events.common import DatabaseError, DatabaseUnavailable, EventError
     from arbiter.service.events.migrate import upgrade
     from arbiter.service.events.operations import (
         clear_result,
@@ -25,21 +29,24 @@ if TYPE_CHECKING:
         set_result,
         upload,
     )
-    from arbiter.service.events.store import DatabaseError, Store, default_url, open_store
+    from arbiter.service.events.store import Store, default_url, open_store
     from arbiter.service.events.verify import Verdict, verify_all, verify_event
 
 _MODULES = {
     "arbiter.service.events.archive": ("export_event", "import_event"),
+    "arbiter.service.events.common": ("DatabaseError", "DatabaseUnavailable", "EventError"),
     "arbiter.service.events.migrate": ("upgrade",),
     "arbiter.service.events.operations": (
         "clear_result", "confirm", "create_event", "exclude", "reinstate", "set_result", "upload",
     ),
-    "arbiter.service.events.store": ("DatabaseError", "Store", "default_url", "open_store"),
+    "arbiter.service.events.store": ("Store", "default_url", "open_store"),
     "arbiter.service.events.verify": ("Verdict", "verify_all", "verify_event"),
 }  # fmt: skip
 
 __all__ = [
     "DatabaseError",
+    "DatabaseUnavailable",
+    "EventError",
     "Store",
     "Verdict",
     "clear_result",

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+__all__ = ["GENESIS", "Entry", "canonical", "chain_problems", "digest", "make_entry"]
 
 GENESIS = "0" * 64
 """The ``prev`` of an event's first entry."""
@@ -62,6 +65,21 @@ class Entry:
     def to_dict(self) -> dict[str, Any]:
         """The entry as ``GET /api/v1/events/ID/log`` shows it."""
         return {**self.content(), "hash": self.hash}
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Entry:
+        """The entry of a row of the ``log`` table."""
+        return cls(
+            row["event_id"],
+            row["number"],
+            row["at"],
+            row["token"],
+            row["action"],
+            json.loads(row["details"]),
+            row["reason"],
+            row["prev"],
+            row["hash"],
+        )
 
     def row(self) -> dict[str, Any]:
         """The entry as a row of the ``log`` table (its details as JSON text)."""

@@ -1,10 +1,38 @@
-"""What the events modules share: statuses, roles, limits, the error they raise, and the
-time of a change (``spec/events.md``)."""
+"""What the events modules share: statuses, roles, limits, the errors they raise, and the
+time of a change (``spec/events.md``). The errors are the domain's: a face catches them
+without knowing the database behind (``DatabaseError`` and its kinds are raised by the
+storage layer for a database that cannot be used)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Literal, get_args
+
+__all__ = [
+    "ACCEPTED",
+    "CODES",
+    "DIRECTOR",
+    "EXCLUDED",
+    "MAX_BYTES",
+    "MAX_EVENT_ID",
+    "MAX_FILE_NAME",
+    "MAX_LABEL",
+    "MAX_NAME",
+    "MAX_NUMBER",
+    "MAX_REASON",
+    "MAX_RECORDS",
+    "MAX_ROUNDS",
+    "MAX_TOKENS",
+    "PENDING",
+    "ROLES",
+    "UPLOAD",
+    "Code",
+    "DatabaseError",
+    "DatabaseUnavailable",
+    "EventError",
+    "RowsRefused",
+    "now",
+]
 
 DIRECTOR, UPLOAD = "director", "upload"
 ROLES = (DIRECTOR, UPLOAD)
@@ -18,23 +46,104 @@ MAX_TOKENS = 1_000
 """Tokens one event may have issued, revoked ones included."""
 MAX_NAME = 200
 MAX_LABEL = 100
+MAX_FILE_NAME = 255
+"""The most characters of an upload's file name (the web face keeps a sent name's last 255)."""
+MAX_EVENT_ID = 16
+"""The most characters of an event's id: a longer one in a path names none."""
 MAX_REASON = 2_000
 MAX_ROUNDS = 999
 MAX_NUMBER = 2**31 - 1
 """The largest number a record or a token may have: a larger one in a path names none
 (and would not fit the database's integers)."""
 
-CORRECTIONS = ("excluded", "reinstated", "result-set", "result-cleared")
-"""The actions that change what counts or its result: the TRF carries them as comments."""
+
+Code = Literal[
+    "bad-field",
+    "missing-token",
+    "bad-token",
+    "revoked-token",
+    "wrong-event",
+    "not-allowed",
+    "no-such-event",
+    "no-such-record",
+    "no-such-upload",
+    "no-such-token",
+    "event-finalised",
+    "event-exists",
+    "already-revoked",
+    "last-director-token",
+    "rounds-below-played",
+    "not-pending",
+    "already-excluded",
+    "not-excluded",
+    "no-official-result",
+    "event-full",
+    "not-text",
+    "too-many-tokens",
+    "cannot-correct",
+    "bad-result",
+    "bad-archive",
+    "archive-changed",
+    "not-paired-event",
+    "no-such-player",
+    "no-such-round",
+    "no-such-board",
+    "duplicate-player",
+    "similar-name",
+    "round-robin-started",
+    "round-already-paired",
+    "round-not-finished",
+    "all-rounds-paired",
+    "cannot-pair",
+    "round-has-results",
+    "not-last-round",
+    "bad-pairing",
+    "board-has-a-result",
+    "no-board-result",
+    "already-withdrawn",
+    "too-many-players",
+]
+"""Every reason the events layer refuses a request, as the error bodies and the command line
+name it. What each means for HTTP is the web face's to say (``web/events_api.py``)."""
+
+CODES: tuple[Code, ...] = get_args(Code)
 
 
 class EventError(Exception):
-    """A request about an event refused: its HTTP status, a stable code, a message for a
-    person, and extra fields for the JSON error body."""
+    """A request about an event refused: a stable code, a message for a person, and extra
+    fields for the JSON error body. It says what was refused, not how a face answers it:
+    the API maps the code to an HTTP status, the command line prints the message."""
 
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+    def __init__(self, code: Code, message: str, **extra: object) -> None:
         super().__init__(message)
-        self.status, self.code, self.message, self.extra = status, code, message, extra
+        self.code: Code = code
+        self.message = message
+        self.extra = extra
+
+
+class DatabaseError(Exception):
+    """The database cannot be used: a URL of no known kind, a driver that is not installed.
+    The message says which, for a person."""
+
+
+class DatabaseUnavailable(DatabaseError):
+    """The database did not answer, or failed what was asked of it (a server that is down,
+    a lock not had in time, a URL it cannot parse, a migration that failed): ``reason`` is
+    the first line of what the driver said, ``kind`` the name of its error (for logs, never
+    for the client)."""
+
+    def __init__(self, reason: str, kind: str) -> None:
+        super().__init__(reason)
+        self.reason, self.kind = reason, kind
+
+
+class RowsRefused(DatabaseError):
+    """The database refused rows given to it whole (an archive's, on import): ``kind`` and
+    ``detail`` are the name and text of the driver's error."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind, self.detail = kind, detail
 
 
 def now() -> str:

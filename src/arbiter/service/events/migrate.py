@@ -7,6 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
+
+__all__ = ["current", "head", "upgrade"]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 ADVISORY_LOCK = 0x6172_6269  # "arbi": the key of PostgreSQL's lock for migrations
@@ -14,7 +17,19 @@ ADVISORY_LOCK = 0x6172_6269  # "arbi": the key of PostgreSQL's lock for migratio
 
 def upgrade(url: str, revision: str = "head") -> str | None:
     """Bring the database of ``url`` to ``revision`` (by default the newest); the revision
-    it was at before (None for an empty database)."""
+    it was at before (None for an empty database). Raises
+    :class:`~arbiter.service.events.common.DatabaseError` for a URL of no known kind,
+    :class:`~arbiter.service.events.common.DatabaseUnavailable` for a database that cannot
+    be reached or migrated."""
+    from arbiter.service.events.store import unavailable
+
+    try:
+        return _upgrade(url, revision)
+    except SQLAlchemyError as err:
+        raise unavailable(err) from err
+
+
+def _upgrade(url: str, revision: str) -> str | None:
     from alembic import command
     from alembic.config import Config
     from alembic.runtime.migration import MigrationContext

@@ -1,12 +1,14 @@
 """What a director (and a player with an upload token) does to an event (``spec/events.md``).
 The API's event routes and the ``arbiter db`` commands call these functions; they take a
 :class:`~arbiter.service.events.store.Store` and plain values, and raise
-:class:`~arbiter.service.events.common.EventError` with an HTTP status for anything refused.
+:class:`~arbiter.service.events.common.EventError` with a code for anything refused.
 What anyone may read is :mod:`arbiter.service.events.reading`.
 
-Every change is one write transaction that locks the event, checks the token in it, makes
-the change and appends its entry to the audit trail (:mod:`arbiter.service.events.chain`):
-a change and its entry are kept together or not at all.
+Each operation checks what it is given (:mod:`.rules`), then makes its change in one write
+transaction (:func:`changing`) that locks the event, checks the token, reads what the rule
+of the change needs through the storage contract (:mod:`.storage`), asks the rule, keeps
+what the change's action says (:mod:`.actions`) and appends its entry to the audit trail
+(:mod:`.chain`): a change and its entry are kept together or not at all.
 """
 
 from __future__ import annotations
@@ -15,58 +17,91 @@ import base64
 import contextlib
 import hashlib
 import json
-import re
 import secrets
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, insert, select, update
-
-from arbiter.adjudicator.standings import standings
-from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record
-from arbiter.notation.build import normalise_result
 from arbiter.notation.errors import RecordError
-from arbiter.notation.games import all_games, find_game, game_named
 from arbiter.notation.sources import Notation, read_records
 from arbiter.service.core.batch import report_for
-from arbiter.service.events.chain import GENESIS, Entry, digest, make_entry
-from arbiter.service.events.common import (
-    ACCEPTED,
-    DIRECTOR,
-    EXCLUDED,
-    MAX_BYTES,
-    MAX_LABEL,
-    MAX_NAME,
-    MAX_NUMBER,
-    MAX_REASON,
-    MAX_RECORDS,
-    MAX_ROUNDS,
-    MAX_TOKENS,
-    PENDING,
-    ROLES,
-    UPLOAD,
-    EventError,
-    now,
+from arbiter.service.events import rules, storage
+from arbiter.service.events.actions import (
+    Action,
+    Confirmed,
+    Effect,
+    EventChanged,
+    EventCreated,
+    EventFacts,
+    Excluded,
+    Finalised,
+    KeptRecord,
+    Placement,
+    RecordFacts,
+    Reinstated,
+    ResultCleared,
+    ResultSet,
+    State,
+    TokenDetails,
+    TokenFacts,
+    TokenIssued,
+    TokenRevoked,
+    Uploaded,
 )
+from arbiter.service.events.chain import GENESIS, Entry, digest, make_entry
+from arbiter.service.events.common import DIRECTOR, UPLOAD, now
 from arbiter.service.events.reading import (
-    counted_items,
     event_summary,
     record,
     record_view,
+    rounds_played,
     view,
+    wrong_game,
 )
-from arbiter.service.events.store import Store, events, log, records, tokens, uploads
+from arbiter.service.events.rows import EventRow, RecordRow, TokenRow, UploadRow
+from arbiter.service.events.rules import Actor
+from arbiter.service.events.storage import Tx
+from arbiter.service.events.store import Store
+from arbiter.service.events.views import (
+    Created,
+    EventSummary,
+    IssuedToken,
+    KeptUpload,
+    RecordView,
+    TokenView,
+    UploadAnswer,
+)
 
-
-@dataclass(frozen=True, slots=True)
-class Actor:
-    """Who makes a change: the event, the number of the token used, and its role."""
-
-    event: str
-    token: int
-    role: str
+__all__ = [
+    "WRITTEN",
+    "Actor",
+    "Change",
+    "Upload",
+    "admit",
+    "change_event",
+    "changing",
+    "clear_result",
+    "confirm",
+    "create_event",
+    "exclude",
+    "finalise",
+    "header_of",
+    "issue_token",
+    "list_tokens",
+    "new_event_id",
+    "new_secret",
+    "reinstate",
+    "require_token",
+    "revoke_token",
+    "round_of",
+    "secret_hash",
+    "set_result",
+    "upload",
+    "Repaired",
+    "repair",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +113,7 @@ class Upload:
     fmt: Notation | None = None
 
 
-# --- time, identifiers, secrets -------------------------------------------------------------
+# --- identifiers, secrets -----------------------------------------------------------------
 
 
 def new_event_id() -> str:
@@ -95,376 +130,225 @@ def secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-# --- checking what is given ---------------------------------------------------------------
+require_token = rules.change_token
+"""The token a change was asked with."""
 
 
-def _text(value: object, field: str, most: int, *, required: bool = True) -> str | None:
-    """A text field of at most ``most`` characters that is not only white space (a name or
-    a label with its runs of white space made one space; a reason as given, trimmed); None
-    when absent and not required."""
-    if value is None and not required:
-        return None
-    if not isinstance(value, str) or not _SPACES.sub("", value):
-        raise EventError(400, "bad-field", f"'{field}' must be a non-empty text", field=field)
-    if len(value) > most:
-        raise EventError(
-            400, "bad-field", f"'{field}' is longer than {most} characters", field=field
-        )
-    if field == "reason":
-        return _EDGES.sub("", value)  # a reason keeps its lines
-    return _SPACES.sub(" ", value).strip(" ")
+def admit(store: Store, event_id: str, secret: str | None, role: str) -> EventRow:
+    """The event that the holder of ``secret`` may change with ``role``, as it stands: the
+    checks of :func:`changing` in a read transaction, made before an upload's body is read
+    or adjudicated, so that a request refused anyway costs one query. The change itself
+    checks again in its own transaction (a token may be revoked in between)."""
+    secret = rules.change_token(secret)
+    with storage.reading(store) as tx:
+        event = rules.found_event(storage.event_row(tx, rules.event_id(event_id)), event_id)
+        rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, role)
+        rules.open_event(event)
+    return event
 
 
-_SPACES = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
-"""White space as JSON Schema (ECMA-262's ``\\s``) counts it, which the API description
-uses: a text of nothing else is empty."""
-_EDGES = re.compile(f"^{_SPACES.pattern}|{_SPACES.pattern}$")
+# --- the write transaction ----------------------------------------------------------------
 
 
-def _reason(value: object, *, required: bool = True) -> str | None:
-    return _text(value, "reason", MAX_REASON, required=required)
-
-
-def _game(value: object) -> str:
-    game = game_named(value) if isinstance(value, str) else None
-    if game is None:
-        names = ", ".join(game.name for game in all_games())
-        raise EventError(400, "bad-field", f"'game' must be one of {names}", field="game")
-    return game.name
-
-
-def _rounds(value: object) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, float) and value.is_integer():  # 7.0 is JSON's 7
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROUNDS:
-        raise EventError(
-            400,
-            "bad-field",
-            f"'rounds' must be a whole number from 1 to {MAX_ROUNDS}",
-            field="rounds",
-        )
-    return value
-
-
-def _tiebreaks(value: object) -> str | None:
-    """The tie-break order, given as a list of names (``["buchholz", "sb"]``); kept as the
-    comma-separated text ``arbiter standings --tiebreak`` takes."""
-    if value is None:
-        return None
-    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-        raise EventError(
-            400,
-            "bad-field",
-            "'tiebreaks' must be a list of tie-break names, "
-            'such as ["buchholz", "sonneborn-berger"]',
-            field="tiebreaks",
-        )
-    try:
-        return ",".join(parse_order(value))
-    except ValueError as err:
-        raise EventError(400, "bad-field", str(err), field="tiebreaks") from None
-
-
-def _flag(value: object, field: str) -> bool:
-    if not isinstance(value, bool):
-        raise EventError(400, "bad-field", f"'{field}' must be true or false", field=field)
-    return value
-
-
-# --- the write transaction ------------------------------------------------------------------
-
-
+@dataclass(frozen=True, slots=True)
 class Change:
-    """An open change to one event: its connection, its row (locked), who makes it, and
-    :meth:`log` to append the entry that records it."""
+    """An open change to one event: its transaction, its row (locked), who makes it and
+    when."""
 
-    def __init__(self, conn: Connection, event: Row[Any], actor: Actor | None) -> None:
-        self.conn, self.event, self.actor = conn, event, actor
-        self.at = now()
+    tx: Tx
+    event: EventRow
+    actor: Actor
+    at: str
 
-    def log(self, action: str, details: dict[str, Any], reason: str | None = None) -> Entry:
-        last = self.conn.execute(
-            select(log.c.number, log.c.hash)
-            .where(log.c.event_id == self.event.id)
-            .order_by(log.c.number.desc())
-            .limit(1)
-        ).first()
-        number, prev = (last.number + 1, last.hash) if last else (1, GENESIS)
-        token = self.actor.token if self.actor else None
-        entry = make_entry(self.event.id, number, self.at, token, action, details, reason, prev)
-        self.conn.execute(insert(log).values(**entry.row()))
+    def effect(self, action: Action, before: State | None = None) -> Effect:
+        """What ``action``, made now, changes of ``before`` (what it touches, as the tables
+        hold it): the very function verification replays."""
+        return action.effect(before or State(), self.at)
+
+    def log(self, action: Action, reason: str | None = None) -> Entry:
+        """Append the entry that records ``action`` to the event's trail."""
+        end = storage.chain_end(self.tx, self.event.id)
+        number, prev = (end.number + 1, end.hash) if end else (1, GENESIS)
+        entry = make_entry(
+            self.event.id,
+            number,
+            self.at,
+            self.actor.token,
+            action.NAME,
+            action.details(),
+            reason,
+            prev,
+        )
+        storage.append_entry(self.tx, entry)
+        WRITTEN.set(entry)
         return entry
 
 
-def require_token(secret: str | None) -> str:
-    """The token a change was asked with; 401 without one, before anything else is read."""
-    if not secret:
-        raise EventError(
-            401,
-            "missing-token",
-            "this change needs the event's token (Authorization: Bearer TOKEN)",
-        )
-    return secret
+WRITTEN: ContextVar[Entry | None] = ContextVar("arbiter_events_written", default=None)
+"""The last entry this context appended to a trail: what the API signs as the receipt of a
+change (``spec/events.md`` §6). A face sets it to None before it calls an operation."""
 
 
 @contextlib.contextmanager
 def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iterator[Change]:
     """A change to ``event_id`` by the holder of ``secret``, who needs ``role``: the event
-    locked, the token checked in the same transaction. Raises :class:`EventError` 401 (no
-    token, or one not valid), 403 (another event's, or without the right), 404 (no such
-    event), 409 (the event is finalised)."""
-    secret = require_token(secret)
-    with store.write() as conn:
-        row = conn.execute(
-            update(events)
-            .where(events.c.id == event_id)
-            .values(version=events.c.version + 1)
-            .returning(*events.c)
-        ).first()
-        if row is None:
-            raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
-        actor = _actor(conn, event_id, secret, role)
-        if row.finalised_at is not None:
-            raise EventError(
-                409,
-                "event-finalised",
-                f"the event was finalised at {row.finalised_at}; it is read-only",
-            )
-        yield Change(conn, row, actor)
+    locked first (its ``version`` bumped), the token checked in the same transaction, then
+    the event open. Raises :class:`~.common.EventError`: no token or one not valid, another
+    event's or one without the right, no such event, an event finalised."""
+    secret = rules.change_token(secret)
+    with storage.writing(store) as tx:
+        event = rules.found_event(storage.lock_event(tx, rules.event_id(event_id)), event_id)
+        actor = rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, role)
+        rules.open_event(event)
+        yield Change(tx, event, actor, now())
+        end = storage.chain_end(tx, event_id)
+        storage.set_version(tx, event_id, end.number if end else 0)
 
 
-def _actor(conn: Connection, event_id: str, secret: str, role: str) -> Actor:
-    token = conn.execute(select(tokens).where(tokens.c.hash == secret_hash(secret))).first()
-    if token is None:
-        raise EventError(401, "bad-token", "the token is not one this server issued")
-    if token.revoked_at is not None:
-        raise EventError(401, "revoked-token", f"the token was revoked at {token.revoked_at}")
-    if token.event_id != event_id:
-        raise EventError(403, "wrong-event", "the token is another event's")
-    if role == DIRECTOR and token.role != DIRECTOR:
-        raise EventError(
-            403,
-            "not-allowed",
-            "an upload token can only upload records; this change needs the director's token",
-        )
-    return Actor(event_id, token.number, token.role)
+# --- events and tokens --------------------------------------------------------------------
 
 
-# --- events and tokens -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Created:
-    """A new event, and its director's token (shown this once)."""
-
-    event: dict[str, Any]
-    token: str
-
-
-def create_event(store: Store, fields: dict[str, Any]) -> Created:
+def create_event(store: Store, fields: Mapping[str, object]) -> Created:
     """A new event from ``fields`` (``name``, ``game``, and optionally ``rounds``,
     ``tiebreaks``, ``confirm_uploads``), with its first director token."""
-    unknown = sorted(set(fields) - {"name", "game", "rounds", "tiebreaks", "confirm_uploads"})
-    if unknown:
-        raise EventError(400, "bad-field", f"unknown field {unknown[0]!r}", field=unknown[0])
-    values = {
-        "name": _text(fields.get("name"), "name", MAX_NAME),
-        "game": _game(fields.get("game")),
-        "rounds": _rounds(fields.get("rounds")),
-        "tiebreaks": _tiebreaks(fields.get("tiebreaks")),
-        "confirm_uploads": _flag(fields.get("confirm_uploads", True), "confirm_uploads"),
-    }
+    given = rules.new_event(fields)
     secret = new_secret()
     event_id = new_event_id()
     at = now()
-    with store.write() as conn:
-        conn.execute(insert(events).values(id=event_id, created_at=at, version=1, **values))
-        row = conn.execute(select(events).where(events.c.id == event_id)).one()
-        token = _token_values(event_id, 1, secret, DIRECTOR, "director", at)
-        conn.execute(insert(tokens).values(**token))
-        change = Change(conn, row, Actor(event_id, 1, DIRECTOR))
-        change.at = at
-        change.log("event-created", {**values, "token": _token_details(token)})
+    action = EventCreated(
+        name=given.name,
+        game=given.game,
+        rounds=given.rounds,
+        tiebreaks=given.tiebreaks,
+        confirm_uploads=given.confirm_uploads,
+        token=TokenDetails(1, DIRECTOR, "director", secret_hash(secret)),
+        pairing=given.pairing,
+        bye_points=given.bye_points,
+        half_byes=given.half_byes,
+    )
+    effect = action.effect(State(), at)
+    assert effect.event is not None  # a creation makes the event
+    with storage.writing(store) as tx:
+        row = _event_row(event_id, effect.event)
+        storage.insert_event(tx, row)
+        storage.insert_token(tx, _token_row(event_id, 1, effect.tokens[1]))
+        Change(tx, row, Actor(event_id, 1, DIRECTOR), at).log(action)
     return Created(event_summary(store, event_id), secret)
 
 
-def _token_values(
-    event_id: str, number: int, secret: str, role: str, label: str, at: str
-) -> dict[str, Any]:
-    return {
-        "event_id": event_id,
-        "number": number,
-        "hash": secret_hash(secret),
-        "role": role,
-        "label": label,
-        "created_at": at,
-    }
+def _event_row(event_id: str, facts: EventFacts) -> EventRow:
+    """A new event's row, as its creation says it."""
+    return EventRow(
+        id=event_id,
+        name=facts.name,
+        game=facts.game,
+        rounds=facts.rounds,
+        tiebreaks=facts.tiebreaks,
+        confirm_uploads=facts.confirm_uploads,
+        created_at=facts.created_at,
+        finalised_at=facts.finalised_at,
+        version=1,
+        pairing=facts.pairing,
+        bye_points=facts.bye_points,
+        half_byes=facts.half_byes,
+    )
 
 
-def _token_details(token: dict[str, Any]) -> dict[str, Any]:
-    """What the trail says of a token: its number, role, label and the SHA-256 of the secret
-    (256 random bits: the hash gives nothing away, and binds the token to the chain)."""
-    return {key: token[key] for key in ("number", "role", "label", "hash")}
+def _token_row(event_id: str, number: int, facts: TokenFacts) -> TokenRow:
+    return TokenRow(
+        event_id, number, facts.hash, facts.role, facts.label, facts.created_at, facts.revoked_at
+    )
 
 
 def issue_token(
     store: Store, event_id: str, secret: str | None, role: object, label: object
-) -> dict[str, Any]:
+) -> IssuedToken:
     """A new token of ``role`` (``upload`` for players or a deputy, ``director``); its
     secret is in the answer, once."""
-    if role not in ROLES:
-        raise EventError(400, "bad-field", "'role' must be 'upload' or 'director'", field="role")
-    name = _text(label, "label", MAX_LABEL)
+    kind, named = rules.role(role), rules.label(label)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        count = int(
-            change.conn.scalar(
-                select(func.count()).select_from(tokens).where(tokens.c.event_id == event_id)
-            )
-            or 0
-        )
-        if count >= MAX_TOKENS:
-            raise EventError(422, "too-many-tokens", f"an event has at most {MAX_TOKENS} tokens")
+        number = rules.room_for_token(storage.count_tokens(change.tx, event_id))
         new = new_secret()
-        token = _token_values(event_id, count + 1, new, str(role), name or "", change.at)
-        change.conn.execute(insert(tokens).values(**token))
-        change.log("token-issued", _token_details(token))
-    return {**_token_row(token), "token": new}
+        action = TokenIssued(TokenDetails(number, kind, named, secret_hash(new)))
+        token = _token_row(event_id, number, change.effect(action).tokens[number])
+        storage.insert_token(change.tx, token)
+        change.log(action)
+    return IssuedToken(TokenView.of(token), new)
 
 
 def revoke_token(
     store: Store, event_id: str, secret: str | None, number: int, reason: object = None
-) -> dict[str, Any]:
+) -> TokenView:
     """Revoke token ``number`` of the event; the last director token cannot be revoked."""
-    why = _reason(reason, required=False)
+    why = rules.reason(reason, required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        row = None
-        if 0 <= number <= MAX_NUMBER:  # a larger number names no token (nor fits the column)
-            row = change.conn.execute(
-                select(tokens).where(tokens.c.event_id == event_id, tokens.c.number == number)
-            ).first()
-        if row is None:
-            raise EventError(404, "no-such-token", f"the event has no token {number}")
-        if row.revoked_at is not None:
-            raise EventError(
-                409, "already-revoked", f"token {number} was revoked at {row.revoked_at}"
-            )
-        if row.role == DIRECTOR and _directors(change.conn, event_id) <= 1:
-            raise EventError(
-                409,
-                "last-director-token",
-                "this is the event's only director token: issue another before revoking it",
-            )
-        change.conn.execute(
-            update(tokens)
-            .where(tokens.c.event_id == event_id, tokens.c.number == number)
-            .values(revoked_at=change.at)
-        )
-        change.log("token-revoked", {"token": number}, why)
-    return {**_token_row(row._asdict()), "revoked_at": change.at}
+        found = None
+        if rules.names_a_row(number):
+            found = storage.token_row(change.tx, event_id, number)
+        token = rules.found_token(found, number)
+        rules.revocable(token, storage.count_directors(change.tx, event_id))
+        action = TokenRevoked(number)
+        after = change.effect(action, State(tokens={number: TokenFacts.of(token)}))
+        revoked = replace(token, revoked_at=after.tokens[number].revoked_at)
+        storage.update_token(change.tx, revoked)
+        change.log(action, why)
+    return TokenView.of(revoked)
 
 
-def _directors(conn: Connection, event_id: str) -> int:
-    return int(
-        conn.scalar(
-            select(func.count())
-            .select_from(tokens)
-            .where(
-                tokens.c.event_id == event_id,
-                tokens.c.role == DIRECTOR,
-                tokens.c.revoked_at.is_(None),
-            )
-        )
-        or 0
-    )
-
-
-def _token_row(token: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "number": token["number"],
-        "role": token["role"],
-        "label": token["label"],
-        "created_at": token["created_at"],
-        "revoked_at": token.get("revoked_at"),
-    }
-
-
-def list_tokens(store: Store, event_id: str, secret: str | None) -> list[dict[str, Any]]:
+def list_tokens(store: Store, event_id: str, secret: str | None) -> list[TokenView]:
     """The event's tokens (never their secrets), for its director."""
-    with changing_read(store, event_id, secret, DIRECTOR) as conn:
-        rows = conn.execute(
-            select(tokens).where(tokens.c.event_id == event_id).order_by(tokens.c.number)
-        )
-        return [_token_row(row._asdict()) for row in rows]
-
-
-@contextlib.contextmanager
-def changing_read(
-    store: Store, event_id: str, secret: str | None, role: str
-) -> Iterator[Connection]:
-    """A read that only the holder of a token of ``role`` may make (the token list)."""
-    if not secret:
-        raise EventError(401, "missing-token", "this needs the event's director token")
-    with store.read() as conn:
-        if conn.execute(select(events.c.id).where(events.c.id == event_id)).first() is None:
-            raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
-        _actor(conn, event_id, secret, role)
-        yield conn
-
-
-EDITABLE = ("name", "rounds", "tiebreaks", "confirm_uploads")
+    secret = rules.read_token(secret)
+    with storage.reading(store) as tx:
+        rules.found_event(storage.event_row(tx, rules.event_id(event_id)), event_id)
+        rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, DIRECTOR)
+        return [TokenView.of(row) for row in storage.token_rows(tx, event_id)]
 
 
 def change_event(
-    store: Store, event_id: str, secret: str | None, fields: dict[str, Any]
-) -> dict[str, Any]:
+    store: Store, event_id: str, secret: str | None, fields: Mapping[str, object]
+) -> EventSummary:
     """Change the event's name, planned rounds, tie-breaks or whether players' uploads wait
     for confirmation."""
-    unknown = sorted(set(fields) - {*EDITABLE, "reason"})
-    if unknown:
-        raise EventError(
-            400, "bad-field", f"unknown or fixed field {unknown[0]!r}", field=unknown[0]
-        )
-    checks: dict[str, Callable[[object], object]] = {
-        "name": lambda v: _text(v, "name", MAX_NAME),
-        "rounds": _rounds,
-        "tiebreaks": _tiebreaks,
-        "confirm_uploads": lambda v: _flag(v, "confirm_uploads"),
-    }
-    values = {name: checks[name](value) for name, value in fields.items() if name in checks}
-    if not values:
-        raise EventError(400, "bad-field", f"give one of {', '.join(EDITABLE)}")
-    why = _reason(fields.get("reason"), required=False)
+    asked = rules.event_changes(fields)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        counted = standings(counted_items(change.conn, event_id))  # not cached: it changes
-        played = max((table.rounds for table in counted), default=0)
-        planned = values.get("rounds")
-        if isinstance(planned, int) and planned < played:
-            raise EventError(
-                409,
-                "rounds-below-played",
-                f"{played} rounds have been played; the planned rounds cannot be fewer",
+        if change.event.pairing != "none":  # a paired event has played the rounds it paired
+            played = max(
+                (row.round for row in storage.pairing_rows(change.tx, event_id)), default=0
             )
-        change.conn.execute(update(events).where(events.c.id == event_id).values(**values))
-        change.log("event-changed", values, why)
+        else:
+            played = rounds_played(storage.counted_records(change.tx, event_id), change.event)
+        rules.planned_rounds(asked.values.get("rounds"), played)
+        _change_event(change, EventChanged(asked.values), asked.reason)
     return event_summary(store, event_id)
 
 
 def finalise(
     store: Store, event_id: str, secret: str | None, reason: object = None
-) -> dict[str, Any]:
+) -> EventSummary:
     """Finalise the event: from now on it is read-only."""
-    why = _reason(reason, required=False)
+    why = rules.reason(reason, required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        change.conn.execute(
-            update(events).where(events.c.id == event_id).values(finalised_at=change.at)
-        )
-        change.log("finalised", {}, why)
+        _change_event(change, Finalised(), why)
     return event_summary(store, event_id)
 
 
-# --- records in ----------------------------------------------------------------------------
+def _change_event(change: Change, action: EventChanged | Finalised, reason: str | None) -> None:
+    """Keep what ``action`` changes of the event, and its entry."""
+    after = change.effect(action, State(event=EventFacts.of(change.event))).event
+    assert after is not None  # both change the event
+    row = replace(
+        change.event,
+        name=after.name,
+        rounds=after.rounds,
+        tiebreaks=after.tiebreaks,
+        confirm_uploads=after.confirm_uploads,
+        finalised_at=after.finalised_at,
+    )
+    storage.update_event(change.tx, row)
+    change.log(action, reason)
+
+
+# --- records in ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -480,16 +364,28 @@ class Read:
         return digest({"header": self.header, "report": self.report})
 
 
-def _read_upload(source: Upload) -> list[Read]:
-    """Every record of an upload with its report (the adjudicator's work, done once)."""
+def _read_upload(source: Upload, game: str) -> list[Read]:
+    """Every record of an upload to an event of ``game`` with its report (the adjudicator's
+    work, done once). A record of another game is refused as a record of the event: kept
+    with its report and a ``wrong-game`` error first, but not its header, so that it never
+    counts, cannot be given a result, and never meets the event's colours."""
     found = []
     for item in read_records(source.data, file=source.name, fmt=source.fmt):
         report = report_for(item, file=source.name).to_dict()
-        if isinstance(item, RecordError):
+        named = _game_named(item)
+        if named is not None and named != game:
+            found.append(Read(None, wrong_game(report, named, game), None))
+        elif isinstance(item, RecordError):
             found.append(Read(None, report, None))
         else:
             found.append(Read(header_of(item), report, round_of(item)))
     return found
+
+
+def _game_named(item: Record | RecordError) -> str | None:
+    """The game a record names, as far as it could be read."""
+    record = item.record if isinstance(item, RecordError) else item
+    return None if record is None else record.game
 
 
 def header_of(record: Record) -> dict[str, Any]:
@@ -506,276 +402,364 @@ def header_of(record: Record) -> dict[str, Any]:
 
 
 def round_of(record: Record) -> int | None:
-    text = next((tag.value.strip() for tag in record.tags if tag.name == "Round"), "")
-    if text.isascii() and text.isdigit() and len(text.lstrip("0")) <= 3:
-        number = int(text)
-        return number if 1 <= number <= MAX_ROUNDS else None
-    return None
+    """The round of a record, by its ``Round`` tag (:func:`.rules.round_of_tags`)."""
+    return rules.round_of_tags([(tag.name, tag.value) for tag in record.tags])
 
 
 def upload(
-    store: Store, event_id: str, secret: str | None, sources: Sequence[Upload]
-) -> dict[str, Any]:
+    store: Store,
+    event_id: str,
+    secret: str | None,
+    sources: Sequence[Upload] | Callable[[], Sequence[Upload]],
+) -> UploadAnswer:
     """Keep each source as sent, with each of its records and their reports; the same bytes
     sent again are the upload already kept. Records uploaded with an upload token wait for
-    the director's confirmation unless the event says otherwise."""
+    the director's confirmation unless the event says otherwise. An upload that would pass
+    the event's limits, or that holds a source that is not text, is refused whole.
+
+    The token, the event and the sources are checked before any record is read: a request
+    refused anyway never reaches the adjudicator. ``sources`` may be how to read them (a
+    request's body): it is called once the token, the event and its role are checked."""
+    event = admit(store, event_id, secret, UPLOAD)
+    if callable(sources):
+        sources = sources()
+    for source in sources:
+        rules.file_name(source.name)
+        rules.text_source(source.data, source.name)
     read = [
-        (source, hashlib.sha256(source.data).hexdigest(), _read_upload(source))
+        (source, hashlib.sha256(source.data).hexdigest(), _read_upload(source, event.game))
         for source in sources
     ]
     answers = []
     with changing(store, event_id, secret, UPLOAD) as change:
-        conn, actor = change.conn, change.actor
-        assert actor is not None
-        status = PENDING if actor.role == UPLOAD and change.event.confirm_uploads else ACCEPTED
-        held = conn.execute(
-            select(
-                select(func.count()).where(uploads.c.event_id == event_id).scalar_subquery(),
-                select(func.coalesce(func.sum(uploads.c.size), 0))
-                .where(uploads.c.event_id == event_id)
-                .scalar_subquery(),
-                select(func.count()).where(records.c.event_id == event_id).scalar_subquery(),
-            )
-        ).one()
-        next_upload, size, next_record = held[0] + 1, int(held[1]), held[2] + 1
+        status = rules.upload_status(change.actor, change.event)
+        held = storage.holdings(change.tx, event_id)
+        number, size, records = held.uploads + 1, held.bytes, held.records
+        seating = _Seating(change) if change.event.pairing != "none" else None
         for source, sha, items in read:
-            known = conn.execute(
-                select(uploads.c.number).where(
-                    uploads.c.event_id == event_id, uploads.c.sha256 == sha
-                )
-            ).first()
+            known = storage.upload_number(change.tx, event_id, sha)
             if known is not None:
-                answers.append(_upload_answer(conn, event_id, known.number))
+                answers.append(_kept_already(change, known))
                 continue
             size += len(source.data)
-            if next_record + len(items) - 1 > MAX_RECORDS or size > MAX_BYTES:
-                raise EventError(
-                    422,
-                    "event-full",
-                    f"an event holds at most {MAX_RECORDS} "
-                    f"records and {MAX_BYTES // 2**20} MiB of uploads",
-                )
-            kept = {
-                "upload": next_upload,
-                "sha256": sha,
-                "file": source.name,
-                "size": len(source.data),
-                "created_at": change.at,
-                "token": actor.token,
-                "duplicate": False,
-            }
-            conn.execute(
-                insert(uploads).values(
-                    event_id=event_id,
-                    number=next_upload,
-                    sha256=sha,
-                    file_name=source.name,
-                    format=source.fmt,
-                    size=len(source.data),
-                    data=source.data,
-                    token=actor.token,
-                    created_at=change.at,
-                )
+            rules.room_for_upload(records + len(items), size)
+            answers.append(_keep(change, number, sha, source, items, records + 1, status, seating))
+            number += 1
+            records += len(items)
+    return UploadAnswer(event_id, tuple(answers))
+
+
+class _Seating:
+    """Where the records of an upload to a paired event stand (:mod:`.rounds`): each finds
+    its board by its round and players, and takes it, so that a second record of the same
+    board finds it taken."""
+
+    def __init__(self, change: Change) -> None:
+        from arbiter.service.events import rounds
+
+        self.rounds = rounds
+        self.seats = rounds.seats(change.tx, change.event)
+
+    def place(self, read: Read) -> Placement:
+        self.seats, where = self.rounds.place(self.seats, read.header, read.round)
+        return Placement(*where)
+
+
+def _keep(
+    change: Change,
+    number: int,
+    sha: str,
+    source: Upload,
+    items: list[Read],
+    first: int,
+    status: str,
+    seating: _Seating | None = None,
+    reason: str | None = None,
+) -> KeptUpload:
+    """Keep one new source as upload ``number``, its records numbered from ``first`` (each
+    on its board, in a paired event); ``reason``: why, for a corrected copy."""
+    action = Uploaded(
+        upload=number,
+        sha256=sha,
+        file=source.name,
+        format=source.fmt,
+        size=len(source.data),
+        records=tuple(
+            KeptRecord(
+                first + position, status, one.digest, seating.place(one) if seating else None
             )
-            rows = [
-                {
-                    "event_id": event_id,
-                    "number": next_record + position,
-                    "upload": next_upload,
-                    "position": position,
-                    "status": status,
-                    "round": one.round,
-                    "header": None if one.header is None else _json(one.header),
-                    "report": _json(one.report),
-                    "digest": one.digest,
-                    "official_result": None,
-                }
-                for position, one in enumerate(items)
-            ]
-            if rows:
-                conn.execute(insert(records), rows)  # one statement for all (executemany)
-            change.log(
-                "uploaded",
-                {
-                    "upload": next_upload,
-                    "sha256": sha,
-                    "file": source.name,
-                    "format": source.fmt,
-                    "size": len(source.data),
-                    "records": [
-                        {"record": row["number"], "status": status, "digest": row["digest"]}
-                        for row in rows
-                    ],
-                },
-            )
-            kept["records"] = [
-                view(row, sha, one.header, one.report) for row, one in zip(rows, items, strict=True)
-            ]
-            answers.append(kept)
-            next_upload += 1
-            next_record += len(rows)
-    return {"event": event_id, "uploads": answers}
+            for position, one in enumerate(items)
+        ),
+    )
+    effect = change.effect(action)
+    kept = effect.uploads[number]
+    row = UploadRow(
+        event_id=change.event.id,
+        number=number,
+        sha256=kept.sha256,
+        file_name=kept.file_name,
+        format=kept.format,
+        size=kept.size,
+        data=source.data,
+        token=change.actor.token,
+        created_at=kept.created_at,
+    )
+    storage.insert_upload(change.tx, row)
+    rows = [
+        _record_row(change.event.id, one.record, effect.records[one.record], item)
+        for one, item in zip(action.records, items, strict=True)
+    ]
+    storage.insert_records(change.tx, rows)
+    change.log(action, reason)
+    return KeptUpload(
+        upload=number,
+        sha256=sha,
+        file=source.name,
+        size=len(source.data),
+        created_at=change.at,
+        token=change.actor.token,
+        duplicate=False,
+        records=tuple(
+            view(one, sha, item.header, item.report, change.event.name)
+            for one, item in zip(rows, items, strict=True)
+        ),
+    )
+
+
+def _record_row(event_id: str, number: int, facts: RecordFacts, read: Read) -> RecordRow:
+    """A new record's row: what its upload's entry says, with what was read of it."""
+    return RecordRow(
+        event_id=event_id,
+        number=number,
+        upload=facts.upload,
+        position=facts.position,
+        status=facts.status,
+        official_result=facts.official_result,
+        round=read.round,
+        header=None if read.header is None else _json(read.header),
+        report=_json(read.report),
+        digest=facts.digest,
+        board_round=facts.board_round,
+        board=facts.board,
+        placement=facts.placement,
+    )
 
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False)
 
 
-def _upload_answer(conn: Connection, event_id: str, number: int) -> dict[str, Any]:
+def _kept_already(change: Change, number: int) -> KeptUpload:
     """An upload kept already, as the answer to the same bytes sent again."""
-    row = conn.execute(
-        select(
-            uploads.c.number,
-            uploads.c.sha256,
-            uploads.c.file_name,
-            uploads.c.size,
-            uploads.c.created_at,
-            uploads.c.token,
-        ).where(uploads.c.event_id == event_id, uploads.c.number == number)
-    ).one()
-    kept = conn.execute(
-        select(records)
-        .where(records.c.event_id == event_id, records.c.upload == number)
-        .order_by(records.c.number)
+    tx, event_id = change.tx, change.event.id
+    info = storage.upload_info(tx, event_id, number)
+    assert info is not None  # found by its SHA-256 in this transaction
+    kept = storage.kept_records(tx, event_id, upload=number)
+    return KeptUpload(
+        upload=info.number,
+        sha256=info.sha256,
+        file=info.file_name,
+        size=info.size,
+        created_at=info.created_at,
+        token=info.token,
+        duplicate=True,
+        records=tuple(record_view(row, sha256, change.event.name) for row, sha256 in kept),
     )
-    return {
-        "upload": row.number,
-        "sha256": row.sha256,
-        "file": row.file_name,
-        "size": row.size,
-        "created_at": row.created_at,
-        "token": row.token,
-        "duplicate": True,
-        "records": [record_view(one, row.sha256) for one in kept],
-    }
 
 
-# --- corrections ---------------------------------------------------------------------------
+# --- corrections --------------------------------------------------------------------------
 
 
-def _record_row(change: Change, number: int) -> Row[Any]:
-    if not 0 <= number <= MAX_NUMBER:
-        raise EventError(404, "no-such-record", f"the event has no record {number}")
-    row = change.conn.execute(
-        select(records).where(records.c.event_id == change.event.id, records.c.number == number)
-    ).first()
-    if row is None:
-        raise EventError(404, "no-such-record", f"the event has no record {number}")
-    return row
+def _record(change: Change, number: int) -> RecordRow:
+    """Record ``number`` of the event being changed."""
+    found = None
+    if rules.names_a_row(number):
+        found = storage.record_row(change.tx, change.event.id, number)
+    return rules.found_record(found, number)
 
 
-def _set_record(change: Change, number: int, **values: Any) -> None:
-    change.conn.execute(
-        update(records)
-        .where(records.c.event_id == change.event.id, records.c.number == number)
-        .values(**values)
-    )
+def _correct(change: Change, row: RecordRow, action: Action, reason: str | None) -> None:
+    """Keep what ``action`` changes of the record of ``row``, and its entry."""
+    before = State(records={row.number: RecordFacts.of(row)})
+    after = change.effect(action, before).records[row.number]
+    updated = replace(row, status=after.status, official_result=after.official_result)
+    storage.update_record(change.tx, updated)
+    change.log(action, reason)
 
 
 def confirm(
     store: Store, event_id: str, secret: str | None, number: int, reason: object = None
-) -> dict[str, Any]:
+) -> RecordView:
     """Confirm a record a player uploaded: it counts from now on."""
-    why = _reason(reason, required=False)
+    why = rules.reason(reason, required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        row = _record_row(change, number)
-        if row.status != PENDING:
-            raise EventError(409, "not-pending", f"record {number} is {row.status}, not pending")
-        _set_record(change, number, status=ACCEPTED)
-        change.log("confirmed", {"record": number}, why)
+        row = _record(change, number)
+        rules.confirmable(row)
+        _correct(change, row, Confirmed(number), why)
     return record(store, event_id, number)
 
 
 def exclude(
     store: Store, event_id: str, secret: str | None, number: int, reason: object
-) -> dict[str, Any]:
+) -> RecordView:
     """Exclude a record from the event (it stays kept and listed, with the reason)."""
-    why = _reason(reason)
+    why = rules.reason(reason)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        row = _record_row(change, number)
-        if row.status == EXCLUDED:
-            raise EventError(409, "already-excluded", f"record {number} is already excluded")
-        _set_record(change, number, status=EXCLUDED)
-        change.log("excluded", {"record": number, "was": row.status}, why)
+        row = _record(change, number)
+        rules.excludable(row)
+        _correct(change, row, Excluded(number, row.status), why)
     return record(store, event_id, number)
 
 
 def reinstate(
     store: Store, event_id: str, secret: str | None, number: int, reason: object
-) -> dict[str, Any]:
+) -> RecordView:
     """Count an excluded record again."""
-    why = _reason(reason)
+    why = rules.reason(reason)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        row = _record_row(change, number)
-        if row.status != EXCLUDED:
-            raise EventError(409, "not-excluded", f"record {number} is {row.status}, not excluded")
-        _set_record(change, number, status=ACCEPTED)
-        change.log("reinstated", {"record": number}, why)
+        row = _record(change, number)
+        rules.reinstatable(row)
+        _correct(change, row, Reinstated(number), why)
     return record(store, event_id, number)
 
 
 def set_result(
     store: Store, event_id: str, secret: str | None, number: int, result: object, reason: object
-) -> dict[str, Any]:
+) -> RecordView:
     """Set the official result of a record, which then counts with it whatever the
     adjudicator found (a forfeit, an arbiter's decision that an illegal move stood); the
     adjudicator's verdict stays beside it."""
-    why = _reason(reason)
+    why = rules.reason(reason)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        row = _record_row(change, number)
-        if row.header is None:
-            raise EventError(
-                422,
-                "cannot-correct",
-                f"record {number} could not be read: it "
-                "names no game or players to give a result to",
-            )
-        header = json.loads(row.header)
-        official = _official(result, header["game"])
+        row = _record(change, number)
+        official = rules.official_result(result, rules.correctable(row))
         report = json.loads(row.report)
-        _set_record(change, number, official_result=official)
-        change.log(
-            "result-set",
-            {
-                "record": number,
-                "result": official,
-                "adjudicated": report["result"],
-                "valid": report["valid"],
-                "was": row.official_result,
-            },
-            why,
-        )
+        action = ResultSet(number, official, report["result"], report["valid"], row.official_result)
+        _correct(change, row, action, why)
     return record(store, event_id, number)
 
 
 def clear_result(
     store: Store, event_id: str, secret: str | None, number: int, reason: object
-) -> dict[str, Any]:
+) -> RecordView:
     """Take back the official result: the adjudicator's verdict counts again."""
-    why = _reason(reason)
+    why = rules.reason(reason)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        row = _record_row(change, number)
-        if row.official_result is None:
-            raise EventError(
-                409, "no-official-result", f"record {number} has no official result to take back"
-            )
-        _set_record(change, number, official_result=None)
-        change.log("result-cleared", {"record": number, "was": row.official_result}, why)
+        row = _record(change, number)
+        _correct(change, row, ResultCleared(number, rules.clearable(row)), why)
     return record(store, event_id, number)
 
 
-def _official(value: object, game: str) -> str:
-    """An official result in the game's canonical spelling; not ``*``."""
-    spec = find_game(game)
-    text = value.strip() if isinstance(value, str) and len(value) <= 40 else None
-    canonical = normalise_result(text, spec) if text else None
-    if canonical is None or canonical == "*":
-        first, second = spec.colours
-        raise EventError(  # well-formed, but no result of this record's game: 422
-            422,
-            "bad-result",
-            f"'result' must be a finished result of {game}: {first} or {second}, with +R, +T "
-            f"or +F (resignation, time, forfeit){', or a margin' if spec.scored else ''}",
-            field="result",
+# --- a record repaired ----------------------------------------------------------------------
+
+MAX_CORRECTIONS = 20
+"""Corrections one repair may apply."""
+
+
+@dataclass(frozen=True, slots=True)
+class Repaired:
+    """A record repaired: the original as it now stands (kept, excluded) and the upload of
+    its corrected copy."""
+
+    original: RecordView
+    copy: KeptUpload
+
+
+def repair(
+    store: Store,
+    event_id: str,
+    secret: str | None,
+    number: int,
+    corrections: object,
+    reason: object,
+) -> Repaired:
+    """Repair record ``number``: its corrected copy (``corrections``, each ``PLY:MOVE`` as
+    a repair suggestion gives it, applied as ``POST /api/v1/positions?apply=`` applies them)
+    is added beside it as an upload of its own, and the original is excluded but kept; both
+    in one transaction, each with its entry in the trail saying the corrections and the
+    director's reason (``spec/events.md`` §5)."""
+    from arbiter.service.events.common import EventError
+
+    why = rules.reason(reason)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        wanted = _corrections(corrections)  # once the token holds, as the record is read
+        row = _record(change, number)
+        rules.excludable(row)
+        name, fmt, data, applied = _corrected_copy(change, row, wanted)
+        held = storage.holdings(change.tx, event_id)
+        said = ", ".join(f"ply {c.ply} {c.move} for {c.written}" for c in applied)
+        copy = held.records + 1
+        excluded = f"replaced by its corrected copy, record {copy} ({said}); {why}"
+        _correct(change, row, Excluded(number, row.status), excluded)
+        sha = hashlib.sha256(data).hexdigest()
+        known = storage.upload_number(change.tx, event_id, sha)
+        if known is not None:
+            raise EventError(
+                "cannot-correct", f"this corrected copy is kept already, as upload {known}"
+            )
+        rules.room_for_upload(held.records + 1, held.bytes + len(data))
+        source = Upload(name, data, fmt)
+        seating = _Seating(change) if change.event.pairing != "none" else None
+        status = rules.upload_status(change.actor, change.event)
+        words = f"corrected copy of record {number} ({said}); {why}"
+        read = _read_upload(source, change.event.game)
+        kept = _keep(change, held.uploads + 1, sha, source, read, copy, status, seating, words)
+    return Repaired(record(store, event_id, number), kept)
+
+
+def _corrections(value: object) -> list[str]:
+    """The corrections a repair is asked to apply: 1 to :data:`MAX_CORRECTIONS`, each
+    ``PLY:MOVE`` (with ``@LINE:COLUMN`` or ``@POINTER`` where the record cannot be read)."""
+    from arbiter.notation.repair import BadCorrection, parse_correction
+    from arbiter.service.events.common import EventError
+
+    if (
+        not isinstance(value, list)
+        or not 1 <= len(value) <= MAX_CORRECTIONS
+        or not all(isinstance(one, str) for one in value)
+    ):
+        raise EventError(
+            "bad-field",
+            f"'apply' must list 1 to {MAX_CORRECTIONS} corrections, each PLY:MOVE",
+            field="apply",
         )
-    return canonical
+    for one in value:
+        try:
+            parse_correction(one)
+        except BadCorrection as err:
+            raise EventError("bad-field", str(err), field="apply") from None
+    return list(value)
+
+
+def _corrected_copy(
+    change: Change, row: RecordRow, corrections: list[str]
+) -> tuple[str, Notation, bytes, list[Any]]:
+    """The corrected copy of the record of ``row``: its file name, notation and bytes (the
+    record alone, cut from its upload once corrected), and the corrections as applied."""
+    from arbiter.notation.repair import CorrectionError, notation_of, source_bytes, source_text
+    from arbiter.service.core.repairs import corrected_text
+    from arbiter.service.events.common import EventError
+    from arbiter.service.events.pages import cut
+
+    [(_, sha)] = storage.kept_records(change.tx, change.event.id, number=row.number)
+    source = storage.upload_source(change.tx, change.event.id, sha)
+    assert source is not None  # the record's own upload
+    text = source_text(source.data)
+    fmt = source.format or notation_of(source.file_name, text)
+    try:
+        corrected, applied = corrected_text(text, corrections, index=row.position, notation=fmt)
+    except CorrectionError as err:
+        raise EventError(
+            "cannot-correct", f"record {row.number} cannot be corrected so: {err}"
+        ) from None
+    data = cut(source_bytes(corrected), replace(source, format=fmt), row.position)
+    return _copy_name(source.file_name, row.number, fmt), fmt, data, applied
+
+
+def _copy_name(file: str | None, number: int, fmt: Notation) -> str:
+    """The file name of record ``number``'s corrected copy: ``round-2.grn`` gives
+    ``round-2-record-5-corrected.grn``."""
+    stem, dot, ext = (file or "record").rpartition(".")
+    if not dot:
+        stem, ext = file or "record", "grn" if fmt == "grn" else "json"
+    return f"{stem[:200]}-record-{number}-corrected.{ext}"

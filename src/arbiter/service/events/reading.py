@@ -1,271 +1,263 @@
 """What anyone may read of an event (``spec/events.md`` §2, §4, §6, §7): the event, its
 records, uploads and audit trail, and its standings, computed from the stored reports of
 the records that count and kept per version of the event (a change bumps the version),
-with their renderings."""
+with their renderings. Each read is one read transaction of the storage contract
+(:mod:`.storage`); what it gives is a typed value of :mod:`.views`."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
-
-from sqlalchemy import Connection, Row, func, select
 
 from arbiter.adjudicator.replay import TERMINATIONS, Report
 from arbiter.adjudicator.standings import EventStandings, standings
 from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record, Tag
 from arbiter.notation.games import find_game
-from arbiter.service.events.chain import Entry
-from arbiter.service.events.common import (
-    ACCEPTED,
-    CORRECTIONS,
-    EXCLUDED,
-    MAX_NUMBER,
-    PENDING,
-    EventError,
+from arbiter.service.events import rules, storage
+from arbiter.service.events.actions import ACTIONS, Paired, State, correction, parse
+from arbiter.service.events.chain import GENESIS, Entry
+from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
+from arbiter.service.events.receipts import Head
+from arbiter.service.events.rows import EventRow, RecordRow, UploadSource
+from arbiter.service.events.storage import Tx
+from arbiter.service.events.store import Store
+from arbiter.service.events.views import (
+    EventSummary,
+    RecordTotals,
+    RecordView,
+    UploadSummary,
 )
-from arbiter.service.events.store import Store, events, log, records, uploads
 
 if TYPE_CHECKING:
     from arbiter.service.core.standings_formats import StandingsFormat
 
+__all__ = [
+    "RENDERINGS",
+    "Rendered",
+    "Renderings",
+    "counted_items",
+    "entries",
+    "event_row",
+    "event_standings",
+    "event_summary",
+    "list_events",
+    "list_records",
+    "list_uploads",
+    "official_report",
+    "record",
+    "record_of",
+    "record_view",
+    "records_grn",
+    "records_output",
+    "rounds_played",
+    "standings_output",
+    "upload_bytes",
+    "version",
+    "view",
+    "wrong_game",
+]
 
-def record_of(header: dict[str, Any], index: int) -> Record:
-    """The record standings see: its header, no moves."""
+
+def record_of(header: dict[str, Any], index: int, event: str | None = None) -> Record:
+    """The record standings see: its header, no moves; with ``event``, its ``Event`` tag
+    is that name (a record counts for the event it was uploaded to, whatever its tag says)."""
+    tags = [Tag(name, value) for name, value in header["tags"]]
+    if event is not None:
+        tags = [tag for tag in tags if tag.name != "Event"] + [Tag("Event", event)]
     return Record(
         game=header["game"],
         size=header["size"],
         komi=header["komi"],
         setup=header["setup"],
         players=tuple(header["players"].items()),
-        tags=tuple(Tag(name, value) for name, value in header["tags"]),
+        tags=tuple(tags),
         result=header["result"],
         index=index,
     )
 
 
-def event_row(conn: Connection, event_id: str) -> Row[Any]:
-    row = conn.execute(select(events).where(events.c.id == event_id)).first()
-    if row is None:
-        raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
-    return row
-
-
-def event_summary(store: Store, event_id: str) -> dict[str, Any]:
-    """The event as ``GET /api/v1/events/ID`` gives it (the URL is the API's to add)."""
-    with store.read() as conn:
-        return _summary(conn, event_row(conn, event_id))
-
-
-def _summary(conn: Connection, row: Row[Any]) -> dict[str, Any]:
-    counts: dict[str, int] = dict(
-        conn.execute(
-            select(records.c.status, func.count())
-            .where(records.c.event_id == row.id)
-            .group_by(records.c.status)
-        ).all()
-    )
-    corrected = conn.scalar(
-        select(func.count())
-        .select_from(records)
-        .where(records.c.event_id == row.id, records.c.official_result.is_not(None))
-    )
-    last = conn.scalar(select(func.max(log.c.at)).where(log.c.event_id == row.id))
-    order = row.tiebreaks.split(",") if row.tiebreaks else list(parse_order(None))
-    return {
-        "id": row.id,
-        "name": row.name,
-        "game": row.game,
-        "rounds": row.rounds,
-        "rounds_played": _rounds_played(conn, row.id),
-        "tiebreaks": order,
-        "confirm_uploads": row.confirm_uploads,
-        "created_at": row.created_at,
-        "finalised_at": row.finalised_at,
-        "last_change": last,
-        "version": row.version,
-        "records": {
-            "total": sum(counts.values()),
-            ACCEPTED: counts.get(ACCEPTED, 0),
-            PENDING: counts.get(PENDING, 0),
-            EXCLUDED: counts.get(EXCLUDED, 0),
-            "corrected": corrected or 0,
-        },
+def wrong_game(report: dict[str, Any], named: str, game: str) -> dict[str, Any]:
+    """The report of a record of ``named`` kept in an event of ``game``: refused as a
+    record of the event (invalid, its first error ``wrong-game`` naming both games), the
+    adjudicator's verdict of it as a game of its own kept beside."""
+    error = {
+        "code": "wrong-game",
+        "message": f"the record is a game of {named}; this event is of {game}",
+        "game": named,
+        "event_game": game,
     }
+    return {**report, "valid": False, "errors": [error, *report.get("errors", [])]}
 
 
-def _rounds_played(conn: Connection, event_id: str) -> int:
-    """The highest round of a counted game (what the standings say)."""
-    return max((table.rounds for table in _tables(conn, event_id)), default=0)
+def event_row(tx: Tx, event_id: str) -> EventRow:
+    """The event's row; ``no-such-event`` when there is none (or the id could name none)."""
+    return rules.found_event(storage.event_row(tx, rules.event_id(event_id)), event_id)
+
+
+def list_events(store: Store, *, newest_first: bool, limit: int | None = None) -> list[EventRow]:
+    """The events of the database by creation, newest or oldest first."""
+    with storage.reading(store) as tx:
+        return storage.list_events(tx, newest_first=newest_first, limit=limit)
+
+
+PAIRED_ACTIONS = frozenset(name for name, kind in ACTIONS.items() if issubclass(kind, Paired))
+"""The actions of a paired event: the TRF carries them as ``###`` lines."""
+
+
+def chain_head(store: Store, event_id: str) -> Head:
+    """The event's head: its last entry's number, hash and time (what a receipt signs)."""
+    with storage.reading(store) as tx:
+        event_row(tx, event_id)
+        return _head(tx, event_id)
+
+
+def _head(tx: Tx, event_id: str) -> Head:
+    last = storage.last_entry(tx, event_id)
+    if last is None:  # an event is created with its first entry: only a damaged one lacks it
+        return Head(event_id, 0, GENESIS, "")
+    return Head(event_id, last.number, last.hash, last.at)
+
+
+def event_summary(store: Store, event_id: str) -> EventSummary:
+    """The event as ``GET /api/v1/events/ID`` gives it (the URL is the API's to add)."""
+    with storage.reading(store) as tx:
+        return _summary(store, tx, event_row(tx, event_id))
+
+
+def _summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
+    counts = storage.record_counts(tx, row.id)
+    order = row.tiebreaks.split(",") if row.tiebreaks else list(parse_order(None))
+    totals = RecordTotals(
+        total=sum(counts.by_status.values()),
+        accepted=counts.by_status.get(ACCEPTED, 0),
+        pending=counts.by_status.get(PENDING, 0),
+        excluded=counts.by_status.get(EXCLUDED, 0),
+        corrected=counts.corrected,
+    )
+    return EventSummary(
+        id=row.id,
+        name=row.name,
+        game=row.game,
+        rounds=row.rounds,
+        rounds_played=max((table.rounds for table in _tables(store, tx, row)), default=0),
+        tiebreaks=tuple(order),
+        confirm_uploads=row.confirm_uploads,
+        created_at=row.created_at,
+        finalised_at=row.finalised_at,
+        last_change=storage.last_change(tx, row.id),
+        version=row.version,
+        records=totals,
+        head=_head(tx, row.id),
+        pairing=row.pairing,
+        bye_points=row.bye_points,
+        half_byes=row.half_byes,
+    )
 
 
 def version(store: Store, event_id: str) -> int:
     """The event's version: it grows with every change (an ETag for the pages' poll)."""
-    with store.read() as conn:
-        found = conn.scalar(select(events.c.version).where(events.c.id == event_id))
+    with storage.reading(store) as tx:
+        found = storage.event_version(tx, rules.event_id(event_id))
     if found is None:
-        raise EventError(404, "no-such-event", f"there is no event {event_id!r}")
-    return int(found)
+        raise rules.no_such_event(event_id)
+    return found
 
 
-def record_view(row: Row[Any], sha256: str) -> dict[str, Any]:
-    """One kept record as ``GET .../records`` gives it."""
+def record_view(row: RecordRow, sha256: str, event: str) -> RecordView:
+    """One kept record of the event named ``event`` as ``GET .../records`` gives it."""
     header = json.loads(row.header) if row.header else None
-    return view(row._asdict(), sha256, header, json.loads(row.report))
+    return view(row, sha256, header, json.loads(row.report), event)
 
 
 def view(
-    row: dict[str, Any], sha256: str, header: dict[str, Any] | None, report: dict[str, Any]
-) -> dict[str, Any]:
-    """A record's columns (``number``, ``upload``, ``round``, ``status``,
-    ``official_result``) with its header and report, as the API shows it."""
-    official = row["official_result"]
-    return {
-        "record": row["number"],
-        "upload": row["upload"],
-        "upload_sha256": sha256,
-        "file": report["file"],
-        "index": report["index"],
-        "round": row["round"],
-        "players": header["players"] if header else {},
-        "status": row["status"],
-        "official_result": official,
-        "result": official or report["result"],
-        "adjudicated_result": report["result"],
-        "valid": report["valid"],
-        "report": report,
-    }
-
-
-def _records_of(event_id: str) -> Any:
-    """The query of an event's records, each with the SHA-256 of its upload, in order."""
-    return (
-        select(records, uploads.c.sha256)
-        .join(
-            uploads,
-            (uploads.c.event_id == records.c.event_id) & (uploads.c.number == records.c.upload),
-        )
-        .where(records.c.event_id == event_id)
-        .order_by(records.c.number)
+    row: RecordRow,
+    sha256: str,
+    header: dict[str, Any] | None,
+    report: dict[str, Any],
+    event: str,
+) -> RecordView:
+    """A record's row with its header and report (read already), as the API shows it, with
+    what a director of the event named ``event`` should look at in it."""
+    official = row.official_result
+    return RecordView(
+        record=row.number,
+        upload=row.upload,
+        upload_sha256=sha256,
+        file=report["file"],
+        index=report["index"],
+        round=row.round,
+        players=header["players"] if header else {},
+        status=row.status,
+        official_result=official,
+        result=official or report["result"],
+        adjudicated_result=report["result"],
+        valid=report["valid"],
+        report=report,
+        board=_board_of(row),
+        warnings=rules.event_tag_warnings(header["tags"], event) if header else (),
     )
 
 
-def list_records(
-    store: Store, event_id: str, round_number: int | None = None
-) -> list[dict[str, Any]]:
+def _board_of(row: RecordRow) -> tuple[int | None, int | None, str | None] | None:
+    """Where a record of a paired event stands (None for a record of an event not paired,
+    which stands on no board and has no reason not to)."""
+    if row.board is None and row.placement is None:
+        return None
+    return row.board_round, row.board, row.placement
+
+
+def list_records(store: Store, event_id: str, round_number: int | None = None) -> list[RecordView]:
     """Every record kept for the event, in the order received (or those of one round)."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        query = _records_of(event_id)
-        if round_number is not None:
-            query = query.where(records.c.round == round_number)
-        return [record_view(row, row.sha256) for row in conn.execute(query)]
+    with storage.reading(store) as tx:
+        event = event_row(tx, event_id)
+        kept = storage.kept_records(tx, event_id, round_number=round_number)
+    return [record_view(row, sha256, event.name) for row, sha256 in kept]
 
 
-def record(store: Store, event_id: str, number: int) -> dict[str, Any]:
+def record(store: Store, event_id: str, number: int) -> RecordView:
     """One record kept, as :func:`list_records` gives it."""
-    if not 0 <= number <= MAX_NUMBER:
-        raise EventError(404, "no-such-record", f"the event has no record {number}")
-    with store.read() as conn:
-        event_row(conn, event_id)
-        row = conn.execute(_records_of(event_id).where(records.c.number == number)).first()
-    if row is None:
-        raise EventError(404, "no-such-record", f"the event has no record {number}")
-    return record_view(row, row.sha256)
+    if not rules.names_a_row(number):  # before the event: no such record anywhere
+        rules.found_record(None, number)
+    with storage.reading(store) as tx:
+        event = event_row(tx, event_id)
+        kept = storage.kept_records(tx, event_id, number=number)
+    row, sha256 = kept[0] if kept else (None, "")
+    return record_view(rules.found_record(row, number), sha256, event.name)
 
 
-UPLOAD_COLUMNS = ("number", "sha256", "file_name", "format", "size", "token", "created_at")
-
-
-def list_uploads(store: Store, event_id: str) -> list[dict[str, Any]]:
+def list_uploads(store: Store, event_id: str) -> list[UploadSummary]:
     """Every upload: number, SHA-256, file name, size, who (token number) and when."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        described = [uploads.c[name] for name in UPLOAD_COLUMNS]  # all but the bytes
-        rows = conn.execute(
-            select(*described, func.count(records.c.number).label("records"))
-            .join(
-                records,
-                (records.c.event_id == uploads.c.event_id) & (records.c.upload == uploads.c.number),
-                isouter=True,
-            )
-            .where(uploads.c.event_id == event_id)
-            .group_by(*described)
-            .order_by(uploads.c.number)
-        )
-        return [
-            {
-                "upload": r.number,
-                "sha256": r.sha256,
-                "file": r.file_name,
-                "format": r.format,
-                "size": r.size,
-                "token": r.token,
-                "created_at": r.created_at,
-                "records": r.records,
-            }
-            for r in rows
-        ]
+    with storage.reading(store) as tx:
+        event_row(tx, event_id)
+        return [UploadSummary.of(info) for info in storage.upload_infos(tx, event_id)]
 
 
-def records_grn(store: Store, event_id: str) -> str:
-    """Every record kept, in the order received, in canonical GRN (a record that cannot be
-    read, or only in part, is left out: its report says why)."""
-    from arbiter.service.core.batch import convert_source
-
-    with store.read() as conn:
-        event_row(conn, event_id)
-        sources = conn.execute(
-            select(uploads.c.file_name, uploads.c.format, uploads.c.data)
-            .where(uploads.c.event_id == event_id)
-            .order_by(uploads.c.number)
-        ).all()
-    texts = []
-    for name, fmt, data in sources:
-        for item in convert_source(bytes(data), to="grn", file=name, fmt=fmt):
-            if item.text is not None:
-                texts.append(item.text)
-    return "\n".join(texts)
+_SHA256 = re.compile("[0-9a-fA-F]{64}")
 
 
-def upload_bytes(store: Store, event_id: str, sha256: str) -> tuple[str | None, str | None, bytes]:
+def upload_bytes(store: Store, event_id: str, sha256: str) -> UploadSource:
     """An upload's file name, notation and bytes, exactly as sent."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        row = conn.execute(
-            select(uploads.c.file_name, uploads.c.format, uploads.c.data).where(
-                uploads.c.event_id == event_id, uploads.c.sha256 == sha256.lower()
-            )
-        ).first()
-    if row is None:
-        raise EventError(404, "no-such-upload", f"the event has no upload {sha256[:64]!r}")
-    return row.file_name, row.format, bytes(row.data)
+    with storage.reading(store) as tx:
+        event_row(tx, event_id)
+        found = None
+        if _SHA256.fullmatch(sha256):  # no other text names an upload (nor is looked up)
+            found = storage.upload_source(tx, event_id, sha256.lower())
+    if found is None:
+        raise EventError("no-such-upload", f"the event has no upload {sha256[:64]!r}")
+    return found
 
 
 def entries(store: Store, event_id: str) -> list[Entry]:
     """The event's audit trail, in order."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        return entries_on(conn, event_id)
-
-
-def entries_on(conn: Connection, event_id: str) -> list[Entry]:
-    rows = conn.execute(select(log).where(log.c.event_id == event_id).order_by(log.c.number))
-    return [
-        Entry(
-            r.event_id,
-            r.number,
-            r.at,
-            r.token,
-            r.action,
-            json.loads(r.details),
-            r.reason,
-            r.prev,
-            r.hash,
-        )
-        for r in rows
-    ]
+    with storage.reading(store) as tx:
+        event_row(tx, event_id)
+        return storage.entries(tx, event_id)
 
 
 def official_report(report: dict[str, Any], header: dict[str, Any], result: str) -> Report:
@@ -298,39 +290,53 @@ def official_report(report: dict[str, Any], header: dict[str, Any], result: str)
     )
 
 
-def counted_items(conn: Connection, event_id: str) -> list[tuple[Record | None, Report]]:
-    rows = conn.execute(
-        select(records.c.header, records.c.report, records.c.official_result)
-        .where(records.c.event_id == event_id, records.c.status == ACCEPTED)
-        .order_by(records.c.number)
-    )
+def counted_items(rows: list[RecordRow], event: EventRow) -> list[tuple[Record | None, Report]]:
+    """What standings count of the records of ``event`` that count: each one's header as a
+    record of the event (whatever its ``Event`` tag says) and its report, with the official
+    result if set. A record that could not be read, or that is a game of another game than
+    the event's (one kept before such records were refused), is none: it never counts."""
     items: list[tuple[Record | None, Report]] = []
     for row in rows:
         report = json.loads(row.report)
-        if row.header is None:
+        header = json.loads(row.header) if row.header else None
+        if header is None or header["game"] != event.game:
+            if header is not None:
+                report = wrong_game(report, header["game"], event.game)
             items.append((None, Report(**report)))
             continue
-        header = json.loads(row.header)
         made = (
             official_report(report, header, row.official_result)
             if row.official_result
             else Report(**report)
         )
-        items.append((record_of(header, report["index"]), made))
+        items.append((record_of(header, report["index"], event.name), made))
     return items
+
+
+def rounds_played(rows: list[RecordRow], event: EventRow) -> int:
+    """The highest round of a counted game among the records of ``event`` that count
+    (``rows``), as the standings say; computed afresh (a change needs it as it stands in its
+    transaction)."""
+    return max((table.rounds for table in standings(counted_items(rows, event))), default=0)
 
 
 _TABLES: dict[tuple[str, str], tuple[int, list[EventStandings]]] = {}
 """Standings computed, by (database, event), with the event's version they were made at."""
 
 
-def _tables(conn: Connection, event_id: str) -> list[EventStandings]:
-    row = event_row(conn, event_id)
-    key = (str(conn.engine.url), event_id)
+def _tables(store: Store, tx: Tx, row: EventRow) -> list[EventStandings]:
+    key = (store.url, row.id)
     cached = _TABLES.get(key)
     if cached is not None and cached[0] == row.version:
         return cached[1]
-    tables = standings(counted_items(conn, event_id), tiebreaks=row.tiebreaks) or [
+    if row.pairing != "none":
+        from arbiter.service.events.rounds import paired_table
+
+        tables = [paired_table(tx, row)]
+        _TABLES[key] = (row.version, tables)
+        return tables
+    counted = counted_items(storage.counted_records(tx, row.id), row)
+    tables = [_named(table, row) for table in standings(counted, tiebreaks=row.tiebreaks)] or [
         # nothing counts yet: one empty table, named after the event
         EventStandings(row.name, row.game, 0, _applied(row.tiebreaks, row.game), (), ())
     ]
@@ -340,6 +346,17 @@ def _tables(conn: Connection, event_id: str) -> list[EventStandings]:
     return tables
 
 
+def _named(table: EventStandings, row: EventRow) -> EventStandings:
+    """The event's table: every record that counts names the event (:func:`counted_items`),
+    so the only other table standings make is that of records none of which counts, which
+    is the event's all the same."""
+    if table.event is not None:
+        return table
+    return replace(
+        table, event=row.name, game=row.game, tiebreak_order=_applied(row.tiebreaks, row.game)
+    )
+
+
 def _applied(tiebreaks: str | None, game: str) -> tuple[str, ...]:
     """The tie-breaks standings apply: the order asked for, without margin in an unscored
     game (as :func:`~arbiter.adjudicator.standings.standings` applies them)."""
@@ -347,91 +364,210 @@ def _applied(tiebreaks: str | None, game: str) -> tuple[str, ...]:
     return tuple(name for name in parse_order(tiebreaks) if name != "margin" or scored)
 
 
-def event_standings(store: Store, event_id: str) -> tuple[dict[str, Any], list[EventStandings]]:
+def event_standings(store: Store, event_id: str) -> tuple[EventSummary, list[EventStandings]]:
     """The event's summary and its standings tables, computed from the stored reports of
     the records that count (never by adjudicating again), once per version of the event."""
-    with store.read() as conn:
-        row = event_row(conn, event_id)
-        return _summary(conn, row), _tables(conn, event_id)
+    with storage.reading(store) as tx:
+        row = event_row(tx, event_id)
+        return _summary(store, tx, row), _tables(store, tx, row)
 
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    """The standings of one version of an event in one format, ready to send."""
+    """A read of one version of an event, ready to send: its standings in one format, its
+    records as JSON or GRN."""
 
     version: int
     body: bytes
     content_type: str
+    head: Head | None = None
+    """The event's head as of this version (the standings; the records leave it to the
+    API to read)."""
 
 
-_RENDERED: dict[tuple[str, str, str], Rendered] = {}
-"""Standings as sent, by (database, event, format), for the version they were made at: a
-page polling the standings costs one query of the event's version until it changes."""
+class Renderings:
+    """Reads of events as sent, by (database, event, what), each for the version of the
+    event it was made at, so that reading an event again costs one query of its version
+    until it changes. At most ``budget`` bytes of bodies are kept, the least recently used
+    dropped first; a body over half of it is not kept."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.size = 0
+        self._kept: OrderedDict[tuple[str, ...], Rendered] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...], version: int) -> Rendered | None:
+        """What was made for ``key`` at ``version``, if it is still kept."""
+        with self._lock:
+            found = self._kept.get(key)
+            if found is None or found.version != version:
+                return None
+            self._kept.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, ...], made: Rendered) -> Rendered:
+        """Keep ``made`` for ``key`` (in place of an older version), within the budget."""
+        if len(made.body) > self.budget // 2:
+            return made
+        with self._lock:
+            old = self._kept.pop(key, None)
+            self.size += len(made.body) - (len(old.body) if old else 0)
+            self._kept[key] = made
+            while self.size > self.budget:
+                _, dropped = self._kept.popitem(last=False)
+                self.size -= len(dropped.body)
+        return made
+
+
+RENDERINGS = Renderings(64 * 1024 * 1024)
+"""The reads kept in this process: 64 MiB at most (the records of an event of 20,000
+records are about 20 MiB of JSON and 9 MiB of GRN)."""
 
 
 def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rendered:
     """The standings of the event in ``fmt`` (``json`` or a format of ``arbiter standings
-    --format``), as of its current version. Raises ``FormatError`` when the format cannot
-    hold them (a TRF of several events)."""
+    --format``), as of its current version. The event has one table, named after it, which
+    TRF writes whatever it holds; raises ``FormatError`` only when a figure does not fit
+    TRF's columns."""
     from arbiter.adjudicator.standings import standings_document
-    from arbiter.service.core.standings_formats import MEDIA_TYPES, render
+    from arbiter.service.core.standings_formats import MEDIA_TYPES, render, trf_text
 
-    with store.read() as conn:
-        row = event_row(conn, event_id)
-        key = (str(conn.engine.url), event_id, fmt)
-        cached = _RENDERED.get(key)
-        if cached is not None and cached.version == row.version:
+    with storage.reading(store) as tx:
+        row = event_row(tx, event_id)
+        key = (store.url, event_id, "standings", fmt)
+        cached = RENDERINGS.get(key, row.version)
+        if cached is not None:
             return cached
-        tables = _tables(conn, event_id)
+        tables = _tables(store, tx, row)
         if fmt == "json":
             text = json.dumps(standings_document(tables), ensure_ascii=False) + "\n"
             kind = "application/json"
-        else:
-            planned = row.rounds
-            if planned is not None and planned < max(t.rounds for t in tables):
-                planned = None  # fewer planned than played: the TRF's default
-            comments = _trf_comments(conn, event_id) if fmt == "trf" else ()
-            text = render(tables, fmt, total_rounds=planned, comments=comments)
+        elif fmt == "trf":
+            comments = [*_trf_comments(tx, event_id), head_line(_head(tx, event_id))]
+            if row.pairing != "none":
+                from arbiter.service.events.rounds import tournament_trf
+
+                text = tournament_trf(tx, row, comments)
+            elif len(tables) == 1:
+                text = trf_text(tables[0], total_rounds=_planned(row, tables), comments=comments)
+            else:
+                text = render(tables, fmt, total_rounds=_planned(row, tables), comments=comments)
             kind = MEDIA_TYPES[fmt]
-    done = Rendered(row.version, text.encode("utf-8", "surrogatepass"), kind)
-    if len(_RENDERED) > 1024:
-        _RENDERED.clear()
-    _RENDERED[key] = done
-    return done
+        else:
+            text = render(tables, fmt, total_rounds=_planned(row, tables), comments=[])
+            kind = MEDIA_TYPES[fmt]
+        head = _head(tx, event_id)
+    made = Rendered(row.version, text.encode("utf-8", "surrogatepass"), kind, head)
+    return RENDERINGS.put(key, made)
 
 
-def _trf_comments(conn: Connection, event_id: str) -> list[str]:
+def _planned(row: EventRow, tables: list[EventStandings]) -> int | None:
+    """The rounds the TRF's ``XXR`` gives: those planned, or its default (one more than
+    played) when none are planned or fewer than played."""
+    planned = row.rounds
+    if planned is not None and planned < max(t.rounds for t in tables):
+        return None
+    return planned
+
+
+def records_output(store: Store, event_id: str, round_number: int | None = None) -> Rendered:
+    """Every record kept (or those of one round) as the JSON of ``GET .../records``, as of
+    the event's current version."""
+    with storage.reading(store) as tx:
+        row = event_row(tx, event_id)
+        key = (store.url, event_id, "records", str(round_number))
+        cached = RENDERINGS.get(key, row.version)
+        if cached is not None:
+            return cached
+        kept = storage.kept_records(tx, event_id, round_number=round_number)
+    found = [record_view(one, sha256, row.name).to_dict() for one, sha256 in kept]
+    text = json.dumps({"records": found}, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return RENDERINGS.put(key, Rendered(row.version, text.encode(), "application/json"))
+
+
+def records_grn(store: Store, event_id: str) -> Rendered:
+    """Every record kept, in the order received, in canonical GRN, as of the event's current
+    version. A record that cannot be read, or only in part, is left out (its report says
+    why), and so is a record of another game than the event's."""
+    with storage.reading(store) as tx:
+        row = event_row(tx, event_id)
+        key = (store.url, event_id, "grn")
+        cached = RENDERINGS.get(key, row.version)
+        if cached is not None:
+            return cached
+        sources = storage.upload_sources(tx, event_id)
+    text = "\n".join(_grn_texts(sources, row.game))
+    made = Rendered(row.version, text.encode("utf-8", "surrogatepass"), "text/plain; charset=utf-8")
+    return RENDERINGS.put(key, made)
+
+
+def _grn_texts(sources: list[UploadSource], game: str) -> Iterator[str]:
+    from arbiter.service.core.batch import convert_source
+
+    for source in sources:
+        for item in convert_source(source.data, to="grn", file=source.file_name, fmt=source.format):
+            if item.text is not None and item.record is not None and item.record.game == game:
+                yield item.text
+
+
+def head_line(head: Head) -> str:
+    """The TRF's last comment line: the head of the trail the file was made from, which a
+    receipt or ``arbiter db verify`` checks (``spec/events.md`` §6)."""
+    return f"### head: entry {head.entry}, hash {head.hash}"
+
+
+def _trf_comments(tx: Tx, event_id: str) -> list[str]:
     """The corrections of the audit trail as TRF comment lines (``### ...``): when, what,
     which record, and why."""
     lines = []
-    described = {
-        row.number: _described(row)
-        for row in conn.execute(
-            select(records.c.number, records.c.round, records.c.header, records.c.report).where(
-                records.c.event_id == event_id
-            )
-        )
-    }
-    for entry in entries_on(conn, event_id):
-        if entry.action not in CORRECTIONS:
+    described = {row.number: _described(row) for row in storage.record_rows(tx, event_id)}
+    found = storage.entries(tx, event_id)
+    for entry, state in zip(found, _states(found), strict=True):
+        paired = _paired_action(entry)
+        if paired is not None:
+            line = f"### {paired.TRF_CODE} {entry.at} entry {entry.number}: {paired.words(state)}"
+            if entry.reason:
+                line += f"; reason: {entry.reason}"
+            lines.append("".join(c if c.isprintable() else " " for c in line))
             continue
-        number = entry.details["record"]
-        what = {
-            "excluded": "excluded",
-            "reinstated": "counted again",
-            "result-set": f"official result {entry.details.get('result')} (adjudicated "
-            f"{entry.details.get('adjudicated')})",
-            "result-cleared": "official result taken back: the adjudicated result counts",
-        }[entry.action]
+        action = correction(entry)
+        if action is None:
+            continue
+        number = action.record
         line = (
             f"### {entry.at} correction {entry.number} by token {entry.token}: record "
-            f"{number} ({described.get(number, '?')}) {what}; reason: {entry.reason or '-'}"
+            f"{number} ({described.get(number, '?')}) {action.words()}; "
+            f"reason: {entry.reason or '-'}"
         )
         lines.append("".join(c if c.isprintable() else " " for c in line))
     return lines
 
 
-def _described(row: Row[Any, Any, Any, Any]) -> str:
+def _paired_action(entry: Entry) -> Paired | None:
+    """The action of a paired event an entry records, if it records one."""
+    if entry.action not in PAIRED_ACTIONS:
+        return None
+    action = parse(entry)
+    return action if isinstance(action, Paired) else None
+
+
+def _states(found: list[Entry]) -> list[State]:
+    """The state of the event before each entry (what a paired action's words name), built
+    only as far as the trail has paired actions."""
+    if not any(entry.action in PAIRED_ACTIONS for entry in found):
+        return [State()] * len(found)
+    states, state = [], State()
+    for entry in found:
+        states.append(state)
+        try:
+            state = state.after(parse(entry).effect(state, entry.at))
+        except (KeyError, TypeError, ValueError):
+            pass  # verification says so; the TRF goes on
+    return states
+
+
+def _described(row: RecordRow) -> str:
     report = json.loads(row.report)
     players = json.loads(row.header)["players"] if row.header else {}
     names = " v ".join(players.values()) or "no players"

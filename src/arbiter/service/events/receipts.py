@@ -188,6 +188,8 @@ def _receipt(item: object, where: str) -> Receipt:
         raise ReceiptError(where, f"'version' must be {VERSION}")
     event = _field(item, "event", where, 64)
     number = item.get("entry")
+    if isinstance(number, float) and number.is_integer():
+        number = int(number)  # JSON's 7.0 is 7
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number < 2**31:
         raise ReceiptError(where, "'entry' must be a whole number from 1")
     digest = _field(item, "hash", where, 64)
@@ -205,8 +207,11 @@ def _receipt(item: object, where: str) -> Receipt:
 
 def _field(item: Mapping[str, Any], name: str, where: str, most: int) -> str:
     value = item.get(name)
-    if not isinstance(value, str) or not value or len(value) > most or not value.isascii():
-        raise ReceiptError(where, f"'{name}' must be a text of at most {most} characters")
+    printable = isinstance(value, str) and all(" " <= c <= "~" for c in value)
+    if not isinstance(value, str) or not value or len(value) > most or not printable:
+        raise ReceiptError(
+            where, f"'{name}' must be a text of at most {most} printable ASCII characters"
+        )
     return value
 
 

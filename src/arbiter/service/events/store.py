@@ -11,6 +11,7 @@ one event are made one at a time, in the order of its audit trail.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import threading
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from sqlalchemy import (
     Column,
     Connection,
     Engine,
+    Float,
     ForeignKeyConstraint,
     Integer,
     LargeBinary,
@@ -34,8 +36,38 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    true,
 )
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import SQLAlchemyError
+
+from arbiter.service.events.common import DatabaseError, DatabaseUnavailable
+
+__all__ = [
+    "APPEND_ONLY",
+    "DATABASE_FILE",
+    "SQLITE_BUSY_SECONDS",
+    "TURN_SECONDS",
+    "DatabaseError",
+    "Store",
+    "WriterTurn",
+    "default_folder",
+    "default_url",
+    "engine_url",
+    "events",
+    "log",
+    "metadata",
+    "open_store",
+    "pairings",
+    "players",
+    "records",
+    "requests",
+    "results",
+    "shown_url",
+    "tokens",
+    "unavailable",
+    "uploads",
+]
 
 DATABASE_FILE = "events.sqlite3"
 """The file name of the default SQLite database, in the data folder."""
@@ -54,8 +86,14 @@ events = Table(
     Column("created_at", String(32), nullable=False),
     Column("finalised_at", String(32), nullable=True),
     Column("version", Integer, nullable=False),
+    Column("pairing", String(20), nullable=False, server_default="none"),
+    Column("bye_points", Float, nullable=False, server_default="1"),
+    Column("half_byes", Boolean, nullable=False, server_default=true()),
 )
-"""One row per event; ``version`` counts its changes (and locks it while one is made)."""
+"""One row per event; ``version`` is the number of its trail's last entry (and is set, so
+the row is locked, by every change). ``pairing`` is the system that pairs its rounds
+(``none``: records are uploaded, no round is paired); ``bye_points`` what the bye the
+pairing allocates is worth; ``half_byes`` whether players may ask for half-point byes."""
 
 tokens = Table(
     "tokens",
@@ -103,6 +141,9 @@ records = Table(
     Column("header", Text, nullable=True),
     Column("report", Text, nullable=False),
     Column("digest", String(64), nullable=False),
+    Column("board_round", Integer, nullable=True),
+    Column("board", Integer, nullable=True),
+    Column("placement", String(30), nullable=True),
     PrimaryKeyConstraint("event_id", "number"),
     ForeignKeyConstraint(["event_id", "upload"], ["uploads.event_id", "uploads.number"]),
 )
@@ -127,13 +168,68 @@ log = Table(
 """The audit trail: one entry per change, chained by hash; the database refuses to change
 or delete one."""
 
+players = Table(
+    "players",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("id", Integer, nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("name", String(200), nullable=False),
+    Column("rating", Integer, nullable=True),
+    Column("federation", String(3), nullable=True),
+    Column("fide_id", String(20), nullable=True),
+    Column("entered", Integer, nullable=False),
+    Column("withdrawn_from", Integer, nullable=True),
+    Column("created_at", String(32), nullable=False),
+    PrimaryKeyConstraint("event_id", "id"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""The players of a paired event: ``id`` in order of entry (what the trail names them by),
+``number`` the pairing number (FIDE's order until round 1 is paired, then fixed; a late
+entry takes the next one), the first round they may be paired in (``entered``), and the
+round from which they are withdrawn."""
+
+pairings = Table(
+    "pairings",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("boards", Text, nullable=False),
+    Column("byes", Text, nullable=False),
+    Column("manual", Boolean, nullable=False),
+    Column("paired_at", String(32), nullable=False),
+    PrimaryKeyConstraint("event_id", "round"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""Each round paired: its boards (a JSON list of ``[first, second]`` pairing numbers, board 1
+first) and byes (``[number, kind, points]``), and whether the director set it by hand."""
+
+requests = Table(
+    "requests",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("player", Integer, nullable=False),
+    Column("kind", String(10), nullable=False),
+    PrimaryKeyConstraint("event_id", "round", "player"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""The byes players asked for, by round and player id, before the round is paired."""
+
+results = Table(
+    "results",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("board", Integer, nullable=False),
+    Column("result", String(4), nullable=False),
+    PrimaryKeyConstraint("event_id", "round", "board"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""The results the director gave boards without a record (a forfeit, a double forfeit)."""
+
 APPEND_ONLY = ("log", "uploads")
 """The tables whose rows the database itself refuses to change or delete (triggers)."""
-
-
-class DatabaseError(Exception):
-    """The database cannot be used: a URL of no known kind, a server that does not answer,
-    a driver that is not installed. The message says which, for a person."""
 
 
 def default_folder() -> Path:
@@ -186,13 +282,60 @@ def shown_url(text: str) -> str:
     return _shown(text).strip("'\"")
 
 
+SQLITE_BUSY_SECONDS = 30.0
+"""How long a SQLite connection waits for a lock held by a writer outside the turn (a
+migration, or a program of its own on the file) before it gives up."""
+TURN_SECONDS = 30.0
+"""How long a change to a SQLite database waits for its turn to write before it is answered
+as the database not answering (503): only a writer that hangs makes it wait so long."""
+
+
+class WriterTurn:
+    """One writer at a time on a SQLite file, across the threads of a process and across
+    processes (``spec/events.md`` §1). SQLite's own wait for its write lock polls, sleeping
+    longer the longer it has waited, so under a steady load a writer that has waited long
+    loses the lock, again and again, to those that came after it: seconds, at worst the
+    whole busy timeout. Here the threads of a process queue on a lock, and the one whose
+    turn it is takes a lock file (``flock``) that the kernel hands on, waking its waiters,
+    as soon as it is let go: at most one writer per process waits on it, and SQLite's lock
+    is free whenever a writer has its turn."""
+
+    def __init__(self, path: Path, seconds: float) -> None:
+        self.path = path
+        self.seconds = seconds
+        self._queue = threading.Lock()
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """The turn to write, for the block. Raises :class:`DatabaseUnavailable` when it
+        does not come within ``seconds`` (its holder hangs)."""
+        if not self._queue.acquire(timeout=self.seconds):
+            raise DatabaseUnavailable(
+                f"no turn to write within {self.seconds:g} s", "WriterTurnTimeout"
+            )
+        try:
+            lock_file = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:  # closed, the file lets the lock go, whatever happens in the block
+                fcntl.flock(lock_file, fcntl.LOCK_EX)
+                yield
+            finally:
+                os.close(lock_file)
+        finally:
+            self._queue.release()
+
+
 class Store:
     """One database: its engine, and transactions to read or to write in."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.dialect = "sqlite" if urlsplit(url).scheme.lower() == "sqlite" else "postgresql"
-        self.engine: Engine = _engine(engine_url(url))
+        found = engine_url(url)
+        self.engine: Engine = _engine(found)
+        self.turn: WriterTurn | None = None  # PostgreSQL: a change locks its event's row
+        if self.dialect == "sqlite":
+            database = Path(found.database or "")
+            self.turn = WriterTurn(database.with_name(database.name + "-writer"), TURN_SECONDS)
         self.pid = os.getpid()  # a forked process opens its own (pooled connections are not shared)
 
     @contextlib.contextmanager
@@ -207,8 +350,12 @@ class Store:
     @contextlib.contextmanager
     def write(self) -> Iterator[Connection]:
         """A connection in a write transaction, committed at the end of the block (rolled
-        back on an exception). On SQLite it takes the write lock at once."""
-        with self.engine.connect() as conn:
+        back on an exception). On SQLite it waits for its turn (:class:`WriterTurn`), then
+        takes the write lock at once."""
+        with contextlib.ExitStack() as stack:
+            if self.turn is not None:
+                stack.enter_context(self.turn.held())
+            conn = stack.enter_context(self.engine.connect())
             conn = conn.execution_options(arbiter_write=True)
             with conn.begin():
                 yield conn
@@ -221,7 +368,9 @@ def _engine(url: URL) -> Engine:
     if url.get_backend_name() == "sqlite":
         return _sqlite_engine(url)
     try:
-        engine = create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=8)
+        engine = create_engine(
+            url, pool_pre_ping=True, pool_size=8, max_overflow=8, hide_parameters=True
+        )
     except ModuleNotFoundError:
         raise DatabaseError(
             "PostgreSQL needs psycopg: pip install 'arbiter-grn[postgresql]'"
@@ -231,11 +380,17 @@ def _engine(url: URL) -> Engine:
 
 def _sqlite_engine(url: URL) -> Engine:
     """SQLite in WAL mode (readers never wait for the writer), with foreign keys, a wait of
-    up to 30 s for the write lock, and ``BEGIN IMMEDIATE`` for write transactions (a
-    transaction that read first and wrote later could fail at once, without waiting)."""
+    up to ``SQLITE_BUSY_SECONDS`` for a lock held outside the writers' turn, and ``BEGIN
+    IMMEDIATE`` for write transactions (a transaction that read first and wrote later could
+    fail at once, without waiting). The values of a statement that fails are never in its
+    error (nor in a log): they are what a client sent."""
     path = Path(url.database or "")
     path.parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"timeout": 30, "isolation_level": None})
+    engine = create_engine(
+        url,
+        connect_args={"timeout": SQLITE_BUSY_SECONDS, "isolation_level": None},
+        hide_parameters=True,
+    )
 
     @event.listens_for(engine, "connect")
     def _connected(dbapi: Any, _record: Any) -> None:
@@ -258,12 +413,24 @@ _OPENING = threading.Lock()
 
 def open_store(url: str) -> Store:
     """The store of ``url``, opened once per process, its schema brought up to date by the
-    migrations (``alembic upgrade head``) the first time."""
+    migrations (``alembic upgrade head``) the first time. Raises :class:`DatabaseError`
+    for a URL of no known kind or a driver missing, :class:`DatabaseUnavailable` for a
+    database that cannot be reached or migrated."""
     with _OPENING:
         store = _OPEN.get(url)
         if store is None or store.pid != os.getpid():
             from arbiter.service.events.migrate import upgrade
 
             upgrade(url)
-            store = _OPEN[url] = Store(url)
+            try:
+                store = _OPEN[url] = Store(url)
+            except SQLAlchemyError as err:
+                raise unavailable(err) from err
         return store
+
+
+def unavailable(err: SQLAlchemyError) -> DatabaseUnavailable:
+    """The domain's error for a failure of the database: the first line of what the driver
+    said (a person reads it after "cannot open the database"), and the error's name."""
+    said = str(getattr(err, "orig", None) or err).strip().splitlines()
+    return DatabaseUnavailable(said[0][:300] if said else type(err).__name__, type(err).__name__)

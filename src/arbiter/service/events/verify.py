@@ -13,90 +13,32 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import dataclass, fields
 from typing import Any
 
-from sqlalchemy import Connection, select
-
+from arbiter.service.events import storage
+from arbiter.service.events.actions import (
+    Finalised,
+    PairingFacts,
+    PlayerFacts,
+    RecordFacts,
+    State,
+    TokenFacts,
+    Uploaded,
+    UploadFacts,
+    replay,
+)
 from arbiter.service.events.chain import Entry, chain_problems, digest
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
-from arbiter.service.events.reading import entries_on, event_row
-from arbiter.service.events.store import Store, events, records, tokens, uploads
+from arbiter.service.events.reading import event_row
+from arbiter.service.events.receipts import Receipt, receipt_problems
+from arbiter.service.events.rows import RecordRow, TokenRow, UploadRow
+from arbiter.service.events.rules import round_of_tags
+from arbiter.service.events.storage import Tx
+from arbiter.service.events.store import Store
 
-
-@dataclass
-class _Expected:
-    """What the tables must hold, as the entries replayed so far say."""
-
-    event: dict[str, Any] = field(default_factory=dict)
-    tokens: dict[int, dict[str, Any]] = field(default_factory=dict)
-    uploads: dict[int, dict[str, Any]] = field(default_factory=dict)
-    records: dict[int, dict[str, Any]] = field(default_factory=dict)
-
-
-EVENT_FIELDS = ("name", "game", "rounds", "tiebreaks", "confirm_uploads")
-
-
-def _replay(entries: list[Entry]) -> tuple[_Expected, list[tuple[int, str]]]:
-    expected, problems = _Expected(), []
-    for entry in entries:
-        details, at = entry.details, entry.at
-        try:
-            _apply(expected, entry.action, details, at)
-        except (KeyError, TypeError, ValueError) as err:
-            problems.append((entry.number, f"its details cannot be applied ({err})"))
-    return expected, problems
-
-
-def _apply(expected: _Expected, action: str, details: dict[str, Any], at: str) -> None:
-    if action == "event-created":
-        expected.event = {name: details[name] for name in EVENT_FIELDS}
-        expected.event.update(created_at=at, finalised_at=None)
-        _issue(expected, details["token"], at)
-    elif action == "event-changed":
-        expected.event.update({k: v for k, v in details.items() if k in EVENT_FIELDS})
-    elif action == "finalised":
-        expected.event["finalised_at"] = at
-    elif action == "token-issued":
-        _issue(expected, details, at)
-    elif action == "token-revoked":
-        expected.tokens[details["token"]]["revoked_at"] = at
-    elif action == "uploaded":
-        expected.uploads[details["upload"]] = {
-            "sha256": details["sha256"],
-            "file_name": details["file"],
-            "format": details["format"],
-            "size": details["size"],
-            "created_at": at,
-        }
-        for position, kept in enumerate(details["records"]):
-            expected.records[kept["record"]] = {
-                "upload": details["upload"],
-                "position": position,
-                "status": kept["status"],
-                "digest": kept["digest"],
-                "official_result": None,
-            }
-    elif action in ("confirmed", "reinstated"):
-        expected.records[details["record"]]["status"] = ACCEPTED
-    elif action == "excluded":
-        expected.records[details["record"]]["status"] = EXCLUDED
-    elif action == "result-set":
-        expected.records[details["record"]]["official_result"] = details["result"]
-    elif action == "result-cleared":
-        expected.records[details["record"]]["official_result"] = None
-    else:
-        raise ValueError(f"unknown action {action!r}")
-
-
-def _issue(expected: _Expected, token: dict[str, Any], at: str) -> None:
-    expected.tokens[token["number"]] = {
-        "hash": token["hash"],
-        "role": token["role"],
-        "label": token["label"],
-        "created_at": at,
-        "revoked_at": None,
-    }
+__all__ = ["Verdict", "receipts_held", "verify_all", "verify_event", "verify_on"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,55 +64,136 @@ class Verdict:
 
 def verify_event(store: Store, event_id: str) -> Verdict:
     """Check the chain of ``event_id`` and the tables against it."""
-    with store.read() as conn:
-        event_row(conn, event_id)
-        return verify_on(conn, event_id)
+    with storage.reading(store) as tx:
+        event_row(tx, event_id)
+        return verify_on(tx, event_id)
 
 
-def verify_on(conn: Connection, event_id: str) -> Verdict:
-    """:func:`verify_event` on an open connection (the import checks before it commits)."""
-    found = entries_on(conn, event_id)
+def verify_on(tx: Tx, event_id: str) -> Verdict:
+    """:func:`verify_event` in an open transaction (the import checks before it commits)."""
+    found = storage.entries(tx, event_id)
+    if not found:
+        return Verdict(event_id, 0, ("the event has no trail: not one entry records it",))
     problems = [f"entry {number}: {what}" for number, what in chain_problems(found)]
-    expected, unapplied = _replay(found)
+    problems += _after_finalised(found)
+    expected, unapplied = replay(found)
     problems += [f"entry {number}: {what}" for number, what in unapplied]
-    problems += _table_problems(conn, event_id, expected)
+    problems += _table_problems(tx, event_id, expected)
+    problems += _derived_problems(tx, event_id, found)
     return Verdict(event_id, len(found), tuple(problems))
 
 
-def _table_problems(conn: Connection, event_id: str, expected: _Expected) -> list[str]:
-    problems: list[str] = []
-    row = conn.execute(select(events).where(events.c.id == event_id)).one()._asdict()
-    for name, value in expected.event.items():
-        if row.get(name) != value:
-            problems.append(f"the event's {name} is {row.get(name)!r}; the trail says {value!r}")
-    stored = {
-        r.number: r._asdict()
-        for r in conn.execute(select(tokens).where(tokens.c.event_id == event_id))
+def _after_finalised(found: list[Entry]) -> list[str]:
+    """A finalised event is read-only: no entry may follow the one that finalised it."""
+    for position, entry in enumerate(found[:-1]):
+        if entry.action == Finalised.NAME:
+            return [
+                f"entry {later.number}: it was made after the event was finalised "
+                f"(entry {entry.number})"
+                for later in found[position + 1 :]
+            ]
+    return []
+
+
+def _derived_problems(tx: Tx, event_id: str, found: list[Entry]) -> list[str]:
+    """The columns that follow from the trail without being stated by an entry's details:
+    the event's version (the number of its last entry), who uploaded each upload (the
+    token of its entry), and each record's round (its header's ``Round`` tag, which the
+    digest covers)."""
+    problems = []
+    row = event_row(tx, event_id)
+    if row.version != found[-1].number:
+        problems.append(
+            f"the event's version is {row.version}; the trail ends at entry {found[-1].number}"
+        )
+    uploaders = {
+        entry.details.get("upload"): entry.token
+        for entry in found
+        if entry.action == Uploaded.NAME and isinstance(entry.details, Mapping)
     }
-    problems += _compare("token", stored, expected.tokens)
-    stored = {}
-    for r in conn.execute(select(uploads).where(uploads.c.event_id == event_id)):
-        one = r._asdict()
-        if hashlib.sha256(bytes(one["data"])).hexdigest() != one["sha256"]:
-            problems.append(f"upload {r.number}: its bytes do not match its SHA-256")
-        stored[r.number] = one
-    problems += _compare("upload", stored, expected.uploads)
-    stored = {}
-    for r in conn.execute(select(records).where(records.c.event_id == event_id)):
-        one = r._asdict()
-        header = json.loads(one["header"]) if one["header"] else None
-        if digest({"header": header, "report": json.loads(one["report"])}) != one["digest"]:
-            problems.append(f"record {r.number}: its header or report was changed")
-        if one["status"] not in (ACCEPTED, PENDING, EXCLUDED):
-            problems.append(f"record {r.number}: its status {one['status']!r} is none known")
-        stored[r.number] = one
-    problems += _compare("record", stored, expected.records)
+    for upload in storage.upload_infos(tx, event_id):
+        said = uploaders.get(upload.number)
+        if upload.number in uploaders and upload.token != said:
+            problems.append(
+                f"upload {upload.number}: it was sent with token {upload.token}; "
+                f"the trail says token {said}"
+            )
+    for kept in storage.record_rows(tx, event_id):
+        header = json.loads(kept.header) if kept.header else None
+        tags = [tuple(tag) for tag in header["tags"]] if isinstance(header, dict) else []
+        expected = round_of_tags(tags) if header is not None else None
+        if kept.round != expected:
+            problems.append(
+                f"record {kept.number}: its round is {kept.round!r}; its header says {expected!r}"
+            )
+    return problems
+
+
+def _table_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
+    """Where the tables hold other than the trail says, in the order of the tables."""
+    problems: list[str] = []
+    row = event_row(tx, event_id)
+    for name in expected.event.said:
+        stored, value = getattr(row, name), getattr(expected.event, name)
+        if stored != value:
+            problems.append(f"the event's {name} is {stored!r}; the trail says {value!r}")
+    tokens = {one.number: one for one in storage.token_rows(tx, event_id)}
+    problems += _compare("token", tokens, expected.tokens)
+    uploads: dict[int, UploadRow] = {}
+    for upload in storage.upload_rows(tx, event_id):
+        if hashlib.sha256(upload.data).hexdigest() != upload.sha256:
+            problems.append(f"upload {upload.number}: its bytes do not match its SHA-256")
+        uploads[upload.number] = upload
+    problems += _compare("upload", uploads, expected.uploads)
+    records: dict[int, RecordRow] = {}
+    for kept in storage.record_rows(tx, event_id):
+        header = json.loads(kept.header) if kept.header else None
+        if digest({"header": header, "report": json.loads(kept.report)}) != kept.digest:
+            problems.append(f"record {kept.number}: its header or report was changed")
+        if kept.status not in (ACCEPTED, PENDING, EXCLUDED):
+            problems.append(f"record {kept.number}: its status {kept.status!r} is none known")
+        records[kept.number] = kept
+    problems += _compare("record", records, expected.records)
+    problems += _paired_problems(tx, event_id, expected)
+    return problems
+
+
+def _paired_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
+    """The players, pairings, byes asked for and board results of a paired event against
+    the trail (each empty for an event not paired)."""
+    problems = []
+    players = {row.id: PlayerFacts.of(row) for row in storage.player_rows(tx, event_id)}
+    problems += _facts_compare("player", players, expected.players)
+    paired = {row.round: PairingFacts.of(row) for row in storage.pairing_rows(tx, event_id)}
+    problems += _facts_compare("round", paired, expected.pairings)
+    asked = {(r.round, r.player): r.kind for r in storage.request_rows(tx, event_id)}
+    problems += _facts_compare("bye asked in round, by player", asked, expected.requests)
+    given = {(r.round, r.board): r.result for r in storage.result_rows(tx, event_id)}
+    problems += _facts_compare("result of round, board", given, expected.results)
+    return problems
+
+
+def _facts_compare(what: str, stored: Mapping[Any, Any], expected: Mapping[Any, Any]) -> list[str]:
+    """Each stored value against the trail's, by key."""
+    problems = []
+    for key in sorted(set(stored) | set(expected)):
+        shown = ", ".join(map(str, key)) if isinstance(key, tuple) else str(key)
+        if key not in expected:
+            problems.append(f"{what} {shown} is in the tables but not in the trail")
+        elif key not in stored:
+            problems.append(f"{what} {shown} is in the trail but not in the tables")
+        elif stored[key] != expected[key]:
+            problems.append(f"{what} {shown} is {stored[key]!r}; the trail says {expected[key]!r}")
     return problems
 
 
 def _compare(
-    what: str, stored: dict[int, dict[str, Any]], expected: dict[int, dict[str, Any]]
+    what: str,
+    stored: Mapping[int, TokenRow | UploadRow | RecordRow],
+    expected: Mapping[int, TokenFacts] | Mapping[int, UploadFacts] | Mapping[int, RecordFacts],
 ) -> list[str]:
+    """Each row against the facts the trail gives it, field by field (a fact's field has the
+    name of its column)."""
     problems = []
     for number in sorted(set(stored) | set(expected)):
         if number not in expected:
@@ -178,23 +201,43 @@ def _compare(
         elif number not in stored:
             problems.append(f"{what} {number} is in the trail but not in the tables")
         else:
-            for name, value in expected[number].items():
-                if stored[number].get(name) != value:
+            facts = expected[number]
+            for name in (one.name for one in fields(facts)):
+                found, value = getattr(stored[number], name), getattr(facts, name)
+                if found != value:
                     problems.append(
-                        f"{what} {number}: its {name} is {stored[number].get(name)!r}; the "
-                        f"trail says {value!r}"
+                        f"{what} {number}: its {name} is {found!r}; the trail says {value!r}"
                     )
     return problems
 
 
 def verify_all(store: Store) -> list[Verdict]:
-    """Every event of the database, verified."""
-    with store.read() as conn:
-        ids = [row.id for row in conn.execute(select(events.c.id).order_by(events.c.created_at))]
-    verdicts = []
+    """Every event of the database, verified; and every event id that the other tables
+    name but the events table does not hold (an event deleted behind the service's back,
+    its trail or uploads left behind)."""
+    with storage.reading(store) as tx:
+        ids = [row.id for row in storage.list_events(tx, newest_first=False)]
+        orphans = storage.orphan_event_ids(tx)
+    verdicts = [
+        Verdict(orphan, 0, ("its trail or rows remain, but the event itself was deleted",))
+        for orphan in orphans
+    ]
     for event_id in ids:
         try:
             verdicts.append(verify_event(store, event_id))
         except EventError as err:  # deleted while we looked
             verdicts.append(Verdict(event_id, 0, (err.message,)))
     return verdicts
+
+
+def receipts_held(store: Store, receipts: Sequence[Receipt], trusted: Set[str]) -> list[str]:
+    """What the receipts find wrong with the database (:func:`.receipts.receipt_problems`):
+    each receipt's event must still be held, with its entry and its hash, and be signed by
+    a trusted key. Events are read as they are now; an event whose ``events`` row was
+    deleted is deleted, whatever of it remains in the other tables."""
+    hashes: dict[str, list[str]] = {}
+    with storage.reading(store) as tx:
+        for event_id in sorted({receipt.head.event for receipt in receipts}):
+            if storage.event_exists(tx, event_id):
+                hashes[event_id] = [entry.hash for entry in storage.entries(tx, event_id)]
+    return receipt_problems(receipts, set(trusted), hashes)

@@ -1,115 +1,289 @@
 """The events' pages (``spec/events.md`` §10): the list of events with a form to create one
-(``/events``), the public page of an event (``/events/ID``), server-rendered and readable
-without scripts, and the director's desk (``/events/ID/desk``), which works through the API
-with the director's token kept in the browser's session storage. Every name a user typed is
-escaped by the templates (Jinja's autoescape)."""
+(``/events``), the public page of an event (``/events/ID``) and its pages of a round, a
+player, a game and the trail, server-rendered and readable without scripts, the director's
+desk (``/events/ID/desk``), which works through the API with the director's token kept in
+the browser's session storage, and a player's upload page, whose token comes in the link's
+fragment. Every name a user typed is escaped by the templates (Jinja's autoescape)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, Response, render_template, request, url_for
+from markupsafe import Markup
 
 from arbiter.service.web.errors import ApiError
-from arbiter.service.web.events_api import call, store
+from arbiter.service.web.events_api import LISTED, call, server_key
+
+if TYPE_CHECKING:
+    from arbiter.service.events.pages import GamePage
 
 bp = Blueprint("event_pages", __name__)
 
+SHORT = {
+    "buchholz": "BH",
+    "sonneborn-berger": "SB",
+    "wins": "Wins",
+    "direct": "DE",
+    "margin": "Mgn",
+}
+"""Each tie-break's short heading, for a phone's narrow table (the legend under it names
+each in full)."""
 
-@dataclass(frozen=True, slots=True)
-class Game:
-    """One record as a round of the page lists it."""
 
-    record: dict[str, Any]
-    colours: tuple[str, str]
-
-    @property
-    def players(self) -> list[tuple[str, str]]:
-        return [(colour, self.record["players"].get(colour, "?")) for colour in self.colours]
+@bp.app_template_filter("minute")
+def minute(at: str | None) -> str:
+    """A time of the trail (``2026-11-25T17:02:03.456Z``) to the minute, in UTC: what a page
+    shows until its script puts it in the reader's time zone."""
+    if not at:
+        return "-"
+    return at[:16].replace("T", " ") + " UTC"
 
 
 @bp.get("/events")
 def events_page() -> str:
     """The events kept here, newest first, and a form to create one."""
-    from sqlalchemy import select
-
+    from arbiter.adjudicator.tiebreaks import TITLES
     from arbiter.notation.games import all_games
-    from arbiter.service.events.store import events
+    from arbiter.service.events.reading import list_events
 
-    with store().read() as conn:
-        rows = conn.execute(select(events).order_by(events.c.created_at.desc()).limit(500)).all()
-    return render_template("events.html", events=rows, games=[g.name for g in all_games()])
+    rows = call(list_events, newest_first=True, limit=LISTED)
+    return render_template(
+        "events.html",
+        events=rows,
+        games=[g.name for g in all_games()],
+        tiebreaks=list(TITLES.items()),
+    )
 
 
 @bp.get("/events/<event_id>")
 def event_page(event_id: str) -> Response | str:
     """The event's name, game, rounds, standings with their tie-breaks, crosstable, the games
     of each round, what does not count and why, the corrections, and the downloads."""
-    from arbiter.adjudicator.tiebreaks import EXPLANATIONS, TITLES
-    from arbiter.notation.games import find_game
-    from arbiter.service.core.standings_formats import cell_text, colour_letters, value_text
-    from arbiter.service.events.common import CORRECTIONS
-    from arbiter.service.events.reading import entries, event_standings, list_records
+    from arbiter.service.events.actions import CORRECTIONS
+    from arbiter.service.events.pages import OUT, WAITS, event_games
+    from arbiter.service.events.reading import entries, event_standings
 
-    try:
+    def render() -> str:
         summary, tables = call(event_standings, event_id)
+        games = call(event_games, event_id)
+        trail = call(entries, event_id)
+        return render_template(
+            "event.html",
+            event=summary,
+            tables=tables,
+            games=games,
+            waiting=[g for g in games.records if g.counting.state in (WAITS, OUT)],
+            corrections=[entry for entry in trail if entry.action in CORRECTIONS],
+            by_number={g.record.record: g for g in games.records if g.record is not None},
+            key=server_key().public,
+            **_table_words(summary.game),
+        )
+
+    return _page(render)
+
+
+def _page(render: Callable[[], Response | str]) -> Response | str:
+    """A page, or the page that says what is missing (404)."""
+    try:
+        return render()
     except ApiError as err:
         if err.status != 404:
             raise
         return Response(render_template("missing.html", message=err.message), status=404)
-    kept = call(list_records, event_id)
-    trail = call(entries, event_id)
-    colours = find_game(summary["game"]).colours
-    by_number = {one["record"]: one for one in kept}
-    reasons = {
-        entry.details["record"]: entry.reason
-        for entry in trail
-        if entry.action in ("excluded", "result-set")
+
+
+def _table_words(game: str) -> dict[str, Any]:
+    """What the templates of standings need: the tie-breaks' names, short headings and
+    explanations, and the crosstable's words."""
+    from arbiter.adjudicator.tiebreaks import EXPLANATIONS, TITLES
+    from arbiter.notation.games import find_game
+    from arbiter.service.core.standings_formats import cell_text, colour_letters, value_text
+
+    return {
+        "titles": TITLES,
+        "short": SHORT,
+        "explanations": EXPLANATIONS,
+        "cell_text": cell_text,
+        "value_text": value_text,
+        "letters": colour_letters(game),
+        "colours": find_game(game).colours,
+        "ranks": lambda table: {line.player: line.rank for line in table.standings},
     }
+
+
+@bp.get("/events/<event_id>/rounds/<int:number>")
+def round_page(event_id: str, number: int) -> Response | str:
+    """A round: its pairing with board numbers as soon as it is paired, the results as they
+    arrive, the boards that wait, the byes, and the standings after it."""
+    from arbiter.service.events.pages import round_page as read_round
+
+    def render() -> str:
+        found = call(read_round, event_id, number)
+        return render_template(
+            "round.html",
+            event=found.summary,
+            page=found,
+            numbers=_numbers(event_id),
+            **_table_words(found.summary.game),
+        )
+
+    return _page(render)
+
+
+def _numbers(event_id: str) -> dict[str, int]:
+    """Each player's number on the pages, by name (the links to their pages)."""
+    from arbiter.service.events.pages import event_games
+
+    return dict(call(event_games, event_id).numbers)
+
+
+@bp.get("/events/<event_id>/players/<int:number>")
+def player_page(event_id: str, number: int) -> Response | str:
+    """A player: their games round by round, their points and place."""
+    from arbiter.service.events.pages import player_page as read_player
+
+    def render() -> str:
+        found = call(read_player, event_id, number)
+        return render_template("player.html", event=found.summary, page=found)
+
+    return _page(render)
+
+
+@bp.get("/events/<event_id>/find")
+def find_player(event_id: str) -> Response | str:
+    """The "find my name" box: the player's page when one name holds what was typed, else
+    the names that do."""
+    from arbiter.service.events.pages import find_players
+    from arbiter.service.events.reading import event_summary
+
+    typed = request.args.get("name", "")[:200]
+
+    def render() -> Response | str:
+        summary = call(event_summary, event_id)
+        found = call(find_players, event_id, typed)
+        if len(found) == 1 or (found and typed.strip().casefold() == found[0][1].casefold()):
+            target = url_for(".player_page", event_id=event_id, number=found[0][0])
+            return Response(status=303, headers={"Location": target})
+        return render_template("found.html", event=summary, typed=typed, found=found)
+
+    return _page(render)
+
+
+@bp.get("/events/<event_id>/records/<int:number>")
+def record_page(event_id: str, number: int) -> Response | str:
+    """A game's own page, by its record's number: the viewer titled with its round and
+    players, the official result and the adjudicator's verdict."""
+    from arbiter.service.events.pages import game_of_record
+
+    return _page(lambda: _game(call(game_of_record, event_id, number)))
+
+
+@bp.get("/events/<event_id>/rounds/<int:number>/boards/<int:board>")
+def board_page(event_id: str, number: int, board: int) -> Response | str:
+    """A game's own page in a paired event, by its round and board."""
+    from arbiter.service.events.pages import game_on_board
+
+    return _page(lambda: _game(call(game_on_board, event_id, number, board)))
+
+
+def _game(found: GamePage) -> str:
+    from arbiter.notation.games import find_game
+
+    colours = find_game(found.summary.game).colours
     return render_template(
-        "event.html",
-        event=summary,
-        tables=tables,
-        rounds=_rounds(kept, colours),
-        colours=colours,
-        waiting=[one for one in kept if one["status"] != "accepted"],
-        corrections=[entry for entry in trail if entry.action in CORRECTIONS],
-        by_number=by_number,
-        reasons=reasons,
-        titles=TITLES,
-        explanations=EXPLANATIONS,
-        cell_text=cell_text,
-        value_text=value_text,
-        letters=colour_letters(summary["game"]),
-        ranks=lambda table: {line.player: line.rank for line in table.standings},
+        "game.html", event=found.summary, page=found, game=found.game, colours=colours
     )
 
 
-def _rounds(
-    kept: Iterable[dict[str, Any]], colours: tuple[str, str]
-) -> list[tuple[str, list[Game]]]:
-    """The records by round, in round order (those without a round last)."""
-    found: dict[int | None, list[Game]] = {}
-    for one in kept:
-        found.setdefault(one["round"], []).append(Game(one, colours))
-    numbered = sorted(number for number in found if number is not None)
-    out = [(f"Round {number}", found[number]) for number in numbered]
-    if None in found:
-        out.append(("Without a round", found[None]))
-    return out
+@bp.get("/events/<event_id>/log")
+def log_page(event_id: str) -> Response | str:
+    """The audit trail in words, newest first, with the chain's head and how to check a
+    receipt."""
+    from arbiter.service.events.reading import event_summary
+    from arbiter.service.events.trail_words import trail_lines
+
+    def render() -> str:
+        summary = call(event_summary, event_id)
+        lines = call(trail_lines, event_id)
+        return render_template("log.html", event=summary, lines=lines, key=server_key().public)
+
+    return _page(render)
 
 
 @bp.get("/events/<event_id>/desk")
 def desk_page(event_id: str) -> Response | str:
-    """The director's desk: uploads, confirmations, corrections, tokens, finalisation."""
+    """The director's desk: uploads, the records by round with their repair hints,
+    confirmations, corrections, tokens and players' links, finalisation; the event's public
+    link as a QR code to print."""
+    from arbiter.service.core.suggestions import said
+    from arbiter.service.events.pages import event_games
+
+    def render() -> str:
+        games = call(event_games, event_id)
+        link = url_for(".event_page", event_id=event_id, _external=True)
+        by_round: dict[int | None, list[Any]] = {}
+        for game in games.records:
+            by_round.setdefault(game.round, []).append(game)
+        ordered = sorted(by_round.items(), key=lambda item: -1 if item[0] is None else item[0])
+        return render_template(
+            "desk.html",
+            event=games.summary,
+            by_round=ordered[::-1],
+            link=link,
+            qr=Markup(qr_svg(link)),
+            hint_text=said,
+            correction_of=correction_of,
+        )
+
+    return _page(render)
+
+
+def correction_of(hint: Mapping[str, Any]) -> str:
+    """A repair suggestion as the correction that applies it: ``PLY:MOVE``, and where the
+    move stands (``@LINE:COLUMN``, ``@POINTER``) for a record that cannot be read."""
+    where = ""
+    if type(hint.get("line")) is int and type(hint.get("column")) is int:
+        where = f"@{hint['line']}:{hint['column']}"
+    elif isinstance(hint.get("pointer"), str):
+        where = f"@{hint['pointer']}"
+    return f"{hint['ply']}:{hint['move']}{where}"
+
+
+def qr_svg(text: str) -> str:
+    """``text`` (the event's public link) as a QR code, an SVG drawing of its own (no
+    script, no style attribute: the pages' policy allows it as it is)."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m").save(
+        out, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, nl=False,
+        title="QR code of the event's public page", dark="#000", light="#fff",
+    )  # fmt: skip
+    return out.getvalue().decode()
+
+
+@bp.get("/events/<event_id>/upload")
+def upload_page(event_id: str) -> Response | str:
+    """A player's upload page: the token comes in the link's fragment (never sent to the
+    server in a URL), and the page uploads only; ``?player=N`` shows that player's board."""
+    from arbiter.service.events.pages import player_page as read_player
     from arbiter.service.events.reading import event_summary
 
-    try:
+    number = request.args.get("player", "")
+
+    def render() -> str:
         summary = call(event_summary, event_id)
-    except ApiError as err:
-        if err.status != 404:
-            raise
-        return Response(render_template("missing.html", message=err.message), status=404)
-    return render_template("desk.html", event=summary)
+        player = None
+        if number.isascii() and number.isdigit() and len(number) < 7:
+            try:
+                player = call(read_player, event_id, int(number))
+            except ApiError as err:
+                if err.status != 404:
+                    raise
+        return render_template("upload.html", event=summary, player=player)
+
+    return _page(render)

@@ -1,75 +1,216 @@
 """``/api/v1/events``: events kept on the server (``spec/events.md``, ``spec/openapi.yaml``).
 
 Views are thin: they read the request, call :mod:`arbiter.service.events.operations`
-(the functions ``arbiter db`` calls too) and answer JSON. The database is opened on the
+(the functions ``arbiter db`` calls too) and answer JSON. Every call goes through
+:func:`call`, which keeps the operation's types and answers its refusals with the status
+their code has in :data:`STATUS`. The database is opened on the
 first request that needs it, in the process that serves it (so that ``serve --workers``
 forks before any connection exists), and only the event routes import the storage layer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
-from typing import Any, NoReturn
+import json
+import logging
+import re
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 
 from arbiter.service.web.errors import ApiError
 from arbiter.service.web.inputs import request_sources
 
+if TYPE_CHECKING:
+    from arbiter.service.events.common import Code, EventError
+    from arbiter.service.events.reading import Rendered
+    from arbiter.service.events.receipts import ServerKey
+    from arbiter.service.events.store import Store
+    from arbiter.service.web.front import EarlyRefusal
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
 bp = Blueprint("events", __name__, url_prefix="/api/v1/events")
 
 STORE = "arbiter.events.store"
+KEY = "arbiter.events.key"
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
+"""The methods of the routes that change an event: a 2xx answer to one carries a receipt."""
+
+STATUS: dict[Code, int] = {
+    "bad-field": 400,
+    "missing-token": 401,
+    "bad-token": 401,
+    "revoked-token": 401,
+    "wrong-event": 403,
+    "not-allowed": 403,
+    "no-such-event": 404,
+    "no-such-record": 404,
+    "no-such-upload": 404,
+    "no-such-token": 404,
+    "event-finalised": 409,
+    "event-exists": 409,
+    "already-revoked": 409,
+    "last-director-token": 409,
+    "rounds-below-played": 409,
+    "not-pending": 409,
+    "already-excluded": 409,
+    "not-excluded": 409,
+    "no-official-result": 409,
+    "event-full": 422,
+    "not-text": 422,
+    "too-many-tokens": 422,
+    "cannot-correct": 422,
+    "bad-result": 422,
+    "bad-archive": 422,
+    "archive-changed": 422,
+    "not-paired-event": 409,
+    "no-such-player": 404,
+    "no-such-round": 404,
+    "no-such-board": 404,
+    "duplicate-player": 409,
+    "similar-name": 409,
+    "round-robin-started": 409,
+    "round-already-paired": 409,
+    "round-not-finished": 409,
+    "all-rounds-paired": 409,
+    "cannot-pair": 422,
+    "round-has-results": 409,
+    "not-last-round": 409,
+    "bad-pairing": 422,
+    "board-has-a-result": 409,
+    "no-board-result": 409,
+    "already-withdrawn": 409,
+    "too-many-players": 422,
+}
+"""The HTTP status of each refusal of the events layer (``spec/events.md`` §8): the one place
+where a domain error becomes HTTP."""
 
 
-def store() -> Any:
+def store() -> Store:
     """The app's store, opened (and its schema brought up to date) on first use."""
-    from arbiter.service.events.store import DatabaseError, default_url, open_store
+    from arbiter.service.events.store import default_url, open_store
 
-    found = current_app.extensions.get(STORE)
+    found: Store | None = current_app.extensions.get(STORE)
     if found is None:
         url = current_app.config.get("DATABASE") or default_url()
-        try:
-            found = open_store(url)
-        except DatabaseError as err:
-            raise ApiError(503, "database-unavailable", str(err)) from None
+        found = open_store(url)
         current_app.extensions[STORE] = found
     return found
 
 
-def _refuse(err: Any) -> NoReturn:
-    raise ApiError(err.status, err.code, err.message, **err.extra) from None
+def server_key() -> ServerKey:
+    """The server's signing key, from the data folder (``DATA_FOLDER``, else the default
+    one), made there on first use; a key that cannot be used is 503 ``key-unavailable``."""
+    from arbiter.service.events.receipts import ReceiptError, load_or_create_key
+    from arbiter.service.events.store import default_folder
+
+    found: ServerKey | None = current_app.extensions.get(KEY)
+    if found is None:
+        folder = Path(current_app.config.get("DATA_FOLDER") or default_folder())
+        try:
+            found = load_or_create_key(folder)
+        except (ReceiptError, OSError) as err:
+            current_app.logger.error("the server's key cannot be used: %s", err)
+            raise ApiError(
+                503, "key-unavailable", "the server cannot sign receipts; its operator is told"
+            ) from None
+        current_app.extensions[KEY] = found
+    return found
 
 
-def call(function: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run an operation, its refusals as API errors, a database that cannot be reached
-    as 503."""
-    from sqlalchemy.exc import OperationalError
+@bp.before_request
+def _nothing_written_yet() -> None:
+    from arbiter.service.events.operations import WRITTEN
 
-    from arbiter.service.events.common import EventError
+    WRITTEN.set(None)
+
+
+@bp.after_request
+def _with_receipt(response: Response) -> Response:
+    """Sign the head of the event a write changed (the entry it appended; for a write that
+    appended none, such as the same bytes sent again, the event's head) and put the
+    receipt in the JSON answer (``spec/events.md`` §6)."""
+    from arbiter.service.events.operations import WRITTEN
+    from arbiter.service.events.reading import chain_head
+    from arbiter.service.events.receipts import Head
+
+    if request.method not in WRITES or not 200 <= response.status_code < 300:
+        return response
+    answer = response.get_json(silent=True) if response.is_json else None
+    if not isinstance(answer, dict) or request.endpoint == "events.verify_receipts":
+        return response
+    written = WRITTEN.get()
+    if written is not None:
+        head = Head(written.event, written.number, written.hash, written.at)
+    else:
+        event_id = (request.view_args or {}).get("event_id")
+        if not isinstance(event_id, str):
+            return response
+        head = call(chain_head, event_id)
+    answer["receipt"] = server_key().sign(head).to_dict()
+    response.set_data(current_app.json.dumps(answer))
+    return response
+
+
+def _refuse(err: EventError) -> NoReturn:
+    raise ApiError(STATUS[err.code], err.code, err.message, **err.extra) from None
+
+
+@contextlib.contextmanager
+def refusals() -> Iterator[None]:
+    """The events layer's refusals as API errors; a database that cannot be used (or does
+    not answer) as 503 ``database-unavailable``."""
+    from arbiter.service.events.common import DatabaseError, DatabaseUnavailable, EventError
 
     try:
-        return function(store(), *args, **kwargs)
+        yield
     except EventError as err:
         _refuse(err)
-    except OperationalError as err:
-        current_app.logger.error("database unavailable: %s", type(err).__name__)
+    except DatabaseUnavailable as err:
+        current_app.logger.error("database unavailable: %s", err.kind)
         raise ApiError(
             503, "database-unavailable", "the database does not answer; try again shortly"
         ) from None
+    except DatabaseError as err:
+        raise ApiError(503, "database-unavailable", str(err)) from None
+
+
+def call(operation: Callable[Concatenate[Store, P], R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+    """``operation(store, *args, **kwargs)`` on the app's store, its refusals as API errors:
+    typed as the operation is, so that the type checker sees what each route passes and
+    gets."""
+    with refusals():
+        return operation(store(), *args, **kwargs)
 
 
 def bearer() -> str | None:
     """The token of ``Authorization: Bearer TOKEN``, if the request has one."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token_of(request.headers.get("Authorization", ""))
+
+
+def token_of(authorization: str) -> str | None:
+    """The token of an ``Authorization`` header's value ``Bearer TOKEN``, if it is one."""
+    scheme, _, token = authorization.partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
 def body() -> dict[str, Any]:
-    """The request's JSON object (an empty object for no body)."""
-    if not request.get_data(cache=True):
+    """The request's JSON object (an empty object for no body). JSON that Python cannot
+    read, nested too deep included, is ``bad-json`` like any other."""
+    data = request.get_data(cache=True)
+    if not data:
         return {}
-    found = request.get_json(silent=True)
+    try:
+        found = json.loads(data)
+    except (ValueError, RecursionError):
+        found = None
     if not isinstance(found, dict):
         raise ApiError(400, "bad-json", "the body must be a JSON object")
     return found
@@ -94,7 +235,7 @@ def create() -> tuple[Response, int]:
     from arbiter.service.events.operations import create_event
 
     created = call(create_event, body())
-    answer = jsonify({**_with_urls(created.event), "token": created.token})
+    answer = jsonify({**_with_urls(created.event.to_dict()), "token": created.token})
     answer.headers["Location"] = answer.json["api"] if answer.json else ""
     answer.headers["Cache-Control"] = "no-store"
     return answer, 201
@@ -117,26 +258,27 @@ def _check_creation_key() -> None:
         raise ApiError(403, "bad-creation-key", "the key is not this server's creation key")
 
 
+LISTED = 500
+"""The most events the list gives (and the page of events shows), newest first."""
+
+
 @bp.get("")
 def list_events() -> Response:
     """The events, newest first (at most 500)."""
-    from sqlalchemy import select
+    from arbiter.service.events.reading import list_events as listed
 
-    from arbiter.service.events.store import events
-
-    with store().read() as conn:
-        rows = conn.execute(select(events).order_by(events.c.created_at.desc()).limit(500))
-        found = [
-            {
-                "id": r.id,
-                "name": r.name,
-                "game": r.game,
-                "created_at": r.created_at,
-                "finalised_at": r.finalised_at,
-                "url": page_url(r.id),
-            }
-            for r in rows
-        ]
+    rows = call(listed, newest_first=True, limit=LISTED)
+    found = [
+        {
+            "id": r.id,
+            "name": r.name,
+            "game": r.game,
+            "created_at": r.created_at,
+            "finalised_at": r.finalised_at,
+            "url": page_url(r.id),
+        }
+        for r in rows
+    ]
     return jsonify(events=found)
 
 
@@ -145,10 +287,15 @@ def event(event_id: str) -> Response:
     """The event: name, game, planned and played rounds, counts, last change."""
     from arbiter.service.events.reading import event_summary
 
-    return _fresh(event_id, lambda: jsonify(_with_urls(call(event_summary, event_id))))
+    return _fresh(
+        event_id,
+        lambda: jsonify(
+            {**_with_urls(call(event_summary, event_id).to_dict()), "key": server_key().public}
+        ),
+    )
 
 
-def _fresh(event_id: str, answer: Any) -> Response:
+def _fresh(event_id: str, answer: Callable[[], Response]) -> Response:
     """``answer()``, with the event's version as its ETag; 304 when the client has it."""
     from arbiter.service.events.reading import version
 
@@ -161,7 +308,17 @@ def _fresh(event_id: str, answer: Any) -> Response:
     response: Response = answer()
     response.headers["ETag"] = tag
     response.headers["Cache-Control"] = "no-cache"
+    _with_head(response, event_id)
     return response
+
+
+def _with_head(response: Response, event_id: str) -> None:
+    """The event's head as of this answer (``Arbiter-Head: ENTRY HASH``), on every read and
+    export of an event, to compare with a receipt kept."""
+    from arbiter.service.events.reading import chain_head
+
+    head = call(chain_head, event_id)
+    response.headers["Arbiter-Head"] = f"{head.entry} {head.hash}"
 
 
 @bp.patch("/<event_id>")
@@ -169,7 +326,7 @@ def change(event_id: str) -> Response:
     """Change the name, planned rounds, tie-breaks or confirmation of players' uploads."""
     from arbiter.service.events.operations import change_event
 
-    return jsonify(_with_urls(call(change_event, event_id, bearer(), body())))
+    return jsonify(_with_urls(call(change_event, event_id, bearer(), body()).to_dict()))
 
 
 @bp.post("/<event_id>/finalise")
@@ -177,47 +334,40 @@ def finalise(event_id: str) -> Response:
     """Finalise the event: read-only from now on."""
     from arbiter.service.events.operations import finalise as finalise_event
 
-    return jsonify(_with_urls(call(finalise_event, event_id, bearer(), body().get("reason"))))
+    summary = call(finalise_event, event_id, bearer(), body().get("reason"))
+    return jsonify(_with_urls(summary.to_dict()))
 
 
 @bp.post("/<event_id>/records")
 def upload(event_id: str) -> tuple[Response, int]:
     """Records in: the bodies ``/adjudicate`` takes, each kept as sent with its reports."""
-    from arbiter.service.events.common import EventError
-    from arbiter.service.events.operations import Upload, require_token
+    from arbiter.service.events.operations import Upload
     from arbiter.service.events.operations import upload as keep
 
-    try:  # before reading a body that would be refused anyway
-        require_token(bearer())
-    except EventError as err:
-        _refuse(err)
-    sources = [
-        Upload(s.name, s.data if isinstance(s.data, bytes) else s.data.read(), s.fmt)
-        for s in request_sources(request)
-    ]
+    def sources() -> list[Upload]:  # read once the token, the event and its role are checked
+        return [
+            Upload(s.name, s.data if isinstance(s.data, bytes) else s.data.read(), s.fmt)
+            for s in request_sources(request)
+        ]
+
     answer = call(keep, event_id, bearer(), sources)
-    reports = [one["report"] for upload in answer["uploads"] for one in upload["records"]]
-    invalid = sum(not report["valid"] for report in reports)
-    created = any(not upload["duplicate"] for upload in answer["uploads"])
     return jsonify(
-        count=len(reports), invalid=invalid, **answer, url=page_url(event_id)
-    ), 201 if created else 200
+        count=answer.count, invalid=answer.invalid, **answer.to_dict(), url=page_url(event_id)
+    ), 201 if answer.created else 200
 
 
 @bp.get("/<event_id>/records")
 def records(event_id: str) -> Response:
     """Every record kept, with its report, round, players, status and upload (``?round=N``:
     one round's); ``?format=grn``: all of them as canonical GRN."""
-    from arbiter.service.events.reading import list_records
+    from arbiter.service.events.reading import records_grn, records_output
 
     if request.args.get("format", "json") not in ("json", "grn"):
         raise ApiError(400, "bad-parameter", "'format' must be json or grn", parameter="format")
     if request.args.get("format") == "grn":
-        from arbiter.service.events.reading import records_grn
-
-        text = call(records_grn, event_id)
-        response = Response(text, content_type="text/plain; charset=utf-8")
+        response = _rendered(event_id, call(records_grn, event_id))
         response.headers["Content-Disposition"] = f'attachment; filename="{event_id}.grn"'
+        _with_head(response, event_id)
         return response
     round_text = request.args.get("round")
     number = None
@@ -227,14 +377,31 @@ def records(event_id: str) -> Response:
                 400, "bad-parameter", "'round' must be a round number", parameter="round"
             )
         number = int(round_text)
-    return _fresh(event_id, lambda: jsonify(records=call(list_records, event_id, number)))
+    return _rendered(event_id, call(records_output, event_id, number))
+
+
+def _rendered(event_id: str, made: Rendered) -> Response:
+    """A read made for one version of the event, with that version as its ETag; 304 when
+    the client has it; the event's head as of the read (``Arbiter-Head``)."""
+    current = f"{event_id}-{made.version}"
+    if request.if_none_match.contains(current):
+        response = Response(status=304)
+    else:
+        response = Response(made.body, content_type=made.content_type)
+    response.headers["ETag"] = f'"{current}"'
+    response.headers["Cache-Control"] = "no-cache"
+    if made.head is not None:
+        response.headers["Arbiter-Head"] = f"{made.head.entry} {made.head.hash}"
+    else:
+        _with_head(response, event_id)
+    return response
 
 
 @bp.get("/<event_id>/records/<int:number>")
 def one_record(event_id: str, number: int) -> Response:
     from arbiter.service.events.reading import record
 
-    return jsonify(call(record, event_id, number))
+    return jsonify(call(record, event_id, number).to_dict())
 
 
 @bp.post("/<event_id>/records/<int:number>/confirm")
@@ -242,7 +409,7 @@ def confirm(event_id: str, number: int) -> Response:
     """Confirm a record a player uploaded: it counts from now on."""
     from arbiter.service.events.operations import confirm as confirm_record
 
-    return jsonify(call(confirm_record, event_id, bearer(), number, _reason_given()))
+    return jsonify(call(confirm_record, event_id, bearer(), number, _reason_given()).to_dict())
 
 
 @bp.post("/<event_id>/records/<int:number>/exclude")
@@ -250,7 +417,7 @@ def exclude(event_id: str, number: int) -> Response:
     """Exclude a record from the event, with a reason."""
     from arbiter.service.events.operations import exclude as exclude_record
 
-    return jsonify(call(exclude_record, event_id, bearer(), number, _reason_given()))
+    return jsonify(call(exclude_record, event_id, bearer(), number, _reason_given()).to_dict())
 
 
 @bp.post("/<event_id>/records/<int:number>/reinstate")
@@ -258,10 +425,10 @@ def reinstate(event_id: str, number: int) -> Response:
     """Count an excluded record again, with a reason."""
     from arbiter.service.events.operations import reinstate as reinstate_record
 
-    return jsonify(call(reinstate_record, event_id, bearer(), number, _reason_given()))
+    return jsonify(call(reinstate_record, event_id, bearer(), number, _reason_given()).to_dict())
 
 
-def _reason_given() -> Any:
+def _reason_given() -> object:
     given = body()
     return given.get("reason", request.args.get("reason"))
 
@@ -272,9 +439,8 @@ def set_result(event_id: str, number: int) -> Response:
     from arbiter.service.events.operations import set_result as set_official
 
     given = body()
-    return jsonify(
-        call(set_official, event_id, bearer(), number, given.get("result"), given.get("reason"))
-    )
+    made = call(set_official, event_id, bearer(), number, given.get("result"), given.get("reason"))
+    return jsonify(made.to_dict())
 
 
 @bp.delete("/<event_id>/records/<int:number>/result")
@@ -282,14 +448,14 @@ def clear_result(event_id: str, number: int) -> Response:
     """Take the official result back (a reason in the body or ``?reason=``)."""
     from arbiter.service.events.operations import clear_result as clear_official
 
-    return jsonify(call(clear_official, event_id, bearer(), number, _reason_given()))
+    return jsonify(call(clear_official, event_id, bearer(), number, _reason_given()).to_dict())
 
 
 @bp.get("/<event_id>/uploads")
 def uploads(event_id: str) -> Response:
     from arbiter.service.events.reading import list_uploads
 
-    return jsonify(uploads=call(list_uploads, event_id))
+    return jsonify(uploads=[one.to_dict() for one in call(list_uploads, event_id)])
 
 
 @bp.get("/<event_id>/uploads/<sha256>")
@@ -297,7 +463,8 @@ def upload_bytes(event_id: str, sha256: str) -> Response:
     """An upload's bytes, exactly as sent."""
     from arbiter.service.events.reading import upload_bytes as kept
 
-    name, fmt, data = call(kept, event_id, sha256)
+    source = call(kept, event_id, sha256)
+    name, fmt, data = source.file_name, source.format, source.data
     kind = "application/json" if fmt in ("json", "abstractplay") else "application/octet-stream"
     if fmt == "grn":
         kind = "text/plain; charset=utf-8"
@@ -326,14 +493,7 @@ def standings(event_id: str) -> Response:
         made = call(standings_output, event_id, fmt)
     except FormatError as err:
         raise ApiError(422, "cannot-format", str(err), parameter="format") from None
-    current = f"{event_id}-{made.version}"
-    if request.if_none_match.contains(current):
-        response = Response(status=304)
-    else:
-        response = Response(made.body, content_type=made.content_type)
-    response.headers["ETag"] = f'"{current}"'
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    return _rendered(event_id, made)
 
 
 @bp.get("/<event_id>/log")
@@ -354,12 +514,47 @@ def verify(event_id: str) -> Response:
     return jsonify(call(verify_event, event_id).to_dict())
 
 
+@bp.post("/<event_id>/verify")
+def verify_receipts(event_id: str) -> Response:
+    """The event verified, and the receipts of ``{"receipts": [...]}`` checked against it:
+    each must be signed by this server's key, and the trail must still hold its entry with
+    its hash. ``ok`` is false, with where it breaks, when either fails. An event that is
+    gone is no 404 here: a receipt of it says it was deleted."""
+    from arbiter.service.events.receipts import ReceiptError, read_receipts
+    from arbiter.service.events.verify import receipts_held, verify_event
+
+    given = body().get("receipts", [])
+    try:
+        receipts = read_receipts(given, "receipts")
+    except ReceiptError as err:
+        raise ApiError(400, "bad-receipt", str(err), field="receipts") from None
+    mine = [one for one in receipts if one.head.event == event_id]
+    if len(mine) != len(receipts):
+        raise ApiError(
+            422, "receipt-of-another-event",
+            f"every receipt sent here must be of event {event_id}", field="receipts",
+        )  # fmt: skip
+    problems = call(receipts_held, mine, {server_key().public})
+    try:
+        verdict = call(verify_event, event_id).to_dict()
+    except ApiError as err:
+        if err.code != "no-such-event" or not mine:
+            raise
+        verdict = {"event": event_id, "valid": False, "entries": 0,
+                   "problems": ["the database holds no such event"]}  # fmt: skip
+    return jsonify(
+        ok=verdict["valid"] and not problems,
+        **verdict,
+        receipts={"checked": len(mine), "problems": problems},
+    )
+
+
 @bp.get("/<event_id>/tokens")
 def token_list(event_id: str) -> Response:
     """The event's tokens (never their secrets), for its director."""
     from arbiter.service.events.operations import list_tokens
 
-    return jsonify(tokens=call(list_tokens, event_id, bearer()))
+    return jsonify(tokens=[one.to_dict() for one in call(list_tokens, event_id, bearer())])
 
 
 @bp.post("/<event_id>/tokens")
@@ -368,9 +563,8 @@ def issue(event_id: str) -> tuple[Response, int]:
     from arbiter.service.events.operations import issue_token
 
     given = body()
-    answer = jsonify(
-        call(issue_token, event_id, bearer(), given.get("role", "upload"), given.get("label"))
-    )
+    issued = call(issue_token, event_id, bearer(), given.get("role", "upload"), given.get("label"))
+    answer = jsonify(issued.to_dict())
     answer.headers["Cache-Control"] = "no-store"
     return answer, 201
 
@@ -379,4 +573,204 @@ def issue(event_id: str) -> tuple[Response, int]:
 def revoke(event_id: str, number: int) -> Response:
     from arbiter.service.events.operations import revoke_token
 
-    return jsonify(call(revoke_token, event_id, bearer(), number, _reason_given()))
+    return jsonify(call(revoke_token, event_id, bearer(), number, _reason_given()).to_dict())
+
+
+# --- a paired event: players, rounds, boards ---------------------------------------------------
+
+
+@bp.get("/<event_id>/players")
+def players(event_id: str) -> Response:
+    """The players, by pairing number, with their points so far."""
+    from arbiter.service.events.rounds import list_players
+
+    return _fresh(
+        event_id, lambda: jsonify(players=[one.to_dict() for one in call(list_players, event_id)])
+    )
+
+
+@bp.post("/<event_id>/players")
+def add_players(event_id: str) -> tuple[Response, int]:
+    """Players in: one (``{"name", "rating"?, "federation"?, "id"?, "confirm"?}``) or several
+    (``{"players": [...]}``); the answer lists every player with their pairing number."""
+    from arbiter.service.events.rounds import add_players as add
+
+    made = call(add, event_id, bearer(), body())
+    return jsonify(players=[one.to_dict() for one in made]), 201
+
+
+@bp.post("/<event_id>/players/<int:number>/withdraw")
+def withdraw(event_id: str, number: int) -> Response:
+    """Withdraw a player from a round not yet paired on (``{"round"?, "reason"?}``)."""
+    from arbiter.service.events.rounds import withdraw_player
+
+    return jsonify(call(withdraw_player, event_id, bearer(), number, body()).to_dict())
+
+
+@bp.post("/<event_id>/players/<int:number>/byes")
+def bye(event_id: str, number: int) -> Response:
+    """A bye a player asks for: ``{"kind": "half"|"zero", "round"?, "reason"?}``."""
+    from arbiter.service.events.rounds import request_bye
+
+    return jsonify(call(request_bye, event_id, bearer(), number, body()).to_dict())
+
+
+@bp.get("/<event_id>/rounds")
+def rounds(event_id: str) -> Response:
+    """Every round paired, with its boards and byes."""
+    from arbiter.service.events.rounds import rounds_view
+
+    return _fresh(
+        event_id, lambda: jsonify(rounds=[one.to_dict() for one in call(rounds_view, event_id)])
+    )
+
+
+@bp.post("/<event_id>/rounds")
+def pair_next(event_id: str) -> tuple[Response, int]:
+    """Pair the next round by the event's system and publish it."""
+    from arbiter.service.events.rounds import pair_round
+
+    return jsonify(call(pair_round, event_id, bearer()).to_dict()), 201
+
+
+@bp.get("/<event_id>/rounds/<int:number>")
+def one_round(event_id: str, number: int) -> Response:
+    """A round: its boards with their results as they arrive, the boards that wait, byes."""
+    from arbiter.service.events.rounds import round_view
+
+    return _fresh(event_id, lambda: jsonify(call(round_view, event_id, number).to_dict()))
+
+
+@bp.put("/<event_id>/rounds/<int:number>")
+def replace_round(event_id: str, number: int) -> Response:
+    """Pair the last round by hand, before any result of it is in (``{"boards": [{"first",
+    "second"}...], "bye"?, "reason"}``)."""
+    from arbiter.service.events.rounds import replace_round as replace
+
+    return jsonify(call(replace, event_id, bearer(), number, body()).to_dict())
+
+
+@bp.delete("/<event_id>/rounds/<int:number>")
+def unpair(event_id: str, number: int) -> Response:
+    """Take back the last round's pairing before any result of it is in, with a reason."""
+    from arbiter.service.events.rounds import unpair_round
+
+    left = call(unpair_round, event_id, bearer(), number, _reason_given())
+    return jsonify(rounds=[one.to_dict() for one in left])
+
+
+@bp.put("/<event_id>/rounds/<int:number>/boards/<int:board>/result")
+def board_result(event_id: str, number: int, board: int) -> Response:
+    """Give a board its result without a record (``{"result": "+-"|"-+"|"--"|"1-0"|"0-1",
+    "reason"}``): a forfeit, a double forfeit, a game decided without a record."""
+    from arbiter.service.events.rounds import set_board_result
+
+    return jsonify(call(set_board_result, event_id, bearer(), number, board, body()).to_dict())
+
+
+@bp.delete("/<event_id>/rounds/<int:number>/boards/<int:board>/result")
+def clear_board(event_id: str, number: int, board: int) -> Response:
+    """Take back the result the director gave a board, with a reason."""
+    from arbiter.service.events.rounds import clear_board_result
+
+    made = call(clear_board_result, event_id, bearer(), number, board, _reason_given())
+    return jsonify(made.to_dict())
+
+
+@bp.post("/<event_id>/records/<int:number>/place")
+def place(event_id: str, number: int) -> Response:
+    """The director counts a record on a board (``{"round", "board", "reason"}``)."""
+    from arbiter.service.events.reading import record
+    from arbiter.service.events.rounds import place_record
+
+    call(place_record, event_id, bearer(), number, body())
+    return jsonify(call(record, event_id, number).to_dict())
+
+
+# --- one record's text, and a record repaired -------------------------------------------------
+
+
+@bp.get("/<event_id>/records/<int:number>/text")
+def record_text(event_id: str, number: int) -> Response:
+    """Record N's text alone, cut from its upload as sent (the viewer of a game's page reads
+    it in place of the whole upload): GRN as text, JSON as JSON, Abstract Play as bytes."""
+    from arbiter.service.events.pages import record_text as cut_text
+
+    found = call(cut_text, event_id, number)
+    kinds = {"grn": "text/plain; charset=utf-8", "json": "application/json"}
+    response = Response(found.data, content_type=kinds.get(found.format or "", "text/plain"))
+    if found.format not in kinds:  # told apart by its first characters, as an upload is
+        response.content_type = "application/octet-stream"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Content-Disposition"] = "inline"
+    return response
+
+
+@bp.post("/<event_id>/records/<int:number>/repair")
+def repair(event_id: str, number: int) -> tuple[Response, int]:
+    """Repair a record (``{"apply": ["PLY:MOVE"...], "reason"}``): its corrected copy is
+    added as an upload of its own and counts; the original is excluded, and kept."""
+    from arbiter.service.events.operations import repair as repaired
+
+    given = body()
+    made = call(repaired, event_id, bearer(), number, given.get("apply"), given.get("reason"))
+    return jsonify(original=made.original.to_dict(), copy=made.copy.to_dict()), 201
+
+
+# --- uploads refused before their body ----------------------------------------------------
+
+UPLOAD_PATH = re.compile("/api/v1/events/([^/]+)/records")
+
+
+class UploadAdmission:
+    """The checks of an upload that need no body (its token, its event, the event open),
+    made under ``arbiter serve`` as soon as a request's headers are in
+    (:class:`~arbiter.service.web.front.Admission`): an upload refused anyway is answered
+    before its body is received, however large. The checks run in a thread of their own,
+    never in the server's event loop; a request that arrives whole in the meantime is
+    checked by the route, as always."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.pool = ThreadPoolExecutor(2, thread_name_prefix="arbiter-admission")
+
+    def wants(self, method: str, path: str) -> bool:
+        return method == "POST" and UPLOAD_PATH.fullmatch(path) is not None
+
+    def ask(
+        self, path: str, authorization: str, answer: Callable[[EarlyRefusal | None], None]
+    ) -> None:
+        self.pool.submit(self._answer, path, authorization, answer)
+
+    def _answer(
+        self, path: str, authorization: str, answer: Callable[[EarlyRefusal | None], None]
+    ) -> None:
+        try:
+            refusal = self.refusal(path, authorization)
+        except Exception:  # a bug here must not hold the request: the route decides
+            logging.getLogger("arbiter.serve").exception("the admission of an upload failed")
+            refusal = None
+        answer(refusal)
+
+    def refusal(self, path: str, authorization: str) -> EarlyRefusal | None:
+        """The refusal of an upload to ``path`` (a WSGI path, its bytes as Latin-1) with
+        this ``Authorization``, or None. A database that does not answer refuses nothing
+        here: the route answers that once the body is in."""
+        from arbiter.service.events.common import UPLOAD
+        from arbiter.service.events.operations import admit
+        from arbiter.service.web.front import EarlyRefusal
+
+        found = UPLOAD_PATH.fullmatch(path)
+        if found is None:
+            return None
+        event_id = found.group(1).encode("latin-1").decode("utf-8", "replace")
+        with self.app.app_context():
+            try:
+                call(admit, event_id, token_of(authorization), UPLOAD)
+            except ApiError as err:
+                if err.status >= 500:
+                    return None
+                challenge = (("WWW-Authenticate", 'Bearer realm="arbiter"'),)
+                headers = challenge if err.status == 401 else ()
+                return EarlyRefusal(err.status, err.code, err.message, err.extra, headers)
+        return None

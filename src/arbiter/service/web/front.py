@@ -13,6 +13,8 @@ Two layers refuse requests before the application sees them:
   lines and headers, headers too large, broken chunked bodies, bodies over the limit. Its
   answers are made JSON by :class:`JsonErrorTask`, and :class:`JsonChannel` answers a
   request that announced ``Expect: 100-continue`` with its error instead of ``100 Continue``.
+  A request the server's :class:`Admission` refuses as soon as its headers are in (an upload
+  with a token that is not the event's) is answered before its body is received.
 """
 
 # waitress's published types describe its public API; the channel and task below subclass
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import http
 import json
 import logging
 import resource
@@ -31,8 +34,9 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
@@ -163,11 +167,38 @@ class JsonFront:
             )
 
 
+@dataclass(frozen=True, slots=True)
+class EarlyRefusal:
+    """A request refused as soon as its headers are in: the JSON error of ``spec/api.md``
+    §4 (``status``, ``code``, ``message``, ``extra``) and the headers of the answer."""
+
+    status: int
+    code: str
+    message: str
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+class Admission(Protocol):
+    """What a server checks of a request once its headers are in, before its body: whether
+    it checks a request at all (``wants``, asked in the event loop, so cheap), and the check
+    itself (``ask``), made elsewhere, which calls ``answer`` with the refusal or None."""
+
+    def wants(self, method: str, path: str) -> bool: ...
+
+    def ask(
+        self, path: str, authorization: str, answer: Callable[[EarlyRefusal | None], None]
+    ) -> None: ...
+
+
 class JsonErrorTask(ErrorTask):  # type: ignore[misc]
     """waitress's answer to a request it refuses itself, as a JSON error body."""
 
     def execute(self) -> None:
         error = self.request.error
+        if isinstance(error, EarlyRefusal):
+            self._refuse_early(error)
+            return
         status = int(error.code)
         extra: dict[str, Any] = {}
         if status == 413:
@@ -180,7 +211,15 @@ class JsonErrorTask(ErrorTask):  # type: ignore[misc]
             message = f"the request cannot be read: {error.body}"
         code = WAITRESS_CODES.get(status, "bad-request")
         body = json.dumps(error_body(status, code, message, **extra)).encode("utf-8")
-        self.status = f"{status} {error.reason}"
+        self._answer(status, error.reason, body)
+
+    def _refuse_early(self, error: EarlyRefusal) -> None:
+        body = json.dumps(error_body(error.status, error.code, error.message, **error.extra))
+        self.response_headers.extend(error.headers)
+        self._answer(error.status, http.HTTPStatus(error.status).phrase, body.encode("utf-8"))
+
+    def _answer(self, status: int, reason: str, body: bytes) -> None:
+        self.status = f"{status} {reason}"
         self.response_headers.append(("Content-Type", "application/json"))
         self.response_headers.extend(SECURITY_HEADERS)
         self.set_close_on_finish()
@@ -221,12 +260,69 @@ class JsonChannel(HTTPChannel):  # type: ignore[misc]
     linger_after_flush = False  # set by a refusal: linger instead of closing at once
     linger_until = 0.0  # the deadline of the lingering close; 0 while not lingering
     linger_left = 0
+    request: Any  # the request being received (waitress's parser), None between requests
+    refused_early = False  # a request was refused before its body: what follows is dropped
+    asked: object = None  # the request whose admission was asked
+    admitted: object = None  # the request the admission let through
+
+    def received(self, data: bytes) -> bool:
+        if self.refused_early:
+            return True
+        done = bool(super().received(data))
+        self._ask_admission()
+        return done
 
     def send_continue(self) -> None:
         if self.request is not None and self.request.error is not None:
             self.request.expect_continue = False
             return
+        if self._ask_admission():
+            return  # the client is invited to send its body once the request is admitted
         super().send_continue()
+
+    def _ask_admission(self) -> bool:
+        """Whether the request being received waits for the server's admission, asked here
+        once, as soon as its headers are in (a request without a body is never asked: the
+        application checks it at once)."""
+        request = self.request
+        admission: Admission | None = getattr(self.server, "admission", None)
+        if admission is None or request is None or request.completed:
+            return False
+        if not request.headers_finished or request.error is not None:
+            return False
+        if self.asked is request:
+            return self.admitted is not request
+        if not admission.wants(request.command, request.path):
+            return False
+        self.asked = request
+        trigger = self.server.trigger
+
+        def answer(refusal: EarlyRefusal | None) -> None:  # in the admission's thread
+            trigger.pull_trigger(lambda: self._admission_answered(request, refusal))
+
+        admission.ask(request.path, request.headers.get("AUTHORIZATION", ""), answer)
+        return True
+
+    def _admission_answered(self, request: Any, refusal: EarlyRefusal | None) -> None:
+        """In the event loop: refuse the request whose body is still on its way, or let it
+        go on (with the ``100 Continue`` it may wait for). A request received whole in the
+        meantime is the application's, which checks it again."""
+        if self.request is not request or not self.connected or self.will_close:
+            return
+        if refusal is None:
+            self.admitted = request
+            if request.expect_continue and not self.requests and not self.sent_continue:
+                super().send_continue()
+            return
+        with self.requests_lock:
+            request.error = refusal
+            request.completed = True
+            request.expect_continue = False
+            self.refused_early = True
+            self.request = None
+            self.requests.append(request)
+            if len(self.requests) == 1:
+                self.server.add_task(self)  # pyright: ignore[reportArgumentType]  (as waitress does)
 
     def handle_write(self) -> None:
         if self.linger_after_flush and self.close_when_flushed and not self.total_outbufs_len:

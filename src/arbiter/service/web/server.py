@@ -66,10 +66,13 @@ def run(options: ServerOptions, say: Callable[[str], None]) -> None:
     log = AccessLog(options.access_log)
     served = app if options.access_log == "off" else Logged(app, log)
 
-    def serve() -> None:
+    def serve() -> None:  # in each worker: the admission's threads are the worker's own
+        from arbiter.service.web.events_api import UploadAdmission
+
         server = create_server(served, sockets=[sock], **waitress_options)
         server.channel_class = JsonChannel
         server.access_log = log
+        server.admission = UploadAdmission(app)
         serve_until_stopped(server)
 
     bound = sock.getsockname()[1]

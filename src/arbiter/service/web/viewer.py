@@ -55,6 +55,10 @@ ASSETS: Mapping[str, str] = {
     "site.css": "text/css; charset=utf-8",
     "event.js": "text/javascript; charset=utf-8",
     "desk.js": "text/javascript; charset=utf-8",
+    "rounds.js": "text/javascript; charset=utf-8",
+    "times.js": "text/javascript; charset=utf-8",
+    "game.js": "text/javascript; charset=utf-8",
+    "upload.js": "text/javascript; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }
 """The page's files under ``static/``, and their types; nothing else is served from there."""

@@ -1,54 +1,83 @@
 // The director's desk and the form that creates an event (spec/events.md §10). Everything
 // goes through the API (/api/v1/events) with the token as a bearer token. The token is kept
-// in sessionStorage, under the event's id: this tab only, never in a URL or a cookie.
+// in sessionStorage, under the event's id: this tab only, never in a URL's path or query,
+// nor in a cookie. The records are the page's own (server-rendered, with each one's status
+// in words and its repair hints): after a change the desk fetches itself again and puts
+// the new records in place.
 "use strict";
 (() => {
-  const { $, element } = arbiterDom;
+  const { $, element, say, refused } = arbiterDom;
   const script = document.currentScript;
   const event = script.dataset.event || null;
   const api = "/api/v1/events/" + event;
   const keyOf = (id) => "arbiter-token:" + id;
 
-  function say(id, text, bad) {
-    const note = $(id);
-    note.textContent = text;
-    note.className = bad ? "warning" : (text ? "notice" : "");
+  const call = (method, path, body) =>
+    arbiterDom.request(method, path, body, event ? sessionStorage.getItem(keyOf(event)) : null);
+
+  // A link that opens the upload page with a token: the token after the "#", which a
+  // browser never sends to a server (nor keeps in its logs), the player's number before.
+  function uploadLink(eventId, token, player) {
+    const page = location.origin + "/events/" + eventId + "/upload"
+      + (player ? "?player=" + player : "");
+    return page + "#token=" + encodeURIComponent(token);
   }
 
-  async function call(method, path, body, headers) {
-    const token = event ? sessionStorage.getItem(keyOf(event)) : null;
-    const sent = Object.assign({}, headers || {});
-    if (token) sent.Authorization = "Bearer " + token;
-    if (body !== undefined && !(body instanceof FormData)) {
-      sent["Content-Type"] = "application/json";
-      body = JSON.stringify(body);
-    }
-    let response;
-    try {
-      response = await fetch(path, { method, body, headers: sent });
-    } catch (err) {
-      return { ok: false, status: 0, data: { error: { message: "the server did not answer" } } };
-    }
-    const data = (response.headers.get("Content-Type") || "").startsWith("application/json")
-      ? await response.json() : {};
-    return { ok: response.ok, status: response.status, data };
+  function linkBox(text, link) {
+    const box = element("div", null, "link-box");
+    box.appendChild(element("p", text));
+    const field = element("input");
+    field.type = "text";
+    field.readOnly = true;
+    field.value = link;
+    field.className = "secret";
+    field.setAttribute("aria-label", "The link");
+    const copy = element("button", "Copy the link");
+    copy.type = "button";
+    copy.addEventListener("click", async () => {
+      field.select();
+      try {
+        await navigator.clipboard.writeText(link);
+        copy.textContent = "Copied";
+      } catch (err) {
+        copy.textContent = "Select and copy it";
+      }
+    });
+    box.append(field, copy);
+    return box;
   }
-
-  const refused = (answer) => "Refused (" + answer.status + "): " + answer.data.error.message;
 
   // --- creating an event (the events page) -------------------------------------------------
 
   const create = $("create");
   if (create) {
+    const takenNames = () => Array.from(document.querySelectorAll("#events-list td.name"))
+      .map((cell) => cell.textContent.trim().toLowerCase());
+    let warned = "";
+
     create.addEventListener("submit", async (e) => {
       e.preventDefault();
-      const fields = { name: $("new-name").value, game: $("new-game").value,
-                       confirm_uploads: $("new-confirm").checked };
+      const name = $("new-name").value.trim().replace(/\s+/g, " ");
+      if (takenNames().includes(name.toLowerCase()) && warned !== name) {
+        warned = name;
+        say("created", "Another event is named “" + name + "” already. Give this one another "
+                       + "name, or press Create again to keep the same name.", true);
+        return;
+      }
+      const fields = { name, game: $("new-game").value, confirm_uploads: $("new-confirm").checked };
       if ($("new-rounds").value) fields.rounds = Number($("new-rounds").value);
+      const order = Array.from(document.querySelectorAll("#new-tiebreaks select"))
+        .map((select) => select.value).filter((value) => value);
+      if (order.length) fields.tiebreaks = Array.from(new Set(order));
+      if ($("new-pairing") && $("new-pairing").value !== "none") {
+        fields.pairing = $("new-pairing").value;
+        fields.bye_points = Number($("new-bye-points").value);
+      }
       const answer = await call("POST", "/api/v1/events", fields);
       const out = $("created");
       out.replaceChildren();
       if (!answer.ok) { say("created", refused(answer), true); return; }
+      warned = "";
       sessionStorage.setItem(keyOf(answer.data.id), answer.data.token);
       out.className = "notice";
       out.append(
@@ -62,20 +91,50 @@
       page.href = answer.data.url;
       links.append(desk, " · ", page);
       out.appendChild(links);
+      listed(answer.data);
     });
     return;
   }
 
+  function listed(made) {
+    // The new event at the top of the list, as the server lists it.
+    const body = document.querySelector("#events-list tbody");
+    if (!body) return;
+    if ($("no-events")) $("no-events").remove();
+    $("events-box").hidden = false;
+    const row = element("tr");
+    const name = element("td", null, "name");
+    const link = element("a", made.name);
+    link.href = "/events/" + made.id;
+    name.appendChild(link);
+    row.append(name, element("td", made.game), element("td", made.created_at.slice(0, 10)),
+               element("td", "in progress"));
+    body.prepend(row);
+  }
+
   // --- the token ---------------------------------------------------------------------------
+
+  const open = script.dataset.open === "yes";
+
+  function roleShown(role) {
+    // An upload token uploads only: the director's controls are not shown to it.
+    for (const part of document.querySelectorAll("[data-director]")) part.hidden = role === "upload";
+  }
 
   async function signIn() {
     const token = sessionStorage.getItem(keyOf(event));
-    if (!token) { say("who", "No token yet: give the event's token to make changes."); return; }
+    if (!token) {
+      roleShown(null);
+      say("who", "No token yet: give the event's token to make changes.");
+      return;
+    }
     const answer = await call("GET", api + "/tokens");
     if (answer.ok) {
+      roleShown("director");
       say("who", "Using a director's token.");
       showTokens(answer.data.tokens);
     } else if (answer.status === 403 && answer.data.error.code === "not-allowed") {
+      roleShown("upload");
       say("who", "Using an upload token: you may upload records; the director confirms them.");
     } else {
       say("who", refused(answer), true);
@@ -106,16 +165,19 @@
   }
 
   const zone = $("dropzone");
-  zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
-  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
-  zone.addEventListener("drop", (e) => {
-    e.preventDefault();
-    zone.classList.remove("over");
-    chose(e.dataTransfer.files);
-  });
-  $("upload-files").addEventListener("change", () => chose($("upload-files").files));
+  if (zone) {
+    zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
+    zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+    zone.addEventListener("drop", (e) => {
+      e.preventDefault();
+      zone.classList.remove("over");
+      chose(e.dataTransfer.files);
+    });
+    $("upload-files").addEventListener("change", () => chose($("upload-files").files));
+    $("upload").addEventListener("click", upload);
+  }
 
-  $("upload").addEventListener("click", async () => {
+  async function upload() {
     if (!files.length) { say("upload-result", "Choose or drop the files first.", true); return; }
     const form = new FormData();
     for (const file of files) form.append("file", file, file.name);
@@ -128,24 +190,27 @@
     out.appendChild(element("p", answer.data.count + " record(s), " + answer.data.invalid
                                  + " invalid."));
     const list = element("ul", null, "plain");
-    for (const upload of answer.data.uploads) {
-      for (const one of upload.records) list.appendChild(verdict(upload, one));
+    for (const kept of answer.data.uploads) {
+      for (const one of kept.records) list.appendChild(verdict(kept, one));
     }
     out.appendChild(list);
     files = [];
     $("upload-files").value = "";
-    loadRecords();
-  });
+    reloadRecords();
+    document.dispatchEvent(new CustomEvent("arbiter:records-changed"));
+  }
 
-  function verdict(upload, one) {
+  function verdict(kept, one) {
     const item = element("li");
-    const where = (upload.file || "body") + " #" + (one.index + 1);
-    const label = "Record " + one.record + " (" + where + (upload.duplicate ? ", sent before" : "")
-      + "): ";
+    const names = Object.values(one.players).join(" v ") || "unreadable";
+    const label = "Record " + one.record + (one.round != null ? ", round " + one.round : "")
+      + " (" + names + (kept.duplicate ? ", sent before" : "") + "): ";
     item.append(label);
     if (one.valid) item.appendChild(element("span", one.result + ", valid", "ok"));
     else item.appendChild(element("span", problem(one.report), "bad"));
-    if (one.status !== "accepted") item.append(" ", element("span", one.status, "badge " + one.status));
+    if (one.status === "pending") item.append(" ", element("span", "waits for confirmation",
+                                                           "badge pending"));
+    for (const warning of one.warnings || []) item.append(" ", element("span", warning.message, "note"));
     return item;
   }
 
@@ -157,38 +222,85 @@
     return error.code + where + ": " + error.message;
   }
 
-  // --- records and corrections -------------------------------------------------------------
+  // --- records: the page's own, filtered, corrected, repaired --------------------------------
 
-  async function loadRecords() {
-    const answer = await call("GET", api + "/records");
-    if (!answer.ok) { say("records-note", refused(answer), true); return; }
-    const body = $("records").tBodies[0];
-    body.replaceChildren();
-    for (const one of answer.data.records) {
-      const row = body.insertRow();
-      row.appendChild(element("td", one.record, "num"));
-      row.appendChild(element("td", one.round == null ? "-" : one.round, "num"));
-      row.appendChild(element("td", Object.values(one.players).join(" v ") || "-", "players"));
-      row.appendChild(element("td", one.result + (one.official_result ? " (official)" : "")));
-      row.appendChild(element("td", one.valid ? one.adjudicated_result + ", valid"
-                                               : problem(one.report), one.valid ? "ok" : "bad"));
-      row.appendChild(element("td", one.status));
-      const act = row.insertCell();
-      const button = element("button", "Correct…");
-      button.type = "button";
-      button.setAttribute("aria-label", "Confirm or correct record " + one.record);
-      button.addEventListener("click", () => {
-        $("correct-record").value = one.record;
-        $("correct-action").value = one.status === "pending" ? "confirm"
-          : one.status === "excluded" ? "reinstate" : "set-result";
-        $("correct-reason").focus();
-      });
-      act.appendChild(button);
+  async function reloadRecords() {
+    // The desk's records as the server renders them now (statuses, hints), in place.
+    let response;
+    try {
+      response = await fetch(location.pathname, { headers: { Accept: "text/html" } });
+    } catch (err) {
+      return;
     }
-    say("records-note", answer.data.records.length + " record(s) kept.");
+    if (!response.ok) return;
+    const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+    const records = fresh.getElementById("desk-records");
+    if (records) $("desk-records").replaceWith(records);
+    arbiterTimes.show($("desk-records"));
+    filter();
   }
 
-  $("correct").addEventListener("submit", async (e) => {
+  function filter() {
+    const wanted = $("records-filter").value;
+    const typed = $("records-search").value.trim().toLowerCase();
+    let shown = 0;
+    for (const part of document.querySelectorAll("#desk-records .desk-round")) {
+      let any = false;
+      for (const row of part.querySelectorAll("tr.record")) {
+        const state = row.dataset.state;
+        const fits = wanted === "all" || state === wanted
+          || (wanted === "attention" && (state !== "counts" || row.dataset.valid === "no"));
+        const named = !typed || (row.dataset.names || "").toLowerCase().includes(typed);
+        row.hidden = !(fits && named);
+        any = any || !row.hidden;
+        shown += row.hidden ? 0 : 1;
+      }
+      part.hidden = !any;
+    }
+    say("records-note", shown + " record(s) shown.");
+  }
+
+  $("records-filter").addEventListener("change", filter);
+  document.addEventListener("arbiter:rounds-changed", reloadRecords);
+  $("records-search").addEventListener("input", filter);
+
+  function wordsOf(number) {
+    const row = document.querySelector('#desk-records tr[data-record="' + number + '"] .status');
+    return row ? row.textContent : "";
+  }
+
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest("button.correct");
+    if (!button || !$("correct")) return;
+    $("correct-record").value = button.dataset.record;
+    const status = button.dataset.status;
+    $("correct-action").value = status === "pending" ? "confirm"
+      : status === "excluded" ? "reinstate" : "set-result";
+    $("correct-reason").focus();
+  });
+
+  document.addEventListener("submit", async (e) => {
+    const form = e.target.closest("form.repair");
+    if (!form) return;
+    e.preventDefault();
+    const number = form.dataset.record;
+    const reason = form.elements.reason.value.trim();
+    const button = form.querySelector("button");
+    button.disabled = true;
+    const answer = await call("POST", api + "/records/" + number + "/repair",
+                              { apply: [form.dataset.correction], reason });
+    button.disabled = false;
+    if (!answer.ok) { say("records-note", refused(answer), true); return; }
+    const copy = answer.data.copy.records[0];
+    await reloadRecords();
+    document.dispatchEvent(new CustomEvent("arbiter:records-changed"));
+    say("records-note", "Record " + number + " repaired (" + form.dataset.hint + "): its "
+        + "corrected copy is record " + copy.record + ", which " + wordsOf(copy.record)
+        + "; record " + number + " is kept and " + wordsOf(number) + ".");
+  });
+
+  const correct = $("correct");
+  if (correct) correct.addEventListener("submit", async (e) => {
     e.preventDefault();
     const number = $("correct-record").value;
     const action = $("correct-action").value;
@@ -200,15 +312,18 @@
         ? await call("DELETE", path + "/result", { reason })
         : await call("POST", path + "/" + action, { reason });
     if (!answer.ok) { say("correct-note", refused(answer), true); return; }
-    say("correct-note", "Record " + number + ": " + answer.data.status + ", counts as "
-                        + answer.data.result + ".");
     $("correct-reason").value = "";
-    loadRecords();
+    await reloadRecords();
+    document.dispatchEvent(new CustomEvent("arbiter:records-changed"));
+    const result = answer.data.official_result
+      ? ", official result " + answer.data.official_result : "";
+    say("correct-note", "Record " + number + result + ": " + wordsOf(number) + ".");
   });
 
   // --- the event -----------------------------------------------------------------------------
 
-  $("settings").addEventListener("submit", async (e) => {
+  const settings = $("settings");
+  if (settings) settings.addEventListener("submit", async (e) => {
     e.preventDefault();
     const fields = { confirm_uploads: $("confirm-uploads").checked };
     fields.rounds = $("planned").value ? Number($("planned").value) : null;
@@ -217,11 +332,13 @@
                                    : refused(answer), !answer.ok);
   });
 
-  $("finalise").addEventListener("click", async () => {
+  const finalise = $("finalise");
+  if (finalise) finalise.addEventListener("click", async () => {
     if (!window.confirm("Finalise the event? It becomes read-only: no upload or correction "
                         + "can be made after this.")) return;
     const answer = await call("POST", api + "/finalise", {});
-    say("settings-note", answer.ok ? "The event is finalised." : refused(answer), !answer.ok);
+    if (answer.ok) location.reload();  // the desk without its write controls
+    else say("settings-note", refused(answer), true);
   });
 
   // --- tokens ------------------------------------------------------------------------------
@@ -231,42 +348,68 @@
     body.replaceChildren();
     for (const token of tokens) {
       const row = body.insertRow();
-      row.appendChild(element("td", token.number, "num"));
-      row.appendChild(element("td", token.role));
-      row.appendChild(element("td", token.label, "player"));
-      row.appendChild(element("td", token.created_at.slice(0, 16).replace("T", " ")));
-      row.appendChild(element("td", token.revoked_at ? "revoked" : "active"));
+      const cells = [["#", token.number, "num"], ["Role", token.role], ["For", token.label, "player"],
+                     ["Issued", arbiterTimes.text(token.created_at)],
+                     ["State", token.revoked_at ? "revoked" : "active"]];
+      for (const [label, text, cls] of cells) {
+        const cell = element("td", text, cls);
+        cell.dataset.label = label;
+        row.appendChild(cell);
+      }
       const cell = row.insertCell();
-      if (!token.revoked_at) {
-        const button = element("button", "Revoke");
+      cell.dataset.label = "Revoke";
+      if (!token.revoked_at && open) {
+        const button = element("button", "Revoke…");
         button.type = "button";
         button.setAttribute("aria-label", "Revoke token " + token.number + " (" + token.label + ")");
-        button.addEventListener("click", async () => {
-          const answer = await call("DELETE", api + "/tokens/" + token.number, {});
-          say("issued", answer.ok ? "Token " + token.number + " is revoked." : refused(answer),
-              !answer.ok);
-          signIn();
-        });
+        button.addEventListener("click", () => revoke(token));
         cell.appendChild(button);
       }
     }
   }
 
-  $("issue").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const answer = await call("POST", api + "/tokens",
-                              { label: $("issue-label").value, role: $("issue-role").value });
+  async function revoke(token) {
+    if (!window.confirm("Revoke token " + token.number + " (" + token.label + ")? Whoever holds "
+                        + "it can no longer upload or change anything with it.")) return;
+    const answer = await call("DELETE", api + "/tokens/" + token.number, {});
+    say("issued", answer.ok ? "Token " + token.number + " (" + token.label + ") is revoked."
+                            : refused(answer), !answer.ok);
+    signIn();
+  }
+
+  async function issue(label, role, player) {
+    const answer = await call("POST", api + "/tokens", { label, role });
     const out = $("issued");
     out.replaceChildren();
-    if (!answer.ok) { say("issued", refused(answer), true); return; }
+    if (!answer.ok) { say("issued", refused(answer), true); return null; }
     out.className = "notice";
-    out.append(element("p", "Token " + answer.data.number + " for " + answer.data.label
-                            + ": give it to them now, it is shown this once."),
-               element("code", answer.data.token, "secret"));
-    $("issue-label").value = "";
+    if (role === "upload") {
+      out.appendChild(linkBox("Token " + answer.data.number + " for " + answer.data.label
+        + ": give them this link now; it is shown this once. It opens their upload page.",
+        uploadLink(event, answer.data.token, player)));
+    } else {
+      out.append(element("p", "Token " + answer.data.number + " for " + answer.data.label
+                              + ": give it to them now, it is shown this once."),
+                 element("code", answer.data.token, "secret"));
+    }
     signIn();
+    return answer.data;
+  }
+
+  const issueForm = $("issue");
+  if (issueForm) issueForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (await issue($("issue-label").value, $("issue-role").value, null)) {
+      $("issue-label").value = "";
+    }
+  });
+
+  // The players' table (rounds.js) asks for a player's link here.
+  document.addEventListener("arbiter:player-link", (e) => {
+    issue(e.detail.name.slice(0, 100), "upload", e.detail.number)
+      .then(() => $("issued").scrollIntoView({ block: "nearest" }));
   });
 
   signIn();
-  loadRecords();
+  filter();
 })();

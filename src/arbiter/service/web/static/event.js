@@ -1,7 +1,7 @@
-// The public page of an event (spec/events.md §10): each game opens in the record viewer,
-// and the page follows new results. Every 20 seconds (while the page is shown) it asks the
-// event's version with If-None-Match; when it changed, it fetches the page again and puts
-// its new standings, games and corrections in place, without a reload.
+// The public page of an event and its round pages (spec/events.md §10): each game opens in
+// the record viewer, fetching that record alone, and the page follows new results. Every
+// 20 seconds (while the page is shown) it asks the event's version with If-None-Match; when
+// it changed, it fetches the page again and puts its new content in place, without a reload.
 "use strict";
 (() => {
   const script = document.currentScript;
@@ -10,8 +10,13 @@
   const { $ } = arbiterDom;
 
   async function view(button) {
-    const sha = button.dataset.upload;
-    const response = await fetch("/api/v1/events/" + event + "/uploads/" + sha);
+    const path = "/api/v1/events/" + event + "/records/" + button.dataset.record + "/text";
+    let response;
+    try {
+      response = await fetch(path);
+    } catch (err) {
+      response = { ok: false, status: 0 };
+    }
     if (!response.ok) {
       $("updated").hidden = false;
       $("updated").textContent = "Cannot load the record: error " + response.status + ".";
@@ -19,9 +24,8 @@
     }
     const kind = (response.headers.get("Content-Type") || "").split(";")[0];
     const text = await response.text();
-    // Sent as a body, the upload's records have no file name: its text is the body's.
     arbiterViewer.open({ body: text, headers: { "Content-Type": kind }, texts: { "": text },
-                         label: button.dataset.file }, Number(button.dataset.index));
+                         title: button.dataset.title }, 0);
   }
 
   document.addEventListener("click", (e) => {
@@ -30,7 +34,7 @@
   });
 
   async function poll() {
-    if (document.hidden) return;
+    if (document.hidden || !$("live")) return;
     let response;
     try {
       response = await fetch("/api/v1/events/" + event, { headers: { "If-None-Match": tag } });
@@ -42,11 +46,13 @@
     const page = await fetch(location.href);
     if (!page.ok) return;
     const fresh = new DOMParser().parseFromString(await page.text(), "text/html");
-    for (const id of ["live"]) $(id).replaceWith(fresh.getElementById(id));
-    document.querySelector("p.meta").replaceWith(fresh.querySelector("p.meta"));
+    for (const id of ["live", "meta"]) {
+      if ($(id) && fresh.getElementById(id)) $(id).replaceWith(fresh.getElementById(id));
+    }
+    arbiterTimes.show(document);
     $("updated").hidden = false;
     $("updated").textContent = "Updated with the latest results at "
-      + new Date().toLocaleTimeString() + ".";
+      + arbiterTimes.text(new Date().toISOString()) + ".";
   }
 
   setInterval(poll, 20000);

@@ -70,13 +70,13 @@ const arbiterViewer = (() => {
 
   // --- loading a record -------------------------------------------------------------------
 
-  async function open(sent, index) {
+  async function open(sent, index, options) {
     state.sent = sent;
     state.index = index;
     state.corrections = [];
     const viewer = $("viewer");
     viewer.hidden = false;
-    $("v-title").textContent = "Loading record " + (index + 1) + "…";
+    $("v-title").textContent = "Loading " + (sent.title || "record " + (index + 1)) + "…";
     let record;
     try {
       record = await positions(index, []);
@@ -86,7 +86,7 @@ const arbiterViewer = (() => {
     }
     state.record = state.original = record;
     showRecord();
-    viewer.scrollIntoView({ block: "start" });
+    if (!options || options.scroll !== false) viewer.scrollIntoView({ block: "start" });
   }
 
   // The positions of record `index` of what was sent, with the corrections applied (each
@@ -215,9 +215,12 @@ const arbiterViewer = (() => {
     const number = record.index + 1;  // people count records from 1 (JSON from 0)
     const where = record.file ? record.file + ", record " + number : "record " + number;
     const copy = record.corrections ? "Corrected copy of " : "";
-    $("v-title").textContent = record.game
-      ? copy + record.game + " " + record.size + "×" + record.size + " — " + where
-      : "Unreadable record — " + where;
+    const board = record.game ? record.game + " " + record.size + "×" + record.size : "";
+    // A game of an event is named as people name it: its round, board and players.
+    const named = state.sent.title;
+    $("v-title").textContent = named
+      ? copy + named + (board ? " — " + board : " — unreadable record")
+      : board ? copy + board + " — " + where : "Unreadable record — " + where;
     correctedNote(record);
     resultTable(report);
     const error = report.errors[0];

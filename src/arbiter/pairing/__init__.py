@@ -1,0 +1,61 @@
+"""Pairings as a library: the Dutch system and FIDE's Berger tables over plain values, and
+FIDE's TRF read and written (``spec/pairings.md``).
+
+- :class:`Player`, :class:`Game`, :class:`Bye` and :class:`Tournament` describe an event so
+  far; :class:`Board` and :class:`Pairing` a round's pairing.
+- :func:`pair` pairs the next round (``"dutch"``, ``"round-robin"``,
+  ``"double-round-robin"``); :func:`check` pairs every round again and gives each
+  :class:`RoundDifference`; :func:`initial_order` numbers new players in FIDE's order.
+- :func:`read_trf` reads a TRF (raising a located :class:`TrfError`); :func:`write_trf`
+  writes one.
+
+The Dutch engine (gacrux) is loaded at the first Dutch pairing only.
+"""
+
+from __future__ import annotations
+
+from arbiter.pairing.engine import (
+    MAX_DUTCH_PLAYERS,
+    PairingError,
+    RoundDifference,
+    check,
+    initial_order,
+    pair,
+)
+from arbiter.pairing.trf import TrfError, read_trf, write_trf
+from arbiter.pairing.values import (
+    SYSTEMS,
+    Board,
+    Bye,
+    ByeKind,
+    Colour,
+    Game,
+    Pairing,
+    Player,
+    Result,
+    System,
+    Tournament,
+)
+
+__all__ = [
+    "MAX_DUTCH_PLAYERS",
+    "SYSTEMS",
+    "Board",
+    "Bye",
+    "ByeKind",
+    "Colour",
+    "Game",
+    "Pairing",
+    "PairingError",
+    "Player",
+    "Result",
+    "RoundDifference",
+    "System",
+    "Tournament",
+    "TrfError",
+    "check",
+    "initial_order",
+    "pair",
+    "read_trf",
+    "write_trf",
+]

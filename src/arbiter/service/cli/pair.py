@@ -1,0 +1,135 @@
+"""The ``arbiter pair`` command (``spec/cli.md``, ``spec/pairings.md``).
+
+It reads one TRF with :func:`arbiter.pairing.read_trf`, pairs the round after the last one
+in it (or, with ``--check``, pairs every round again and lists those that differ), and
+writes the boards as text or JSON. A file that cannot be paired from is one located line
+on standard error, ``FILE:LINE: code: message``, and exit status 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+import click
+
+from arbiter.pairing import (
+    SYSTEMS,
+    Pairing,
+    PairingError,
+    RoundDifference,
+    System,
+    Tournament,
+    TrfError,
+    check,
+    pair,
+    read_trf,
+)
+from arbiter.pairing.trf import MAX_TEXT
+from arbiter.service.cli.streams import open_input
+
+MAX_BYTES = MAX_TEXT * 4
+"""The most bytes read from a file: a UTF-8 character takes at most four."""
+
+
+@click.command("pair")
+@click.argument("path")
+@click.option(
+    "--system",
+    type=click.Choice(SYSTEMS),
+    help="dutch, round-robin or double-round-robin [default: the file's 192 record, or dutch].",
+)
+@click.option("--check", "checking", is_flag=True, help="Check every round of the file instead.")
+@click.option("--json", "as_json", is_flag=True, help="As JSON.")
+def pair_command(path: str, system: System | None, checking: bool, as_json: bool) -> None:
+    """Pair the round after the last one in the TRF file PATH (- for standard input).
+
+    Text lists the boards by pairing number, first seat first; --json gives
+    {"round", "boards": [{"board", "first", "second"}], "bye"}. With --check, every round of
+    the file is paired again from the rounds before it, and each round that differs
+    (colours included) is listed; the exit status is then 1."""
+    tournament = _read(path)
+    chosen: System = system or tournament.system or "dutch"
+    try:
+        if checking:
+            differences = check(tournament, chosen)
+            click.echo(_check_text(tournament, chosen, differences, as_json), nl=False)
+            sys.exit(1 if differences else 0)
+        found = pair(tournament, chosen)
+    except PairingError as err:
+        _fail(path, 0, err.code, err.message)
+    click.echo(json.dumps(pairing_document(found)) if as_json else pairing_text(found, chosen))
+
+
+def _read(path: str) -> Tournament:
+    """The tournament of the file, or a located error and exit status 1."""
+    try:
+        with open_input(path) as stream:
+            data = stream.read(MAX_BYTES + 1)
+    except OSError as err:
+        _fail(path, 0, "io-error", err.strerror or str(err))
+    if len(data) > MAX_BYTES:
+        _fail(path, 0, "too-large", f"the file has more than {MAX_BYTES} bytes")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")  # TRF-16 files from older programs
+    try:
+        return read_trf(text)
+    except TrfError as err:
+        _fail(path, err.line, err.code, err.message)
+
+
+def _fail(path: str, line: int, code: str, message: str) -> NoReturn:
+    where = f"{path}:{line}" if line else path
+    click.echo(f"arbiter: {where}: {code}: {message}", err=True)
+    sys.exit(1)
+
+
+def pairing_document(found: Pairing) -> dict[str, Any]:
+    """A pairing as JSON: the round, its boards, and who has the pairing-allocated bye."""
+    return {
+        "round": found.round,
+        "boards": [{"board": b.board, "first": b.first, "second": b.second} for b in found.boards],
+        "bye": found.bye,
+    }
+
+
+def pairing_text(found: Pairing, system: System) -> str:
+    """A pairing as lines: a title, then one line a board, ``  1:   12 - 7``."""
+    lines = [f"round {found.round} ({system}): {len(found.boards)} board(s)"]
+    width = max((len(str(p)) for b in found.boards for p in (b.first, b.second)), default=1)
+    lines += [
+        f"{b.board:>4}: {b.first:>{width}} - {b.second:<{width}}".rstrip() for b in found.boards
+    ]
+    for bye in found.byes:
+        lines.append(f"bye: {bye.player} ({bye.points:g} point(s))")
+    return "\n".join(lines)
+
+
+def _check_text(
+    tournament: Tournament, system: System, differences: list[RoundDifference], as_json: bool
+) -> str:
+    if as_json:
+        document = {
+            "system": system,
+            "rounds": tournament.rounds_paired,
+            "differences": [
+                {
+                    "round": d.round,
+                    "problems": list(d.problems),
+                    "expected": None if d.expected is None else pairing_document(d.expected),
+                    "played": pairing_document(d.actual),
+                }
+                for d in differences
+            ],
+        }
+        return json.dumps(document, indent=2) + "\n"
+    lines = [f"round {d.round}: " + "; ".join(d.problems) for d in differences]
+    rounds = tournament.rounds_paired
+    if differences:
+        lines.append(f"{len(differences)} of {rounds} round(s) differ from {system}")
+    else:
+        lines.append(f"all {rounds} round(s) agree with {system}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,1147 @@
+"""Each action of the audit trail, described once (``spec/events.md`` §6): its name, its
+details (the JSON object its entry holds and its hash covers, as it has always been written),
+how it changes what the event holds, and its words for the TRF's comments and the pages.
+
+What an event holds, as far as its trail says, is a :class:`State`; an action's
+:meth:`~Action.effect` is a pure function from the state before to the new facts of what it
+touches (an :class:`Effect`). The operations make each entry from an action and keep what its
+effect says (:mod:`.operations`); verification replays the entries through the same effects
+(:func:`replay`) and compares the tables with the state they give (:mod:`.verify`): one state
+machine, run forward and replayed.
+
+To add an action: a frozen dataclass here, subclass of :class:`Action` (or of
+:class:`Correction` when it changes whether a record counts or its result), with its
+``NAME``, :meth:`~Action.details`, :meth:`~Action.from_details` and
+:meth:`~Action.effect`; list it in :data:`ACTIONS`. Its details are hashed into the chain:
+once entries of it exist, they can never change.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Self, TypeVar
+
+from arbiter.notation.sources import Notation
+from arbiter.service.events.chain import Entry
+from arbiter.service.events.common import ACCEPTED, EXCLUDED
+from arbiter.service.events.rows import EventRow, PairingRow, PlayerRow, RecordRow, TokenRow
+
+__all__ = [
+    "ACTIONS",
+    "BOARD_RESULTS",
+    "BoardResultCleared",
+    "BoardResultSet",
+    "ByeRequested",
+    "PairingFacts",
+    "Paired",
+    "Placement",
+    "PlayerAdded",
+    "PlayerFacts",
+    "PlayerWithdrawn",
+    "RecordPlaced",
+    "RoundPaired",
+    "RoundReplaced",
+    "RoundUnpaired",
+    "CORRECTIONS",
+    "EVENT_FACTS",
+    "EVENT_FIELDS",
+    "REASONS_SHOWN",
+    "Action",
+    "Confirmed",
+    "Correction",
+    "Effect",
+    "EventChanged",
+    "EventCreated",
+    "EventFacts",
+    "Excluded",
+    "Finalised",
+    "KeptRecord",
+    "RecordFacts",
+    "Reinstated",
+    "ResultCleared",
+    "ResultSet",
+    "State",
+    "TokenDetails",
+    "TokenFacts",
+    "TokenIssued",
+    "TokenRevoked",
+    "UploadFacts",
+    "Uploaded",
+    "correction",
+    "parse",
+    "replay",
+]
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+EVENT_FIELDS = ("name", "game", "rounds", "tiebreaks", "confirm_uploads")
+"""The event's fields its creation says, and a change may say again."""
+PAIRING_FIELDS = ("pairing", "bye_points", "half_byes")
+"""The fields of a paired event its creation says (only when it is paired, so that the
+creation of an event that is not says what it always said), fixed from then on."""
+EVENT_FACTS = (*EVENT_FIELDS, "created_at", "finalised_at", *PAIRING_FIELDS)
+"""Every fact of the event the trail says, in the order its creation says them."""
+
+
+# --- what the trail says an event holds --------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EventFacts:
+    """What the trail says of the event itself. ``said`` names the fields the trail has set,
+    in the order it set them: all of them once the event's creation is replayed; for a
+    trail whose creation is missing, only those its later entries set (verification checks
+    those, and says the creation is missing)."""
+
+    name: str = ""
+    game: str = ""
+    rounds: int | None = None
+    tiebreaks: str | None = None
+    confirm_uploads: bool = True
+    created_at: str = ""
+    finalised_at: str | None = None
+    pairing: str = "none"
+    bye_points: float = 1.0
+    half_byes: bool = True
+    said: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, row: EventRow) -> EventFacts:
+        """The facts an event's row holds (all of them said)."""
+        return cls(
+            row.name,
+            row.game,
+            row.rounds,
+            row.tiebreaks,
+            row.confirm_uploads,
+            row.created_at,
+            row.finalised_at,
+            row.pairing,
+            row.bye_points,
+            row.half_byes,
+            EVENT_FACTS,
+        )
+
+    def saying(self, **values: Any) -> EventFacts:
+        """These facts with ``values`` set, and said after those said before."""
+        said = self.said + tuple(name for name in values if name not in self.said)
+        return replace(self, said=said, **values)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenFacts:
+    """What the trail says of a token."""
+
+    hash: str
+    role: str
+    label: str
+    created_at: str
+    revoked_at: str | None
+
+    @classmethod
+    def of(cls, row: TokenRow) -> TokenFacts:
+        return cls(row.hash, row.role, row.label, row.created_at, row.revoked_at)
+
+
+@dataclass(frozen=True, slots=True)
+class UploadFacts:
+    """What the trail says of an upload (its bytes are checked against ``sha256``)."""
+
+    sha256: str
+    file_name: str | None
+    format: Notation | None
+    size: int
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFacts:
+    """What the trail says of a record: where it comes from, the digest of its header and
+    report, whether it counts and its official result."""
+
+    upload: int
+    position: int
+    status: str
+    digest: str
+    official_result: str | None
+    board_round: int | None = None
+    board: int | None = None
+    placement: str | None = None
+
+    @classmethod
+    def of(cls, row: RecordRow) -> RecordFacts:
+        return cls(
+            row.upload,
+            row.position,
+            row.status,
+            row.digest,
+            row.official_result,
+            row.board_round,
+            row.board,
+            row.placement,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFacts:
+    """What the trail says of a player of a paired event."""
+
+    number: int
+    name: str
+    rating: int | None
+    federation: str | None
+    fide_id: str | None
+    entered: int
+    withdrawn_from: int | None
+    created_at: str
+
+    @classmethod
+    def of(cls, row: PlayerRow) -> PlayerFacts:
+        return cls(row.number, row.name, row.rating, row.federation, row.fide_id, row.entered,
+                   row.withdrawn_from, row.created_at)  # fmt: skip
+
+
+Board = tuple[int, int]
+"""A board of a pairing: the pairing numbers of the first seat and the second."""
+ByeGiven = tuple[int, str, float]
+"""A bye of a pairing: the player's pairing number, the kind and the points."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairingFacts:
+    """What the trail says of a paired round: its boards (board 1 first), its byes, whether
+    the director set it by hand, and when."""
+
+    boards: tuple[Board, ...]
+    byes: tuple[ByeGiven, ...]
+    manual: bool
+    paired_at: str
+
+    def board_of(self, number: int) -> int | None:
+        """The board (from 1) ``number`` plays on, or None."""
+        return next((n for n, board in enumerate(self.boards, 1) if number in board), None)
+
+    @classmethod
+    def of(cls, row: PairingRow) -> PairingFacts:
+        return cls(
+            tuple((int(a), int(b)) for a, b in json.loads(row.boards)),
+            tuple((int(n), str(k), float(p)) for n, k, p in json.loads(row.byes)),
+            row.manual,
+            row.paired_at,
+        )
+
+    def boards_text(self) -> str:
+        return json.dumps([list(board) for board in self.boards])
+
+    def byes_text(self) -> str:
+        return json.dumps([list(bye) for bye in self.byes])
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What one action changes: the new facts of the event, tokens, uploads and records it
+    touches (by number); what it does not touch stays as it was."""
+
+    event: EventFacts | None = None
+    tokens: Mapping[int, TokenFacts] = field(default_factory=dict)
+    uploads: Mapping[int, UploadFacts] = field(default_factory=dict)
+    records: Mapping[int, RecordFacts] = field(default_factory=dict)
+    players: Mapping[int, PlayerFacts] = field(default_factory=dict)
+    pairings: Mapping[int, PairingFacts | None] = field(default_factory=dict)
+    requests: Mapping[tuple[int, int], str | None] = field(default_factory=dict)
+    results: Mapping[tuple[int, int], str | None] = field(default_factory=dict)
+    """Players by id, pairings by round, requested byes by (round, player id), the
+    director's board results by (round, board); None takes one away."""
+
+
+def _kept(before: Mapping[Any, Any], changed: Mapping[Any, Any]) -> dict[Any, Any]:
+    """``before`` with ``changed`` made: a value of None takes its key away."""
+    out = {**before, **changed}
+    return {key: value for key, value in out.items() if value is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """What an event holds, as the entries replayed so far say (or, for a change being made,
+    what it touches as the tables hold it)."""
+
+    event: EventFacts = EventFacts()
+    tokens: Mapping[int, TokenFacts] = field(default_factory=dict)
+    uploads: Mapping[int, UploadFacts] = field(default_factory=dict)
+    records: Mapping[int, RecordFacts] = field(default_factory=dict)
+    players: Mapping[int, PlayerFacts] = field(default_factory=dict)
+    pairings: Mapping[int, PairingFacts] = field(default_factory=dict)
+    requests: Mapping[tuple[int, int], str] = field(default_factory=dict)
+    results: Mapping[tuple[int, int], str] = field(default_factory=dict)
+
+    def after(self, effect: Effect) -> State:
+        """The state once ``effect`` is made (a new state; this one is left as it is)."""
+        return State(
+            self.event if effect.event is None else effect.event,
+            {**self.tokens, **effect.tokens},
+            {**self.uploads, **effect.uploads},
+            {**self.records, **effect.records},
+            {**self.players, **effect.players},
+            _kept(self.pairings, effect.pairings),
+            _kept(self.requests, effect.requests),
+            _kept(self.results, effect.results),
+        )
+
+    @property
+    def rounds_paired(self) -> int:
+        """The last round paired (0 before round 1)."""
+        return max(self.pairings, default=0)
+
+
+# --- the actions ---------------------------------------------------------------------------
+
+
+class Action(ABC):
+    """One kind of change, as the trail records it."""
+
+    __slots__ = ()
+
+    NAME: ClassVar[str]
+    """The entry's ``action``."""
+    CORRECTION: ClassVar[bool] = False
+    """Whether it changes what counts or its result: the TRF carries it as a comment line and
+    the public page lists it among the corrections."""
+    REASON_SHOWN: ClassVar[bool] = False
+    """Whether the public page shows its reason beside the record (why it stopped counting,
+    why its result is not the adjudicator's)."""
+
+    @abstractmethod
+    def details(self) -> dict[str, Any]:
+        """The entry's ``details``: covered by its hash, so never to change."""
+
+    @classmethod
+    @abstractmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        """The action an entry's ``details`` describe: every key its :meth:`details` writes
+        must be there (``KeyError``, ``TypeError`` or ``ValueError`` for details that do
+        not describe one)."""
+
+    @abstractmethod
+    def effect(self, state: State, at: str) -> Effect:
+        """What the action, made at ``at``, changes of ``state`` (``KeyError`` when it
+        touches something the state does not hold)."""
+
+
+class Correction(Action):
+    """An action on a record that changes whether it counts or with which result."""
+
+    __slots__ = ()
+
+    CORRECTION: ClassVar[bool] = True
+    record: int
+
+    @abstractmethod
+    def words(self) -> str:
+        """What was done to the record, for the TRF's comment line."""
+
+
+@dataclass(frozen=True, slots=True)
+class TokenDetails:
+    """What the trail says of a token it issues: its number, role, label and the SHA-256 of
+    the secret (256 random bits: the hash gives nothing away, and binds the token to the
+    chain)."""
+
+    number: int
+    role: str
+    label: str
+    hash: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "role": self.role, "label": self.label, "hash": self.hash}
+
+    @classmethod
+    def from_dict(cls, details: Mapping[str, Any]) -> TokenDetails:
+        return cls(details["number"], details["role"], details["label"], details["hash"])
+
+    def facts(self, at: str) -> TokenFacts:
+        return TokenFacts(self.hash, self.role, self.label, at, None)
+
+
+@dataclass(frozen=True, slots=True)
+class EventCreated(Action):
+    """``event-created``: the event, with its first director token."""
+
+    NAME: ClassVar[str] = "event-created"
+
+    name: str
+    game: str
+    rounds: int | None
+    tiebreaks: str | None
+    confirm_uploads: bool
+    token: TokenDetails
+    pairing: str = "none"
+    bye_points: float = 1.0
+    half_byes: bool = True
+
+    def details(self) -> dict[str, Any]:
+        said: dict[str, Any] = {
+            "name": self.name,
+            "game": self.game,
+            "rounds": self.rounds,
+            "tiebreaks": self.tiebreaks,
+            "confirm_uploads": self.confirm_uploads,
+        }
+        if self.pairing != "none":  # the creation of an event not paired says what it always said
+            said |= {
+                "pairing": self.pairing,
+                "bye_points": self.bye_points,
+                "half_byes": self.half_byes,
+            }
+        return {**said, "token": self.token.to_dict()}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(
+            name=details["name"],
+            game=details["game"],
+            rounds=details["rounds"],
+            tiebreaks=details["tiebreaks"],
+            confirm_uploads=details["confirm_uploads"],
+            token=TokenDetails.from_dict(details["token"]),
+            pairing=details.get("pairing", "none"),
+            bye_points=float(details.get("bye_points", 1.0)),
+            half_byes=details.get("half_byes", True),
+        )
+
+    def effect(self, state: State, at: str) -> Effect:
+        event = EventFacts().saying(
+            name=self.name,
+            game=self.game,
+            rounds=self.rounds,
+            tiebreaks=self.tiebreaks,
+            confirm_uploads=self.confirm_uploads,
+            created_at=at,
+            finalised_at=None,
+            pairing=self.pairing,
+            bye_points=self.bye_points,
+            half_byes=self.half_byes,
+        )
+        return Effect(event=event, tokens={self.token.number: self.token.facts(at)})
+
+
+@dataclass(frozen=True, slots=True)
+class EventChanged(Action):
+    """``event-changed``: the fields changed, with their new values."""
+
+    NAME: ClassVar[str] = "event-changed"
+
+    values: Mapping[str, Any]
+
+    def details(self) -> dict[str, Any]:
+        return dict(self.values)
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(dict(details))
+
+    def effect(self, state: State, at: str) -> Effect:
+        changed = {name: value for name, value in self.values.items() if name in EVENT_FIELDS}
+        return Effect(event=state.event.saying(**changed))
+
+
+@dataclass(frozen=True, slots=True)
+class Finalised(Action):
+    """``finalised``: the event is read-only from now on."""
+
+    NAME: ClassVar[str] = "finalised"
+
+    def details(self) -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls()
+
+    def effect(self, state: State, at: str) -> Effect:
+        return Effect(event=state.event.saying(finalised_at=at))
+
+
+@dataclass(frozen=True, slots=True)
+class TokenIssued(Action):
+    """``token-issued``: a new token."""
+
+    NAME: ClassVar[str] = "token-issued"
+
+    token: TokenDetails
+
+    def details(self) -> dict[str, Any]:
+        return self.token.to_dict()
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(TokenDetails.from_dict(details))
+
+    def effect(self, state: State, at: str) -> Effect:
+        return Effect(tokens={self.token.number: self.token.facts(at)})
+
+
+@dataclass(frozen=True, slots=True)
+class TokenRevoked(Action):
+    """``token-revoked``: a token stops working."""
+
+    NAME: ClassVar[str] = "token-revoked"
+
+    token: int
+
+    def details(self) -> dict[str, Any]:
+        return {"token": self.token}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["token"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        return Effect(tokens={self.token: replace(state.tokens[self.token], revoked_at=at)})
+
+
+@dataclass(frozen=True, slots=True)
+class KeptRecord:
+    """One record of an upload as the trail says it: its number, status and the digest of
+    its header and report."""
+
+    record: int
+    status: str
+    digest: str
+    place: Placement | None = None
+    """Where the record stands in a paired event (None: the event is not paired)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        kept: dict[str, Any] = {"record": self.record, "status": self.status, "digest": self.digest}
+        if self.place is not None:
+            kept |= self.place.to_dict()
+        return kept
+
+    @classmethod
+    def from_dict(cls, kept: Mapping[str, Any]) -> KeptRecord:
+        place = Placement.from_dict(kept) if "placement" in kept else None
+        return cls(kept["record"], kept["status"], kept["digest"], place)
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a record of a paired event stands: the board it counts on (its round and
+    number), or why it counts on none (``placement``: ``not-paired``, ``seats-reversed``,
+    ``wrong-round``, ``board-has-a-result``), with the board it was found on, if any."""
+
+    board_round: int | None
+    board: int | None
+    placement: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"board_round": self.board_round, "board": self.board, "placement": self.placement}
+
+    @classmethod
+    def from_dict(cls, kept: Mapping[str, Any]) -> Placement:
+        return cls(kept["board_round"], kept["board"], kept["placement"])
+
+
+@dataclass(frozen=True, slots=True)
+class Uploaded(Action):
+    """``uploaded``: one source kept as sent, with its records."""
+
+    NAME: ClassVar[str] = "uploaded"
+
+    upload: int
+    sha256: str
+    file: str | None
+    format: Notation | None
+    size: int
+    records: tuple[KeptRecord, ...]
+
+    def details(self) -> dict[str, Any]:
+        return {
+            "upload": self.upload,
+            "sha256": self.sha256,
+            "file": self.file,
+            "format": self.format,
+            "size": self.size,
+            "records": [kept.to_dict() for kept in self.records],
+        }
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(
+            upload=details["upload"],
+            sha256=details["sha256"],
+            file=details["file"],
+            format=details["format"],
+            size=details["size"],
+            records=tuple(KeptRecord.from_dict(kept) for kept in details["records"]),
+        )
+
+    def effect(self, state: State, at: str) -> Effect:
+        upload = UploadFacts(self.sha256, self.file, self.format, self.size, at)
+        records = {}
+        for position, kept in enumerate(self.records):
+            place = kept.place or Placement(None, None, None)
+            records[kept.record] = RecordFacts(
+                self.upload, position, kept.status, kept.digest, None,
+                place.board_round, place.board, place.placement,
+            )  # fmt: skip
+        return Effect(uploads={self.upload: upload}, records=records)
+
+
+def _record_now(state: State, number: int, **values: Any) -> Effect:
+    """The effect of setting ``values`` on record ``number`` of ``state``."""
+    return Effect(records={number: replace(state.records[number], **values)})
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmed(Action):
+    """``confirmed``: a pending record counts."""
+
+    NAME: ClassVar[str] = "confirmed"
+
+    record: int
+
+    def details(self) -> dict[str, Any]:
+        return {"record": self.record}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["record"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        return _record_now(state, self.record, status=ACCEPTED)
+
+
+@dataclass(frozen=True, slots=True)
+class Excluded(Correction):
+    """``excluded``: the record stops counting; ``was`` is its status before."""
+
+    NAME: ClassVar[str] = "excluded"
+    REASON_SHOWN: ClassVar[bool] = True
+
+    record: int
+    was: str
+
+    def details(self) -> dict[str, Any]:
+        return {"record": self.record, "was": self.was}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["record"], details["was"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        return _record_now(state, self.record, status=EXCLUDED)
+
+    def words(self) -> str:
+        return "excluded"
+
+
+@dataclass(frozen=True, slots=True)
+class Reinstated(Correction):
+    """``reinstated``: an excluded record counts again."""
+
+    NAME: ClassVar[str] = "reinstated"
+
+    record: int
+
+    def details(self) -> dict[str, Any]:
+        return {"record": self.record}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["record"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        return _record_now(state, self.record, status=ACCEPTED)
+
+    def words(self) -> str:
+        return "counted again"
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSet(Correction):
+    """``result-set``: the record counts with the director's official ``result``, beside the
+    adjudicator's (``adjudicated``, ``valid``); ``was`` is the official result before."""
+
+    NAME: ClassVar[str] = "result-set"
+    REASON_SHOWN: ClassVar[bool] = True
+
+    record: int
+    result: str
+    adjudicated: str | None
+    valid: bool
+    was: str | None
+
+    def details(self) -> dict[str, Any]:
+        return {
+            "record": self.record,
+            "result": self.result,
+            "adjudicated": self.adjudicated,
+            "valid": self.valid,
+            "was": self.was,
+        }
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(
+            record=details["record"],
+            result=details["result"],
+            adjudicated=details["adjudicated"],
+            valid=details["valid"],
+            was=details["was"],
+        )
+
+    def effect(self, state: State, at: str) -> Effect:
+        return _record_now(state, self.record, official_result=self.result)
+
+    def words(self) -> str:
+        return f"official result {self.result} (adjudicated {self.adjudicated})"
+
+
+@dataclass(frozen=True, slots=True)
+class ResultCleared(Correction):
+    """``result-cleared``: the official result taken back (``was``); the adjudicator's counts
+    again."""
+
+    NAME: ClassVar[str] = "result-cleared"
+
+    record: int
+    was: str | None
+
+    def details(self) -> dict[str, Any]:
+        return {"record": self.record, "was": self.was}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["record"], details["was"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        return _record_now(state, self.record, official_result=None)
+
+    def words(self) -> str:
+        return "official result taken back: the adjudicated result counts"
+
+
+# --- the actions of a paired event ---------------------------------------------------------
+
+
+class Paired(Action):
+    """An action of a paired event: the TRF carries it as a ``###`` line with its code (the
+    players' entries, byes, withdrawals, manual pairings and board results a verification
+    of the pairings asks for), in words of :meth:`words`."""
+
+    __slots__ = ()
+
+    TRF_CODE: ClassVar[str]
+
+    @abstractmethod
+    def words(self, state: State) -> str:
+        """What was done, for the TRF's ``###`` line (``state``: the event before it)."""
+
+
+def _numbered(players: Mapping[int, PlayerFacts]) -> dict[int, PlayerFacts]:
+    """``players`` numbered in FIDE's order (the highest rating first, players without one
+    after those with one, then by name): the pairing numbers before round 1 is paired."""
+    order = sorted(
+        players.items(),
+        key=lambda item: (item[1].rating is None, -(item[1].rating or 0), item[1].name.casefold(),
+                          item[1].name),
+    )  # fmt: skip
+    return {player: replace(facts, number=n) for n, (player, facts) in enumerate(order, 1)}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerAdded(Paired):
+    """``player-added``: a player enters (before round 1, the pairing numbers of every player
+    follow FIDE's order again; later, a late entry takes the next number and enters the
+    next round)."""
+
+    NAME: ClassVar[str] = "player-added"
+    TRF_CODE: ClassVar[str] = "ENT"
+
+    player: int
+    name: str
+    rating: int | None
+    federation: str | None
+    fide_id: str | None
+
+    def details(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "name": self.name,
+            "rating": self.rating,
+            "federation": self.federation,
+            "fide_id": self.fide_id,
+        }
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["player"], details["name"], details["rating"],
+                   details["federation"], details["fide_id"])  # fmt: skip
+
+    def effect(self, state: State, at: str) -> Effect:
+        if self.player in state.players:
+            raise ValueError(f"player {self.player} has entered already")
+        entered = state.rounds_paired + 1
+        number = max((p.number for p in state.players.values()), default=0) + 1
+        facts = PlayerFacts(number, self.name, self.rating, self.federation, self.fide_id,
+                            entered, None, at)  # fmt: skip
+        players = {**state.players, self.player: facts}
+        return Effect(players=_numbered(players) if entered == 1 else {self.player: facts})
+
+    def words(self, state: State) -> str:
+        late = f", a late entry from round {state.rounds_paired + 1}" if state.pairings else ""
+        rating = f" (rating {self.rating})" if self.rating is not None else ""
+        return f"{self.name}{rating} entered{late}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerWithdrawn(Paired):
+    """``player-withdrawn``: a player is paired no more from a round on."""
+
+    NAME: ClassVar[str] = "player-withdrawn"
+    TRF_CODE: ClassVar[str] = "WDR"
+
+    player: int
+    round: int
+
+    def details(self) -> dict[str, Any]:
+        return {"player": self.player, "round": self.round}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["player"], details["round"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        return Effect(
+            players={self.player: replace(state.players[self.player], withdrawn_from=self.round)}
+        )
+
+    def words(self, state: State) -> str:
+        player = state.players[self.player]
+        return f"{player.name} (number {player.number}) withdrawn from round {self.round}"
+
+
+@dataclass(frozen=True, slots=True)
+class ByeRequested(Paired):
+    """``bye-requested``: a player asks for a half-point or zero-point bye in a round not yet
+    paired."""
+
+    NAME: ClassVar[str] = "bye-requested"
+    TRF_CODE: ClassVar[str] = "BYE"
+
+    player: int
+    round: int
+    kind: str
+
+    def details(self) -> dict[str, Any]:
+        return {"player": self.player, "round": self.round, "kind": self.kind}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["player"], details["round"], details["kind"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        if self.player not in state.players:
+            raise KeyError(self.player)
+        return Effect(requests={(self.round, self.player): self.kind})
+
+    def words(self, state: State) -> str:
+        player = state.players[self.player]
+        worth = "half-point" if self.kind == "half" else "zero-point"
+        return (
+            f"{player.name} (number {player.number}) asks for a {worth} bye in round {self.round}"
+        )
+
+
+def _described_boards(boards: Iterable[Board], byes: Iterable[ByeGiven]) -> str:
+    shown = " ".join(f"{n}:{a}-{b}" for n, (a, b) in enumerate(boards, 1))
+    given = " ".join(f"{player}{BYE_LETTER.get(kind, '?')}" for player, kind, _ in byes)
+    return shown + (f" byes {given}" if given else "")
+
+
+BYE_LETTER = {"pairing": "U", "full": "F", "half": "H", "zero": "Z"}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPaired(Paired):
+    """``round-paired``: the system paired the next round: its boards (board 1 first, by
+    pairing number, the first seat first) and its byes."""
+
+    NAME: ClassVar[str] = "round-paired"
+    TRF_CODE: ClassVar[str] = "PAI"
+
+    round: int
+    boards: tuple[Board, ...]
+    byes: tuple[ByeGiven, ...]
+
+    def details(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "boards": [list(board) for board in self.boards],
+            "byes": [list(bye) for bye in self.byes],
+        }
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["round"], _boards(details["boards"]), _byes(details["byes"]))
+
+    def effect(self, state: State, at: str) -> Effect:
+        return Effect(pairings={self.round: PairingFacts(self.boards, self.byes, False, at)})
+
+    def words(self, state: State) -> str:
+        return f"round {self.round} paired: {_described_boards(self.boards, self.byes)}"
+
+
+def _boards(value: Any) -> tuple[Board, ...]:
+    return tuple((int(first), int(second)) for first, second in value)
+
+
+def _byes(value: Any) -> tuple[ByeGiven, ...]:
+    return tuple((int(player), str(kind), float(points)) for player, kind, points in value)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundReplaced(Paired):
+    """``round-replaced``: the director paired a round by hand, before any result of it was
+    in; the system's pairing stays beside it (TRF ``### MPA``)."""
+
+    NAME: ClassVar[str] = "round-replaced"
+    TRF_CODE: ClassVar[str] = "MPA"
+
+    round: int
+    boards: tuple[Board, ...]
+    byes: tuple[ByeGiven, ...]
+    engine_boards: tuple[Board, ...]
+    engine_byes: tuple[ByeGiven, ...]
+
+    def details(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "boards": [list(board) for board in self.boards],
+            "byes": [list(bye) for bye in self.byes],
+            "engine": {
+                "boards": [list(board) for board in self.engine_boards],
+                "byes": [list(bye) for bye in self.engine_byes],
+            },
+        }
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        engine = details["engine"]
+        return cls(details["round"], _boards(details["boards"]), _byes(details["byes"]),
+                   _boards(engine["boards"]), _byes(engine["byes"]))  # fmt: skip
+
+    def effect(self, state: State, at: str) -> Effect:
+        return Effect(pairings={self.round: PairingFacts(self.boards, self.byes, True, at)})
+
+    def words(self, state: State) -> str:
+        return (
+            f"round {self.round} paired by hand: {_described_boards(self.boards, self.byes)}; "
+            f"the system's pairing: {_described_boards(self.engine_boards, self.engine_byes)}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RoundUnpaired(Paired):
+    """``round-unpaired``: the director took back a round's pairing before any result."""
+
+    NAME: ClassVar[str] = "round-unpaired"
+    TRF_CODE: ClassVar[str] = "UNP"
+
+    round: int
+
+    def details(self) -> dict[str, Any]:
+        return {"round": self.round}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["round"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        if self.round not in state.pairings:
+            raise KeyError(self.round)
+        return Effect(pairings={self.round: None})
+
+    def words(self, state: State) -> str:
+        return f"round {self.round} unpaired"
+
+
+BOARD_RESULTS = ("1-0", "0-1", "+-", "-+", "--")
+"""The results a director may give a board: a win of the first seat or the second (decided
+over the board without a record), a forfeit win of either seat, a double forfeit."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResultSet(Paired):
+    """``board-result-set``: the director gives a board its result (a forfeit, a double
+    forfeit, a game without a record)."""
+
+    NAME: ClassVar[str] = "board-result-set"
+    TRF_CODE: ClassVar[str] = "RES"
+
+    round: int
+    board: int
+    result: str
+    was: str | None
+
+    def details(self) -> dict[str, Any]:
+        return {"round": self.round, "board": self.board, "result": self.result, "was": self.was}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["round"], details["board"], details["result"], details["was"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        if self.result not in BOARD_RESULTS:
+            raise ValueError(f"{self.result!r} is no board result")
+        return Effect(results={(self.round, self.board): self.result})
+
+    def words(self, state: State) -> str:
+        return f"round {self.round} board {self.board}: result {self.result}"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResultCleared(Paired):
+    """``board-result-cleared``: the director takes a board's result back."""
+
+    NAME: ClassVar[str] = "board-result-cleared"
+    TRF_CODE: ClassVar[str] = "RES"
+
+    round: int
+    board: int
+    was: str
+
+    def details(self) -> dict[str, Any]:
+        return {"round": self.round, "board": self.board, "was": self.was}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["round"], details["board"], details["was"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        return Effect(results={(self.round, self.board): None})
+
+    def words(self, state: State) -> str:
+        return f"round {self.round} board {self.board}: result {self.was} taken back"
+
+
+@dataclass(frozen=True, slots=True)
+class RecordPlaced(Paired):
+    """``record-placed``: the director counts a record on a board its tags did not find
+    (seats reversed, another round, another board): the director's decision."""
+
+    NAME: ClassVar[str] = "record-placed"
+    TRF_CODE: ClassVar[str] = "PLC"
+
+    record: int
+    round: int
+    board: int
+    was: str | None
+
+    def details(self) -> dict[str, Any]:
+        return {"record": self.record, "round": self.round, "board": self.board, "was": self.was}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["record"], details["round"], details["board"], details["was"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        return _record_now(
+            state, self.record, board_round=self.round, board=self.board, placement=None
+        )
+
+    def words(self, state: State) -> str:
+        was = f" (it was {self.was})" if self.was else ""
+        return f"record {self.record} counted on round {self.round} board {self.board}{was}"
+
+
+ACTIONS: Mapping[str, type[Action]] = {
+    kind.NAME: kind
+    for kind in (
+        EventCreated,
+        EventChanged,
+        Finalised,
+        TokenIssued,
+        TokenRevoked,
+        Uploaded,
+        Confirmed,
+        Excluded,
+        Reinstated,
+        ResultSet,
+        ResultCleared,
+        PlayerAdded,
+        PlayerWithdrawn,
+        ByeRequested,
+        RoundPaired,
+        RoundReplaced,
+        RoundUnpaired,
+        BoardResultSet,
+        BoardResultCleared,
+        RecordPlaced,
+    )
+}
+"""Every action, by name: the table of the trail's vocabulary."""
+
+CORRECTIONS = frozenset(name for name, kind in ACTIONS.items() if kind.CORRECTION)
+"""The actions the TRF carries as comments and the page lists as corrections."""
+REASONS_SHOWN = frozenset(name for name, kind in ACTIONS.items() if kind.REASON_SHOWN)
+"""The actions whose reason the page shows beside the record."""
+
+
+def parse(entry: Entry) -> Action:
+    """The action of an entry (``ValueError`` for an action of no known name)."""
+    kind = ACTIONS.get(entry.action)
+    if kind is None:
+        raise ValueError(f"unknown action {entry.action!r}")
+    return kind.from_details(entry.details)
+
+
+def correction(entry: Entry) -> Correction | None:
+    """The correction an entry records (None: it records none)."""
+    if entry.action not in CORRECTIONS:
+        return None
+    action = parse(entry)
+    return action if isinstance(action, Correction) else None
+
+
+def _apply(table: dict[K, V], changed: Mapping[K, V | None]) -> None:
+    """Make ``changed`` in ``table``: a value of None takes its key away."""
+    for key, value in changed.items():
+        if value is None:
+            table.pop(key, None)
+        else:
+            table[key] = value
+
+
+def replay(entries: Iterable[Entry]) -> tuple[State, list[tuple[int, str]]]:
+    """What the event holds once every entry is applied in order, and the entries that
+    could not be applied (number, why). A state is built once, whatever the entries: each
+    effect updates it in place of copying it."""
+    event = EventFacts()
+    tokens: dict[int, TokenFacts] = {}
+    uploads: dict[int, UploadFacts] = {}
+    records: dict[int, RecordFacts] = {}
+    players: dict[int, PlayerFacts] = {}
+    pairings: dict[int, PairingFacts] = {}
+    requests: dict[tuple[int, int], str] = {}
+    results: dict[tuple[int, int], str] = {}
+    problems: list[tuple[int, str]] = []
+    for entry in entries:
+        state = State(event, tokens, uploads, records, players, pairings, requests, results)
+        try:
+            effect = parse(entry).effect(state, entry.at)
+        except (KeyError, TypeError, ValueError) as err:
+            problems.append((entry.number, f"its details cannot be applied ({err})"))
+            continue
+        event = event if effect.event is None else effect.event
+        tokens.update(effect.tokens)
+        uploads.update(effect.uploads)
+        records.update(effect.records)
+        players.update(effect.players)
+        _apply(pairings, effect.pairings)
+        _apply(requests, effect.requests)
+        _apply(results, effect.results)
+    return State(event, tokens, uploads, records, players, pairings, requests, results), problems

@@ -1,0 +1,838 @@
+"""A paired event (``spec/pairings.md``): its players, the pairing of each round by the
+event's system (through :mod:`arbiter.pairing`, the library ``arbiter pair`` uses), the byes
+players ask for, withdrawals, the results the director gives boards, where each record
+counts, and the standings and TRF made of it all.
+
+As in :mod:`.operations`, each change reads what its rule needs, asks the rule
+(:mod:`.rules`), keeps what its action's effect says (:mod:`.actions`) and appends its entry,
+in one transaction; the reads answer the values below, which the API turns into JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from arbiter.adjudicator.replay import Report
+from arbiter.adjudicator.standings import (
+    BoardResult,
+    ByeRound,
+    EventStandings,
+    Exclusion,
+    paired_standings,
+)
+from arbiter.notation.games import find_game
+from arbiter.pairing import Bye, Game, Pairing, PairingError, Player, Tournament, pair, write_trf
+from arbiter.service.events import rules, storage
+from arbiter.service.events.actions import (
+    Board,
+    BoardResultCleared,
+    BoardResultSet,
+    ByeGiven,
+    ByeRequested,
+    PairingFacts,
+    PlayerAdded,
+    PlayerFacts,
+    PlayerWithdrawn,
+    RecordPlaced,
+    RoundPaired,
+    RoundReplaced,
+    RoundUnpaired,
+    State,
+)
+from arbiter.service.events.common import ACCEPTED, DIRECTOR, EXCLUDED, EventError
+from arbiter.service.events.operations import Change, changing
+from arbiter.service.events.rows import (
+    EventRow,
+    PairingRow,
+    PlayerRow,
+    RecordRow,
+    RequestRow,
+    ResultRow,
+)
+from arbiter.service.events.storage import Tx
+from arbiter.service.events.store import Store
+
+__all__ = [
+    "BoardView",
+    "ByeView",
+    "PlayerView",
+    "RoundView",
+    "Seats",
+    "add_players",
+    "clear_board_result",
+    "list_players",
+    "pair_round",
+    "paired_table",
+    "place_record",
+    "replace_round",
+    "request_bye",
+    "round_view",
+    "rounds_view",
+    "seats",
+    "set_board_result",
+    "tournament_trf",
+    "unpair_round",
+    "withdraw_player",
+]
+
+MAX_PLAYERS_AT_ONCE = 500
+"""Players one request may add."""
+
+
+# --- what the tables hold, as the trail's facts ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """What a paired event holds of its pairings, read in one transaction: its players (by
+    id), its paired rounds, the byes asked for, the director's board results, and the
+    records that stand on a board."""
+
+    event: EventRow
+    players: Mapping[int, PlayerFacts]
+    pairings: Mapping[int, PairingFacts]
+    requests: Mapping[tuple[int, int], str]
+    results: Mapping[tuple[int, int], str]
+    placed: tuple[RecordRow, ...]
+
+    @property
+    def state(self) -> State:
+        return State(
+            players=self.players,
+            pairings=self.pairings,
+            requests=self.requests,
+            results=self.results,
+        )
+
+    @property
+    def rounds_paired(self) -> int:
+        return max(self.pairings, default=0)
+
+    def by_number(self) -> dict[int, tuple[int, PlayerFacts]]:
+        """Each player's id and facts, by pairing number."""
+        return {facts.number: (player, facts) for player, facts in self.players.items()}
+
+    def id_of(self, number: int) -> int:
+        found = self.by_number().get(number)
+        if found is None:
+            raise EventError("no-such-player", f"the event has no player {number}")
+        return found[0]
+
+    def on_board(self, round_number: int, board: int) -> RecordRow | None:
+        """The record that stands on a board, if any (not excluded)."""
+        return next(
+            (
+                row
+                for row in self.placed
+                if (row.board_round, row.board) == (round_number, board)
+                and row.placement is None
+                and row.status != EXCLUDED
+            ),
+            None,
+        )
+
+
+def read_paired(tx: Tx, event: EventRow) -> Paired:
+    rows = storage.pairing_rows(tx, event.id)
+    return Paired(
+        event=event,
+        players={row.id: PlayerFacts.of(row) for row in storage.player_rows(tx, event.id)},
+        pairings={row.round: PairingFacts.of(row) for row in rows},
+        requests={(r.round, r.player): r.kind for r in storage.request_rows(tx, event.id)},
+        results={(r.round, r.board): r.result for r in storage.result_rows(tx, event.id)},
+        placed=tuple(storage.placed_records(tx, event.id)),
+    )
+
+
+def _player_row(event_id: str, player: int, facts: PlayerFacts) -> PlayerRow:
+    return PlayerRow(
+        event_id, player, facts.number, facts.name, facts.rating, facts.federation,
+        facts.fide_id, facts.entered, facts.withdrawn_from, facts.created_at,
+    )  # fmt: skip
+
+
+def _pairing_row(event_id: str, round_number: int, facts: PairingFacts) -> PairingRow:
+    return PairingRow(event_id, round_number, facts.boards_text(), facts.byes_text(),
+                      facts.manual, facts.paired_at)  # fmt: skip
+
+
+# --- board results --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a board ended, as the pairing and the standings read it: the result (the first
+    seat's side first: ``1-0``, ``0-1``, ``+-``, ``-+``, ``--``), the winner's number (None
+    for a double forfeit), how the game ended, the margin, and the record it comes from."""
+
+    result: str
+    winner: int | None
+    termination: str
+    margin: float | None
+    record: RecordRow | None
+
+
+def outcome(paired: Paired, round_number: int, board: int) -> Outcome | None:
+    """The result of a board: the director's, else that of the record counted on it (its
+    official result if the director set one); None while it waits (no record, a record not
+    confirmed, or one that gives no finished result)."""
+    first, second = paired.pairings[round_number].boards[board - 1]
+    given = paired.results.get((round_number, board))
+    if given is not None:
+        winner = {"1-0": first, "+-": first, "0-1": second, "-+": second}.get(given)
+        how = "forfeit" if given in ("+-", "-+", "--") else "arbiter"
+        return Outcome(given, winner, how, None, None)
+    row = paired.on_board(round_number, board)
+    if row is None or row.status != ACCEPTED or row.header is None:
+        return None
+    report = _report(row)
+    if not report.valid or report.result == "*" or report.winner_player is None:
+        return None
+    names = {facts.name: facts.number for facts in paired.players.values()}
+    winner = names.get(" ".join(report.winner_player.split()))
+    if winner not in (first, second):
+        return None
+    forfeit = report.termination == "forfeit"
+    symbol = ("+-" if forfeit else "1-0") if winner == first else ("-+" if forfeit else "0-1")
+    return Outcome(symbol, winner, report.termination or "rules", _margin(report), row)
+
+
+def _report(row: RecordRow) -> Report:
+    from arbiter.service.events.reading import official_report
+
+    report = json.loads(row.report)
+    if row.official_result and row.header is not None:
+        return official_report(report, json.loads(row.header), row.official_result)
+    return Report(**report)
+
+
+def _margin(report: Report) -> float | None:
+    if report.scores is None or report.winner is None:
+        return None
+    loser = next((c for c in report.scores if c != report.winner), None)
+    return None if loser is None else report.scores[report.winner] - report.scores[loser]
+
+
+def waiting(paired: Paired, round_number: int) -> list[int]:
+    """The boards of a round that wait for a result."""
+    facts = paired.pairings.get(round_number)
+    if facts is None:
+        return []
+    return [
+        board
+        for board in range(1, len(facts.boards) + 1)
+        if outcome(paired, round_number, board) is None
+    ]
+
+
+# --- the tournament, as the pairing library reads it ----------------------------------------
+
+
+def tournament(paired: Paired, *, upto: int | None = None) -> Tournament:
+    """The event as :mod:`arbiter.pairing` reads it: players, the games of the rounds paired
+    up to ``upto`` (all by default) that have a result, their byes, the byes asked for in
+    rounds to come, a zero-point bye for each round before a late entry, the withdrawals,
+    the planned rounds and the bye's points."""
+    last = paired.rounds_paired if upto is None else upto
+    players = tuple(
+        Player(facts.number, facts.name, facts.rating, facts.federation, facts.fide_id)
+        for facts in sorted(paired.players.values(), key=lambda f: f.number)
+    )
+    games: list[Game] = []
+    byes: list[Bye] = []
+    for round_number in sorted(r for r in paired.pairings if r <= last):
+        facts = paired.pairings[round_number]
+        for board, (first, second) in enumerate(facts.boards, 1):
+            found = outcome(paired, round_number, board)
+            result = found.result if found else None
+            games.append(Game(round_number, first, second, result))  # type: ignore[arg-type]
+        byes += [Bye(round_number, n, kind, points) for n, kind, points in facts.byes]  # type: ignore[arg-type]
+    for (round_number, player), kind in paired.requests.items():
+        if round_number > last:
+            number = paired.players[player].number
+            byes.append(Bye(round_number, number, kind, 0.5 if kind == "half" else 0.0))  # type: ignore[arg-type]
+    for late in paired.players.values():
+        for missed in range(1, min(late.entered, last + 1)):
+            byes.append(Bye(missed, late.number, "zero", 0.0))
+    withdrawn = {
+        facts.number: facts.withdrawn_from
+        for facts in paired.players.values()
+        if facts.withdrawn_from is not None
+    }
+    return Tournament(
+        players=players,
+        rounds_planned=paired.event.rounds,
+        games=tuple(games),
+        byes=tuple(byes),
+        withdrawn=withdrawn,
+        bye_points=paired.event.bye_points,
+        system=None if paired.event.pairing == "none" else paired.event.pairing,  # type: ignore[arg-type]
+    )
+
+
+def _engine_pairing(paired: Paired) -> Pairing:
+    """The next round as the event's system pairs it."""
+    try:
+        return pair(tournament(paired), paired.event.pairing)  # type: ignore[arg-type]
+    except PairingError as err:
+        if err.code == "complete":
+            raise EventError("all-rounds-paired", f"every round is paired: {err.message}") from None
+        raise EventError("cannot-pair", f"the round cannot be paired: {err.message}") from None
+    except ValueError as err:
+        raise EventError("cannot-pair", f"the round cannot be paired: {err}") from None
+
+
+def _given(made: Pairing, paired: Paired) -> tuple[tuple[Board, ...], tuple[ByeGiven, ...]]:
+    """A pairing as the trail keeps it: its boards, and its byes: the one the pairing
+    allocates and those asked for in its round."""
+    boards = tuple((board.first, board.second) for board in made.boards)
+    byes = {bye.player: (bye.player, str(bye.kind), float(bye.points)) for bye in made.byes}
+    for (round_number, player), kind in sorted(paired.requests.items()):
+        number = paired.players[player].number
+        if round_number == made.round and number not in byes:
+            byes[number] = (number, kind, 0.5 if kind == "half" else 0.0)
+    return boards, tuple(byes[number] for number in sorted(byes))
+
+
+# --- players --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """A player as ``GET .../players`` gives them."""
+
+    number: int
+    name: str
+    rating: int | None
+    federation: str | None
+    id: str | None
+    entered: int
+    withdrawn_from: int | None
+    points: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "name": self.name,
+            "rating": self.rating,
+            "federation": self.federation,
+            "id": self.id,
+            "entered": self.entered,
+            "withdrawn_from": self.withdrawn_from,
+            "points": int(self.points) if float(self.points).is_integer() else self.points,
+        }
+
+
+def _players(paired: Paired) -> list[PlayerView]:
+    made = tournament(paired)
+    return [
+        PlayerView(
+            f.number,
+            f.name,
+            f.rating,
+            f.federation,
+            f.fide_id,
+            f.entered,
+            f.withdrawn_from,
+            made.points(f.number),
+        )  # fmt: skip
+        for f in sorted(paired.players.values(), key=lambda f: f.number)
+    ]
+
+
+def list_players(store: Store, event_id: str) -> list[PlayerView]:
+    """The event's players by pairing number, with their points so far."""
+    with storage.reading(store) as tx:
+        event = rules.paired(_event(tx, event_id))
+        return _players(read_paired(tx, event))
+
+
+def _event(tx: Tx, event_id: str) -> EventRow:
+    return rules.found_event(storage.event_row(tx, event_id), event_id)
+
+
+def add_players(
+    store: Store, event_id: str, secret: str | None, fields: Mapping[str, object]
+) -> list[PlayerView]:
+    """Add one player (``{"name", "rating"?, "federation"?, "id"?, "confirm"?}``) or several
+    (``{"players": [...]}``), each its own entry; the answer lists every player with their
+    pairing number (FIDE's order until round 1 is paired)."""
+    given = fields.get("players", [fields]) if "players" in fields else [fields]
+    if not isinstance(given, list) or not given or len(given) > MAX_PLAYERS_AT_ONCE:
+        raise EventError(
+            "bad-field", f"'players' must list 1 to {MAX_PLAYERS_AT_ONCE} players", field="players"
+        )
+    if "players" in fields and len(fields) > 1:
+        raise EventError("bad-field", "give 'players' alone, or one player's fields")
+    new = [rules.new_player(one) for one in given]
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        state = paired.state
+        names = [facts.name for facts in state.players.values()]
+        for player in new:
+            rules.room_for_player(len(state.players), change.event, state.rounds_paired)
+            name = rules.player_name(player, names)
+            action = PlayerAdded(len(state.players) + 1, name, player.rating, player.federation,
+                                 player.fide_id)  # fmt: skip
+            effect = change.effect(action, state)
+            storage.put_players(change.tx, [
+                _player_row(event_id, one, facts) for one, facts in effect.players.items()
+            ])  # fmt: skip
+            change.log(action)
+            state = state.after(effect)
+            names.append(name)
+        return _players(read_paired(change.tx, change.event))
+
+
+def withdraw_player(
+    store: Store, event_id: str, secret: str | None, number: int, fields: Mapping[str, object]
+) -> PlayerView:
+    """Withdraw player ``number`` from a round not yet paired on (``{"round"?, "reason"?}``;
+    the next round by default)."""
+    why = rules.reason(fields.get("reason"), required=False)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        player = paired.id_of(number)
+        facts = paired.players[player]
+        from_round = rules.withdrawal(fields.get("round"), paired.rounds_paired,
+                                      facts.withdrawn_from)  # fmt: skip
+        action = PlayerWithdrawn(player, from_round)
+        effect = change.effect(action, paired.state)
+        storage.put_players(change.tx, [_player_row(event_id, player, effect.players[player])])
+        change.log(action, why)
+        return next(p for p in _players(read_paired(change.tx, change.event)) if p.number == number)
+
+
+def request_bye(
+    store: Store, event_id: str, secret: str | None, number: int, fields: Mapping[str, object]
+) -> PlayerView:
+    """Player ``number`` asks for a bye (``{"round"?, "kind": "half"|"zero", "reason"?}``)
+    in a round not yet paired (the next by default)."""
+    why = rules.reason(fields.get("reason"), required=False)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        player = paired.id_of(number)
+        facts = paired.players[player]
+        round_number, kind = rules.bye_request(fields.get("round"), fields.get("kind"),
+                                               change.event, paired.rounds_paired,
+                                               facts.withdrawn_from)  # fmt: skip
+        action = ByeRequested(player, round_number, kind)
+        change.effect(action, paired.state)
+        storage.put_request(change.tx, RequestRow(event_id, round_number, player, kind))
+        change.log(action, why)
+        return next(p for p in _players(read_paired(change.tx, change.event)) if p.number == number)
+
+
+# --- rounds ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """A board of a round: its players by seat and number, its result once in (and whose
+    it is: a record's or the director's), and the record that stands on it."""
+
+    board: int
+    first: str
+    second: str
+    first_number: int
+    second_number: int
+    result: str | None
+    state: str
+    record: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "board": self.board,
+            "first": self.first,
+            "second": self.second,
+            "first_number": self.first_number,
+            "second_number": self.second_number,
+            "result": self.result,
+            "state": self.state,
+            "record": self.record,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ByeView:
+    """A player not on a board in a round: the bye allocated by the pairing, one asked for
+    (``requested``), or a player withdrawn or not yet entered (``absent``)."""
+
+    player: str
+    number: int
+    points: float
+    kind: str
+
+    def to_dict(self) -> dict[str, Any]:
+        points = int(self.points) if float(self.points).is_integer() else self.points
+        return {"player": self.player, "number": self.number, "points": points, "kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    """A round as ``GET .../rounds/N`` gives it: its boards with their results as they
+    arrive, the boards that still wait, and the byes."""
+
+    round: int
+    paired_at: str
+    manual: bool
+    boards: tuple[BoardView, ...]
+    byes: tuple[ByeView, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "paired_at": self.paired_at,
+            "manual": self.manual,
+            "boards": [board.to_dict() for board in self.boards],
+            "waiting": [board.board for board in self.boards if board.result is None],
+            "byes": [bye.to_dict() for bye in self.byes],
+        }
+
+
+def _round(paired: Paired, round_number: int) -> RoundView:
+    facts = paired.pairings.get(round_number)
+    if facts is None:
+        raise EventError("no-such-round", f"round {round_number} is not paired")
+    name = {f.number: f.name for f in paired.players.values()}
+    boards = []
+    for board, (first, second) in enumerate(facts.boards, 1):
+        found = outcome(paired, round_number, board)
+        standing = paired.on_board(round_number, board)
+        if found is not None:
+            state = "result" if found.record is not None else "director"
+        elif standing is not None and standing.status != ACCEPTED:
+            state = "waits-for-confirmation"
+        elif standing is not None:
+            state = "waits-for-a-result"
+        else:
+            state = "waits-for-a-record"
+        boards.append(BoardView(board, name[first], name[second], first, second,
+                                found.result if found else None, state,
+                                standing.number if standing else None))  # fmt: skip
+    byes = [
+        ByeView(name[n], n, points, "pairing" if kind == "pairing" else "requested")
+        for n, kind, points in facts.byes
+    ]
+    seated = {n for board in facts.boards for n in board} | {n for n, _, _ in facts.byes}
+    byes += [
+        ByeView(f.name, f.number, 0.0, "absent")
+        for f in sorted(paired.players.values(), key=lambda f: f.number)
+        if f.number not in seated
+    ]
+    return RoundView(round_number, facts.paired_at, facts.manual, tuple(boards), tuple(byes))
+
+
+def round_view(store: Store, event_id: str, round_number: int) -> RoundView:
+    """Round ``round_number`` of the event, its results as they arrive."""
+    with storage.reading(store) as tx:
+        event = rules.paired(_event(tx, event_id))
+        return _round(read_paired(tx, event), round_number)
+
+
+def rounds_view(store: Store, event_id: str) -> list[RoundView]:
+    """Every round paired, in order."""
+    with storage.reading(store) as tx:
+        event = rules.paired(_event(tx, event_id))
+        paired = read_paired(tx, event)
+        return [_round(paired, number) for number in sorted(paired.pairings)]
+
+
+def pair_round(store: Store, event_id: str, secret: str | None) -> RoundView:
+    """Pair the next round by the event's system, once every board of the last one has its
+    result, and publish it."""
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        round_number = rules.next_round(
+            change.event, paired.rounds_paired, waiting(paired, paired.rounds_paired)
+        )
+        boards, byes = _given(_engine_pairing(paired), paired)
+        action = RoundPaired(round_number, boards, byes)
+        _keep_pairing(change, round_number, action, paired)
+        return _round(read_paired(change.tx, change.event), round_number)
+
+
+def _keep_pairing(
+    change: Change, round_number: int, action: RoundPaired | RoundReplaced, paired: Paired
+) -> None:
+    effect = change.effect(action, paired.state)
+    facts = effect.pairings[round_number]
+    assert facts is not None  # a pairing made
+    storage.put_pairing(change.tx, _pairing_row(change.event.id, round_number, facts))
+    change.log(action, getattr(action, "reason", None))
+
+
+def replace_round(
+    store: Store, event_id: str, secret: str | None, round_number: int,
+    fields: Mapping[str, object],
+) -> RoundView:  # fmt: skip
+    """Pair the last round by hand (``{"boards": [{"first", "second"}...], "bye"?: number,
+    "reason"}``) before any result of it is in; the system's own pairing is kept beside it
+    in the trail (and in the TRF as ``### MPA``)."""
+    why = rules.reason(fields.get("reason"))
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        rules.changeable_round(round_number, paired.rounds_paired,
+                               _with_results(paired, round_number))  # fmt: skip
+        before = {r: f for r, f in paired.pairings.items() if r != round_number}
+        earlier = replace(paired, pairings=before)
+        engine = _given(_engine_pairing(earlier), earlier)
+        present = _present(earlier, round_number)
+        asked = {
+            paired.players[player].number: kind
+            for (at, player), kind in paired.requests.items()
+            if at == round_number
+        }
+        boards, byes = rules.manual_pairing(fields, present, asked, change.event.bye_points)
+        action = RoundReplaced(round_number, boards, byes, engine[0], engine[1])
+        effect = change.effect(action, paired.state)
+        facts = effect.pairings[round_number]
+        assert facts is not None
+        storage.put_pairing(change.tx, _pairing_row(event_id, round_number, facts))
+        change.log(action, why)
+        return _round(read_paired(change.tx, change.event), round_number)
+
+
+def _present(paired: Paired, round_number: int) -> list[int]:
+    """The pairing numbers of the players a round pairs: entered, and not withdrawn."""
+    return sorted(
+        f.number
+        for f in paired.players.values()
+        if f.entered <= round_number
+        and (f.withdrawn_from is None or f.withdrawn_from > round_number)
+    )
+
+
+def _with_results(paired: Paired, round_number: int) -> int:
+    """The boards of a round that have a result, or a record standing on them."""
+    facts = paired.pairings.get(round_number)
+    if facts is None:
+        return 0
+    return sum(
+        1
+        for board in range(1, len(facts.boards) + 1)
+        if (round_number, board) in paired.results or paired.on_board(round_number, board)
+    )
+
+
+def unpair_round(
+    store: Store, event_id: str, secret: str | None, round_number: int, reason: object
+) -> list[RoundView]:
+    """Take back the last round's pairing before any result of it is in."""
+    why = rules.reason(reason)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        rules.changeable_round(round_number, paired.rounds_paired,
+                               _with_results(paired, round_number))  # fmt: skip
+        action = RoundUnpaired(round_number)
+        change.effect(action, paired.state)
+        storage.delete_pairing(change.tx, event_id, round_number)
+        change.log(action, why)
+        after = read_paired(change.tx, change.event)
+        return [_round(after, number) for number in sorted(after.pairings)]
+
+
+def set_board_result(
+    store: Store, event_id: str, secret: str | None, round_number: int, board: int,
+    fields: Mapping[str, object],
+) -> RoundView:  # fmt: skip
+    """Give a board its result (``{"result": "+-"|"-+"|"--"|"1-0"|"0-1", "reason"}``): a
+    forfeit, a double forfeit or no-show, or a game decided without a record. A board on
+    which a record counts takes no result: exclude the record first."""
+    result = rules.board_result(fields.get("result"))
+    why = rules.reason(fields.get("reason"))
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        _board(paired, round_number, board)
+        if paired.on_board(round_number, board) is not None:
+            raise EventError(
+                "board-has-a-result",
+                f"a record stands on round {round_number} board {board}: exclude it first",
+            )
+        action = BoardResultSet(round_number, board, result,
+                                paired.results.get((round_number, board)))  # fmt: skip
+        change.effect(action, paired.state)
+        storage.put_result(change.tx, ResultRow(event_id, round_number, board, result))
+        change.log(action, why)
+        return _round(read_paired(change.tx, change.event), round_number)
+
+
+def clear_board_result(
+    store: Store, event_id: str, secret: str | None, round_number: int, board: int,
+    reason: object,
+) -> RoundView:  # fmt: skip
+    """Take back the result the director gave a board."""
+    why = rules.reason(reason)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        _board(paired, round_number, board)
+        was = paired.results.get((round_number, board))
+        if was is None:
+            raise EventError(
+                "no-board-result", f"round {round_number} board {board} has no result to take back"
+            )
+        action = BoardResultCleared(round_number, board, was)
+        change.effect(action, paired.state)
+        storage.delete_result(change.tx, event_id, round_number, board)
+        change.log(action, why)
+        return _round(read_paired(change.tx, change.event), round_number)
+
+
+def _board(paired: Paired, round_number: int, board: int) -> Board:
+    facts = paired.pairings.get(round_number)
+    if facts is None:
+        raise EventError("no-such-round", f"round {round_number} is not paired")
+    if not 1 <= board <= len(facts.boards):
+        raise EventError("no-such-board", f"round {round_number} has no board {board}")
+    return facts.boards[board - 1]
+
+
+def place_record(
+    store: Store, event_id: str, secret: str | None, number: int, fields: Mapping[str, object]
+) -> RecordRow:
+    """The director's decision: record ``number`` counts on ``{"round", "board"}`` (a board
+    its tags did not find: seats reversed, another round, a name misspelt), with a reason."""
+    why = rules.reason(fields.get("reason"))
+    round_number = fields.get("round")
+    board = fields.get("board")
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in (round_number, board)):
+        raise EventError("bad-field", "'round' and 'board' must be numbers", field="board")
+    assert isinstance(round_number, int) and isinstance(board, int)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        _board(paired, round_number, board)
+        row = storage.record_row(change.tx, event_id, number) if rules.names_a_row(number) else None
+        found = rules.found_record(row, number)
+        standing = paired.on_board(round_number, board)
+        if (
+            standing is not None
+            and standing.number != number
+            or ((round_number, board) in paired.results)
+        ):
+            raise EventError(
+                "board-has-a-result",
+                f"round {round_number} board {board} has a result or a record already",
+            )
+        action = RecordPlaced(number, round_number, board, found.placement)
+        state = State(records={number: _facts(found)})
+        effect = change.effect(action, state)
+        facts = effect.records[number]
+        placed = replace(found, board_round=facts.board_round, board=facts.board,
+                         placement=facts.placement)  # fmt: skip
+        storage.update_record(change.tx, placed)
+        change.log(action, why)
+        return placed
+
+
+def _facts(row: RecordRow) -> Any:
+    from arbiter.service.events.actions import RecordFacts
+
+    return RecordFacts.of(row)
+
+
+# --- where a record stands ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """Where an upload's records of a paired event find their boards: the seating of the
+    rules (players by name, boards by round, the boards taken) and the game's colours."""
+
+    seating: rules.Seating
+    colours: tuple[str, str]
+
+
+def seats(tx: Tx, event: EventRow) -> Seats:
+    paired = read_paired(tx, event)
+    taken = {key for key in paired.results}
+    taken |= {
+        (row.board_round, row.board)
+        for row in paired.placed
+        if row.placement is None and row.status != EXCLUDED and row.board_round and row.board
+    }
+    seating = rules.Seating(
+        numbers={" ".join(f.name.split()): f.number for f in paired.players.values()},
+        boards={r: f.boards for r, f in paired.pairings.items()},
+        taken=frozenset(taken),
+    )
+    return Seats(seating, find_game(event.game).colours)
+
+
+def place(
+    found: Seats, header: Mapping[str, Any] | None, round_number: int | None
+) -> tuple[Seats, tuple[int | None, int | None, str | None]]:
+    """Where a record with ``header`` stands, and the seats with its board taken if it
+    counts there (a second record of the same board in one upload finds it taken)."""
+    if header is None:
+        return found, (round_number, None, "not-paired")
+    players = header.get("players", {})
+    first, second = players.get(found.colours[0]), players.get(found.colours[1])
+    where = rules.placement(round_number, first, second, found.seating)
+    if where[2] is None and where[0] is not None and where[1] is not None:
+        taken = found.seating.taken | {(where[0], where[1])}
+        found = replace(found, seating=replace(found.seating, taken=frozenset(taken)))
+    return found, where
+
+
+# --- standings and TRF ----------------------------------------------------------------------
+
+PLACEMENT_WORDS = {
+    "not-paired": "its players were not paired together in its round",
+    "seats-reversed": "its players were paired the other way round (first seat, second seat)",
+    "wrong-round": "its players were not paired in the round its tags give",
+    "board-has-a-result": "its board has a result or a record already",
+}
+
+
+def paired_table(tx: Tx, event: EventRow, *, upto: int | None = None) -> EventStandings:
+    """The standings of a paired event: its players, the boards with a result, the byes;
+    the records that stand on no board listed as not counted, with why. With ``upto``, the
+    standings after that round: the rounds after it left out (the round page shows them)."""
+    paired = read_paired(tx, event)
+    if upto is not None:
+        kept = {r: f for r, f in paired.pairings.items() if r <= upto}
+        paired = replace(paired, pairings=kept)
+    name = {f.number: f.name for f in paired.players.values()}
+    boards = []
+    for round_number, facts in sorted(paired.pairings.items()):
+        for board, (first, second) in enumerate(facts.boards, 1):
+            found = outcome(paired, round_number, board)
+            if found is None:
+                continue
+            record = found.record
+            boards.append(BoardResult(
+                round_number, name[first], name[second],
+                None if found.winner is None else name[found.winner], found.termination,
+                found.margin, *(_where(record) if record else (None, 0)),
+            ))  # fmt: skip
+    byes = [
+        ByeRound(round_number, name[n], kind, points)
+        for round_number, facts in sorted(paired.pairings.items())
+        for n, kind, points in facts.byes
+    ]
+    excluded = [
+        Exclusion(*_where(row), row.placement, PLACEMENT_WORDS.get(row.placement, row.placement))
+        for row in storage.record_rows(tx, event.id)
+        if row.placement is not None and row.status != EXCLUDED
+    ]
+    return paired_standings(event.name, event.game, [f.name for f in paired.players.values()],
+                            boards, byes, tiebreaks=event.tiebreaks, excluded=excluded)  # fmt: skip
+
+
+def _where(row: RecordRow) -> tuple[str | None, int]:
+    report = json.loads(row.report)
+    return report.get("file"), int(report.get("index", 0))
+
+
+def tournament_trf(tx: Tx, event: EventRow, comments: Sequence[str]) -> str:
+    """The TRF of a paired event: the rounds whose every board has its result, their byes,
+    the withdrawals, and the ``comments`` (``###`` lines)."""
+    paired = read_paired(tx, event)
+    last = paired.rounds_paired
+    while last and waiting(paired, last):
+        last -= 1
+    made = tournament(paired, upto=last)
+    return write_trf(made, name=f"{event.name} ({event.game})", comments=comments)

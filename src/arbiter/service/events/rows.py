@@ -1,0 +1,204 @@
+"""What the storage contract (:mod:`arbiter.service.events.storage`) gives and takes: the rows
+of the tables as plain typed values, and the few sums it computes. Nothing here knows SQL,
+so the rules, the operations and the reads work on these values and can be tested on them
+alone."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+from arbiter.notation.sources import Notation
+
+__all__ = [
+    "ChainEnd",
+    "EventRow",
+    "Holdings",
+    "PairingRow",
+    "PlayerRow",
+    "RecordCounts",
+    "RecordRow",
+    "RequestRow",
+    "ResultRow",
+    "TokenRow",
+    "UploadInfo",
+    "UploadRow",
+    "UploadSource",
+    "columns",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One row of ``events``; ``version`` counts its changes."""
+
+    id: str
+    name: str
+    game: str
+    rounds: int | None
+    tiebreaks: str | None
+    confirm_uploads: bool
+    created_at: str
+    finalised_at: str | None
+    version: int
+    pairing: str = "none"
+    bye_points: float = 1.0
+    half_byes: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TokenRow:
+    """One row of ``tokens``: a token's SHA-256 (never the secret), role and label."""
+
+    event_id: str
+    number: int
+    hash: str
+    role: str
+    label: str
+    created_at: str
+    revoked_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class UploadRow:
+    """One row of ``uploads``: the bytes as sent, and what was said of them."""
+
+    event_id: str
+    number: int
+    sha256: str
+    file_name: str | None
+    format: Notation | None
+    size: int
+    data: bytes
+    token: int
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRow:
+    """One row of ``records``: ``header`` and ``report`` as the JSON text kept."""
+
+    event_id: str
+    number: int
+    upload: int
+    position: int
+    status: str
+    official_result: str | None
+    round: int | None
+    header: str | None
+    report: str
+    digest: str
+    board_round: int | None = None
+    board: int | None = None
+    placement: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UploadInfo:
+    """An upload without its bytes, and how many records it holds (``records``)."""
+
+    number: int
+    sha256: str
+    file_name: str | None
+    format: Notation | None
+    size: int
+    token: int
+    created_at: str
+    records: int
+
+
+@dataclass(frozen=True, slots=True)
+class UploadSource:
+    """An upload's bytes, with the file name and notation to read them by."""
+
+    file_name: str | None
+    format: Notation | None
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Holdings:
+    """What an event holds, for its limits: its uploads, their bytes, its records."""
+
+    uploads: int
+    bytes: int
+    records: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecordCounts:
+    """An event's records by status, and how many have an official result."""
+
+    by_status: Mapping[str, int]
+    corrected: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChainEnd:
+    """The last entry of an event's trail: the next one follows its number and hash."""
+
+    number: int
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """One row of ``players``: a player of a paired event (``id`` in order of entry, the
+    pairing ``number``, the first round they may be paired in, and their withdrawal)."""
+
+    event_id: str
+    id: int
+    number: int
+    name: str
+    rating: int | None
+    federation: str | None
+    fide_id: str | None
+    entered: int
+    withdrawn_from: int | None
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class PairingRow:
+    """One row of ``pairings``: a round's boards and byes as the JSON text kept."""
+
+    event_id: str
+    round: int
+    boards: str
+    byes: str
+    manual: bool
+    paired_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRow:
+    """One row of ``requests``: a bye a player (by id) asked for in a round to come."""
+
+    event_id: str
+    round: int
+    player: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One row of ``results``: a board's result given by the director."""
+
+    event_id: str
+    round: int
+    board: int
+    result: str
+
+
+def columns(
+    row: EventRow
+    | TokenRow
+    | RecordRow
+    | UploadRow
+    | PlayerRow
+    | PairingRow
+    | RequestRow
+    | ResultRow,
+) -> dict[str, object]:
+    """A row as a dict, in the order of its table's columns (the archive's ``event.json``)."""
+    return {field.name: getattr(row, field.name) for field in fields(row)}

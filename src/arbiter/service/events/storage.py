@@ -1,0 +1,651 @@
+"""The storage contract: every SQL statement of the events layer, each a named function over
+an open transaction, taking and giving the plain values of :mod:`.rows` (``spec/events.md``
+§1). The rules, operations, reads, verification and archives above it, and the faces, know
+neither SQL nor SQLAlchemy: they open a transaction with :func:`reading`, :func:`writing` or
+:func:`restoring` and call these functions in it.
+
+A failure of the database (a server that went away, a lock not had in time) is raised as the
+domain's :class:`~arbiter.service.events.common.DatabaseUnavailable`; only rows that the
+database refuses while an archive is restored are :class:`~.common.RowsRefused`. Every
+other error of a statement is a bug, and goes up as it is.
+
+The tables themselves, the engines and the URLs are :mod:`.store`'s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Row, delete, func, insert, select, union, update
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
+
+from arbiter.service.events.chain import Entry
+from arbiter.service.events.common import ACCEPTED, DIRECTOR, RowsRefused
+from arbiter.service.events.rows import (
+    ChainEnd,
+    EventRow,
+    Holdings,
+    PairingRow,
+    PlayerRow,
+    RecordCounts,
+    RecordRow,
+    RequestRow,
+    ResultRow,
+    TokenRow,
+    UploadInfo,
+    UploadRow,
+    UploadSource,
+    columns,
+)
+from arbiter.service.events.store import (
+    Store,
+    events,
+    log,
+    pairings,
+    players,
+    records,
+    requests,
+    results,
+    tokens,
+    unavailable,
+    uploads,
+)
+
+__all__ = [
+    "RESTORED",
+    "Tx",
+    "append_entry",
+    "chain_end",
+    "count_directors",
+    "count_tokens",
+    "counted_records",
+    "delete_pairing",
+    "delete_result",
+    "entries",
+    "event_exists",
+    "event_row",
+    "event_version",
+    "find_token",
+    "holdings",
+    "insert_event",
+    "insert_records",
+    "insert_token",
+    "insert_upload",
+    "kept_records",
+    "last_change",
+    "last_entry",
+    "list_events",
+    "lock_event",
+    "orphan_event_ids",
+    "pairing_rows",
+    "placed_records",
+    "player_rows",
+    "put_pairing",
+    "put_players",
+    "put_request",
+    "put_result",
+    "reading",
+    "record_counts",
+    "record_row",
+    "record_rows",
+    "request_rows",
+    "restore_event",
+    "restore_record",
+    "restore_rows",
+    "restore_token",
+    "restore_upload",
+    "restoring",
+    "result_rows",
+    "set_version",
+    "token_row",
+    "token_rows",
+    "update_event",
+    "update_record",
+    "update_token",
+    "upload_info",
+    "upload_infos",
+    "upload_number",
+    "upload_rows",
+    "upload_source",
+    "upload_sources",
+    "writing",
+]
+
+
+# --- transactions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Tx:
+    """An open transaction. The layers above hold it and pass it back to the functions of
+    this module; they never look inside."""
+
+    connection: Connection
+
+
+@contextlib.contextmanager
+def reading(store: Store) -> Iterator[Tx]:
+    """A read transaction: one consistent view of the database."""
+    try:
+        with store.read() as conn:
+            yield Tx(conn)
+    except OperationalError as err:
+        raise unavailable(err) from err
+
+
+@contextlib.contextmanager
+def writing(store: Store) -> Iterator[Tx]:
+    """A write transaction, committed at the end of the block and rolled back if the block
+    raises: a change and its audit entry are kept together or not at all. On SQLite it holds
+    the write lock from its start (``BEGIN IMMEDIATE``); on PostgreSQL :func:`lock_event`,
+    the first statement of every change, locks the event's row."""
+    try:
+        with store.write() as conn:
+            yield Tx(conn)
+    except OperationalError as err:
+        raise unavailable(err) from err
+
+
+@contextlib.contextmanager
+def restoring(store: Store) -> Iterator[Tx]:
+    """A write transaction for rows that come from outside (an archive): any error of the
+    database, the commit's included, is :class:`~.common.RowsRefused`, nothing is kept."""
+    try:
+        with store.write() as conn:
+            yield Tx(conn)
+    except SQLAlchemyError as err:
+        raise RowsRefused(type(err).__name__, str(err)) from err
+
+
+# --- events -------------------------------------------------------------------------------
+
+
+def lock_event(tx: Tx, event_id: str) -> EventRow | None:
+    """Bump the event's ``version`` and give its row (None: no such event). The first
+    statement of every change: on PostgreSQL it locks the row until the commit, so the
+    changes to one event are made one at a time."""
+    row = tx.connection.execute(
+        update(events)
+        .where(events.c.id == event_id)
+        .values(version=events.c.version + 1)
+        .returning(*events.c)
+    ).first()
+    return None if row is None else EventRow(**row._asdict())
+
+
+def set_version(tx: Tx, event_id: str, version: int) -> None:
+    """Set the event's ``version`` to the number of its trail's last entry: the last
+    statement of every change, so that the version a reader sees follows from the trail."""
+    tx.connection.execute(update(events).where(events.c.id == event_id).values(version=version))
+
+
+def insert_event(tx: Tx, row: EventRow) -> None:
+    tx.connection.execute(insert(events).values(**columns(row)))
+
+
+def update_event(tx: Tx, row: EventRow) -> None:
+    """Keep what a change may change of an event: its name, planned rounds, tie-breaks,
+    whether players' uploads wait, and when it was finalised."""
+    tx.connection.execute(
+        update(events)
+        .where(events.c.id == row.id)
+        .values(
+            name=row.name,
+            rounds=row.rounds,
+            tiebreaks=row.tiebreaks,
+            confirm_uploads=row.confirm_uploads,
+            finalised_at=row.finalised_at,
+        )
+    )
+
+
+def event_row(tx: Tx, event_id: str) -> EventRow | None:
+    row = tx.connection.execute(select(events).where(events.c.id == event_id)).first()
+    return None if row is None else EventRow(**row._asdict())
+
+
+def event_exists(tx: Tx, event_id: str) -> bool:
+    found = tx.connection.execute(select(events.c.id).where(events.c.id == event_id)).first()
+    return found is not None
+
+
+def event_version(tx: Tx, event_id: str) -> int | None:
+    found = tx.connection.scalar(select(events.c.version).where(events.c.id == event_id))
+    return None if found is None else int(found)
+
+
+def list_events(tx: Tx, *, newest_first: bool, limit: int | None = None) -> list[EventRow]:
+    """The events by creation, newest or oldest first, at most ``limit`` of them."""
+    order = events.c.created_at.desc() if newest_first else events.c.created_at
+    query = select(events).order_by(order)
+    if limit is not None:
+        query = query.limit(limit)
+    return [EventRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def record_counts(tx: Tx, event_id: str) -> RecordCounts:
+    by_status: dict[str, int] = {
+        status: int(count)
+        for status, count in tx.connection.execute(
+            select(records.c.status, func.count())
+            .where(records.c.event_id == event_id)
+            .group_by(records.c.status)
+        ).all()
+    }
+    corrected = tx.connection.scalar(
+        select(func.count())
+        .select_from(records)
+        .where(records.c.event_id == event_id, records.c.official_result.is_not(None))
+    )
+    return RecordCounts(by_status, int(corrected or 0))
+
+
+def last_change(tx: Tx, event_id: str) -> str | None:
+    """The time of the event's last entry."""
+    found = tx.connection.scalar(select(func.max(log.c.at)).where(log.c.event_id == event_id))
+    return None if found is None else str(found)
+
+
+# --- tokens -------------------------------------------------------------------------------
+
+
+def find_token(tx: Tx, token_hash: str) -> TokenRow | None:
+    """The token whose secret has this SHA-256, of whatever event."""
+    row = tx.connection.execute(select(tokens).where(tokens.c.hash == token_hash)).first()
+    return None if row is None else TokenRow(**row._asdict())
+
+
+def token_row(tx: Tx, event_id: str, number: int) -> TokenRow | None:
+    row = tx.connection.execute(
+        select(tokens).where(tokens.c.event_id == event_id, tokens.c.number == number)
+    ).first()
+    return None if row is None else TokenRow(**row._asdict())
+
+
+def token_rows(tx: Tx, event_id: str) -> list[TokenRow]:
+    query = select(tokens).where(tokens.c.event_id == event_id).order_by(tokens.c.number)
+    return [TokenRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def count_tokens(tx: Tx, event_id: str) -> int:
+    """The tokens the event has issued, revoked ones included."""
+    found = tx.connection.scalar(
+        select(func.count()).select_from(tokens).where(tokens.c.event_id == event_id)
+    )
+    return int(found or 0)
+
+
+def count_directors(tx: Tx, event_id: str) -> int:
+    """The event's director tokens not revoked."""
+    found = tx.connection.scalar(
+        select(func.count())
+        .select_from(tokens)
+        .where(
+            tokens.c.event_id == event_id,
+            tokens.c.role == DIRECTOR,
+            tokens.c.revoked_at.is_(None),
+        )
+    )
+    return int(found or 0)
+
+
+def insert_token(tx: Tx, row: TokenRow) -> None:
+    tx.connection.execute(insert(tokens).values(**columns(row)))
+
+
+def update_token(tx: Tx, row: TokenRow) -> None:
+    """Keep what a change may change of a token: its revocation."""
+    tx.connection.execute(
+        update(tokens)
+        .where(tokens.c.event_id == row.event_id, tokens.c.number == row.number)
+        .values(revoked_at=row.revoked_at)
+    )
+
+
+# --- the audit trail ----------------------------------------------------------------------
+
+
+def chain_end(tx: Tx, event_id: str) -> ChainEnd | None:
+    """The event's last entry (None: no entry yet)."""
+    last = tx.connection.execute(
+        select(log.c.number, log.c.hash)
+        .where(log.c.event_id == event_id)
+        .order_by(log.c.number.desc())
+        .limit(1)
+    ).first()
+    return None if last is None else ChainEnd(last.number, last.hash)
+
+
+def last_entry(tx: Tx, event_id: str) -> Entry | None:
+    """The event's last entry, whole (None: no entry)."""
+    row = tx.connection.execute(
+        select(log).where(log.c.event_id == event_id).order_by(log.c.number.desc()).limit(1)
+    ).first()
+    return None if row is None else Entry.from_row(row._asdict())
+
+
+def orphan_event_ids(tx: Tx) -> list[str]:
+    """The event ids that tokens, uploads, records or trail entries name but the ``events``
+    table does not hold (an event deleted behind the service's back), sorted."""
+    named = union(
+        select(log.c.event_id),
+        select(tokens.c.event_id),
+        select(uploads.c.event_id),
+        select(records.c.event_id),
+    ).subquery()
+    rows = tx.connection.execute(
+        select(named.c.event_id)
+        .where(named.c.event_id.not_in(select(events.c.id)))
+        .distinct()
+        .order_by(named.c.event_id)
+    )
+    return [row.event_id for row in rows]
+
+
+def append_entry(tx: Tx, entry: Entry) -> None:
+    tx.connection.execute(insert(log).values(**entry.row()))
+
+
+def entries(tx: Tx, event_id: str) -> list[Entry]:
+    """The event's trail, in order."""
+    rows = tx.connection.execute(
+        select(log).where(log.c.event_id == event_id).order_by(log.c.number)
+    )
+    return [Entry.from_row(row._asdict()) for row in rows]
+
+
+# --- uploads ------------------------------------------------------------------------------
+
+
+def holdings(tx: Tx, event_id: str) -> Holdings:
+    """What the event holds, in one statement."""
+    held = tx.connection.execute(
+        select(
+            select(func.count()).where(uploads.c.event_id == event_id).scalar_subquery(),
+            select(func.coalesce(func.sum(uploads.c.size), 0))
+            .where(uploads.c.event_id == event_id)
+            .scalar_subquery(),
+            select(func.count()).where(records.c.event_id == event_id).scalar_subquery(),
+        )
+    ).one()
+    return Holdings(int(held[0]), int(held[1]), int(held[2]))
+
+
+def upload_number(tx: Tx, event_id: str, sha256: str) -> int | None:
+    """The number of the event's upload of these bytes, if it has one."""
+    found = tx.connection.scalar(
+        select(uploads.c.number).where(uploads.c.event_id == event_id, uploads.c.sha256 == sha256)
+    )
+    return None if found is None else int(found)
+
+
+def insert_upload(tx: Tx, row: UploadRow) -> None:
+    tx.connection.execute(insert(uploads).values(**columns(row)))
+
+
+_DESCRIBED = ("number", "sha256", "file_name", "format", "size", "token", "created_at")
+"""An upload's columns but its bytes."""
+
+
+def upload_info(tx: Tx, event_id: str, number: int) -> UploadInfo | None:
+    """An upload without its bytes, and its records' count."""
+    found = upload_infos(tx, event_id, number=number)
+    return found[0] if found else None
+
+
+def upload_infos(tx: Tx, event_id: str, *, number: int | None = None) -> list[UploadInfo]:
+    """The event's uploads (or one of them) without their bytes, each with its records'
+    count, in order."""
+    described = [uploads.c[name] for name in _DESCRIBED]
+    query = (
+        select(*described, func.count(records.c.number).label("records"))
+        .join(
+            records,
+            (records.c.event_id == uploads.c.event_id) & (records.c.upload == uploads.c.number),
+            isouter=True,
+        )
+        .where(uploads.c.event_id == event_id)
+        .group_by(*described)
+        .order_by(uploads.c.number)
+    )
+    if number is not None:
+        query = query.where(uploads.c.number == number)
+    return [UploadInfo(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def upload_sources(tx: Tx, event_id: str) -> list[UploadSource]:
+    """Every upload's bytes with its file name and notation, in order."""
+    rows = tx.connection.execute(
+        select(uploads.c.file_name, uploads.c.format, uploads.c.data)
+        .where(uploads.c.event_id == event_id)
+        .order_by(uploads.c.number)
+    )
+    return [UploadSource(row.file_name, row.format, bytes(row.data)) for row in rows]
+
+
+def upload_source(tx: Tx, event_id: str, sha256: str) -> UploadSource | None:
+    """The bytes of the event's upload with this SHA-256 (as given, in lower case)."""
+    row = tx.connection.execute(
+        select(uploads.c.file_name, uploads.c.format, uploads.c.data).where(
+            uploads.c.event_id == event_id, uploads.c.sha256 == sha256
+        )
+    ).first()
+    return None if row is None else UploadSource(row.file_name, row.format, bytes(row.data))
+
+
+def upload_rows(tx: Tx, event_id: str) -> Iterator[UploadRow]:
+    """Every upload with its bytes, in order, one at a time (to be read inside the
+    transaction)."""
+    query = select(uploads).where(uploads.c.event_id == event_id).order_by(uploads.c.number)
+    for row in tx.connection.execute(query):
+        yield UploadRow(**{**row._asdict(), "data": bytes(row.data)})
+
+
+# --- records ------------------------------------------------------------------------------
+
+
+def insert_records(tx: Tx, rows: Sequence[RecordRow]) -> None:
+    """All the records of an upload in one statement (executemany)."""
+    if rows:
+        tx.connection.execute(insert(records), [columns(row) for row in rows])
+
+
+def record_row(tx: Tx, event_id: str, number: int) -> RecordRow | None:
+    row = tx.connection.execute(
+        select(records).where(records.c.event_id == event_id, records.c.number == number)
+    ).first()
+    return None if row is None else RecordRow(**row._asdict())
+
+
+def update_record(tx: Tx, row: RecordRow) -> None:
+    """Keep what a change may change of a record: its status, official result and board."""
+    tx.connection.execute(
+        update(records)
+        .where(records.c.event_id == row.event_id, records.c.number == row.number)
+        .values(
+            status=row.status,
+            official_result=row.official_result,
+            board_round=row.board_round,
+            board=row.board,
+            placement=row.placement,
+        )
+    )
+
+
+def kept_records(
+    tx: Tx,
+    event_id: str,
+    *,
+    round_number: int | None = None,
+    number: int | None = None,
+    upload: int | None = None,
+) -> list[tuple[RecordRow, str]]:
+    """The event's records in order, each with the SHA-256 of its upload: all of them, or
+    those of one round, the one of a number, or those of one upload."""
+    query = (
+        select(records, uploads.c.sha256)
+        .join(
+            uploads,
+            (uploads.c.event_id == records.c.event_id) & (uploads.c.number == records.c.upload),
+        )
+        .where(records.c.event_id == event_id)
+        .order_by(records.c.number)
+    )
+    if round_number is not None:
+        query = query.where(records.c.round == round_number)
+    if number is not None:
+        query = query.where(records.c.number == number)
+    if upload is not None:
+        query = query.where(records.c.upload == upload)
+    return [_record_with_sha(row) for row in tx.connection.execute(query)]
+
+
+def _record_with_sha(row: Row[Any]) -> tuple[RecordRow, str]:
+    found = row._asdict()
+    sha256 = found.pop("sha256")
+    return RecordRow(**found), str(sha256)
+
+
+def counted_records(tx: Tx, event_id: str) -> list[RecordRow]:
+    """The records that count (``accepted``), in order."""
+    query = (
+        select(records)
+        .where(records.c.event_id == event_id, records.c.status == ACCEPTED)
+        .order_by(records.c.number)
+    )
+    return [RecordRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def record_rows(tx: Tx, event_id: str) -> list[RecordRow]:
+    """All the event's records, in order."""
+    query = select(records).where(records.c.event_id == event_id).order_by(records.c.number)
+    return [RecordRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+# --- the players and rounds of a paired event ---------------------------------------------
+
+
+def player_rows(tx: Tx, event_id: str) -> list[PlayerRow]:
+    """The event's players, by pairing number."""
+    query = select(players).where(players.c.event_id == event_id).order_by(players.c.number)
+    return [PlayerRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def put_players(tx: Tx, rows: Sequence[PlayerRow]) -> None:
+    """Keep ``rows`` as they are now: new players added, and every other one's number and
+    withdrawal set (a player's id never changes)."""
+    for row in rows:
+        found = tx.connection.execute(
+            update(players)
+            .where(players.c.event_id == row.event_id, players.c.id == row.id)
+            .values(number=row.number, withdrawn_from=row.withdrawn_from)
+        )
+        if not found.rowcount:
+            tx.connection.execute(insert(players).values(**columns(row)))
+
+
+def pairing_rows(tx: Tx, event_id: str) -> list[PairingRow]:
+    """The event's paired rounds, in order."""
+    query = select(pairings).where(pairings.c.event_id == event_id).order_by(pairings.c.round)
+    return [PairingRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def put_pairing(tx: Tx, row: PairingRow) -> None:
+    """Keep a round's pairing (a new one, or the one the director put in its place)."""
+    delete_pairing(tx, row.event_id, row.round)
+    tx.connection.execute(insert(pairings).values(**columns(row)))
+
+
+def delete_pairing(tx: Tx, event_id: str, round_number: int) -> None:
+    tx.connection.execute(
+        delete(pairings).where(pairings.c.event_id == event_id, pairings.c.round == round_number)
+    )
+
+
+def request_rows(tx: Tx, event_id: str) -> list[RequestRow]:
+    """The byes asked for, by round and player."""
+    query = (
+        select(requests)
+        .where(requests.c.event_id == event_id)
+        .order_by(requests.c.round, requests.c.player)
+    )
+    return [RequestRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def put_request(tx: Tx, row: RequestRow) -> None:
+    tx.connection.execute(
+        delete(requests).where(
+            requests.c.event_id == row.event_id,
+            requests.c.round == row.round,
+            requests.c.player == row.player,
+        )
+    )
+    tx.connection.execute(insert(requests).values(**columns(row)))
+
+
+def result_rows(tx: Tx, event_id: str) -> list[ResultRow]:
+    """The results the director gave boards, by round and board."""
+    query = (
+        select(results)
+        .where(results.c.event_id == event_id)
+        .order_by(results.c.round, results.c.board)
+    )
+    return [ResultRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def put_result(tx: Tx, row: ResultRow) -> None:
+    delete_result(tx, row.event_id, row.round, row.board)
+    tx.connection.execute(insert(results).values(**columns(row)))
+
+
+def delete_result(tx: Tx, event_id: str, round_number: int, board: int) -> None:
+    tx.connection.execute(
+        delete(results).where(
+            results.c.event_id == event_id,
+            results.c.round == round_number,
+            results.c.board == board,
+        )
+    )
+
+
+def placed_records(tx: Tx, event_id: str) -> list[RecordRow]:
+    """The records of the event that stand on a board (counting or not yet confirmed)."""
+    query = (
+        select(records)
+        .where(records.c.event_id == event_id, records.c.board.is_not(None))
+        .order_by(records.c.number)
+    )
+    return [RecordRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+# --- an archive's rows --------------------------------------------------------------------
+# As read from an archive's event.json, unchecked: the database is what refuses a row of
+# the wrong shape (in a transaction of :func:`restoring`), and its error says what was wrong.
+
+
+def restore_event(tx: Tx, row: Mapping[str, Any]) -> None:
+    tx.connection.execute(insert(events).values(**row))
+
+
+def restore_token(tx: Tx, row: Mapping[str, Any]) -> None:
+    tx.connection.execute(insert(tokens).values(**row))
+
+
+def restore_upload(tx: Tx, row: Mapping[str, Any], data: bytes) -> None:
+    tx.connection.execute(insert(uploads).values(**row, data=data))
+
+
+def restore_record(tx: Tx, row: Mapping[str, Any]) -> None:
+    tx.connection.execute(insert(records).values(**row))
+
+
+RESTORED = {"players": players, "pairings": pairings, "requests": requests, "results": results}
+"""The tables of a paired event an archive carries, by their name in ``event.json``."""
+
+
+def restore_rows(tx: Tx, table: str, row: Mapping[str, Any]) -> None:
+    """One row of ``table`` (a name of :data:`RESTORED`) as an archive holds it."""
+    tx.connection.execute(insert(RESTORED[table]).values(**row))

@@ -1,0 +1,31 @@
+// A game's own page (spec/events.md §10): its record, and only its record, is fetched
+// (GET /api/v1/events/ID/records/N/text) and opened in the record viewer, titled as people
+// name the game: "Round 3 · Board 2 · A v B".
+"use strict";
+(() => {
+  const script = document.currentScript;
+  const { $ } = arbiterDom;
+
+  async function show() {
+    const path = "/api/v1/events/" + script.dataset.event + "/records/"
+      + script.dataset.record + "/text";
+    let response;
+    try {
+      response = await fetch(path);
+    } catch (err) {
+      $("v-title").textContent = "The server did not answer.";
+      return;
+    }
+    if (!response.ok) {
+      $("viewer").hidden = false;
+      $("v-title").textContent = "Cannot load the record: error " + response.status + ".";
+      return;
+    }
+    const kind = (response.headers.get("Content-Type") || "").split(";")[0];
+    const text = await response.text();
+    arbiterViewer.open({ body: text, headers: { "Content-Type": kind }, texts: { "": text },
+                         title: script.dataset.title }, 0, { scroll: false });
+  }
+
+  document.addEventListener("DOMContentLoaded", show);
+})();

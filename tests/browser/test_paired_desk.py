@@ -1,0 +1,97 @@
+"""A director runs a 7-round Swiss of 13 players from the desk alone, in chromium, against a
+real ``arbiter serve`` (spec/pairings.md): the event created paired, the players added, a
+half-point bye and a withdrawal given, each round paired, its records uploaded onto their
+boards, a forfeit given without a record; then the public page shows every round, and the
+TRF pairs again exactly as the event was paired."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from arbiter.pairing import check, read_trf
+from tests.browser.conftest import screenshot
+from tests.browser.test_event_pages import DESKTOP, PHONE, api, site, watched
+from tests.events.test_paired import NAMES, game_text
+
+__all__ = ["site"]  # the module's server fixture, shared
+
+
+def test_a_swiss_run_from_the_desk(browser: Any, site: str, tmp_path: Path) -> None:
+    context, page, problems = watched(browser, DESKTOP, site)
+    page.goto(f"{site}/events")
+    page.fill("#new-name", "Winter Swiss")
+    page.select_option("#new-game", "Pilo")
+    page.fill("#new-rounds", "7")
+    page.select_option("#new-pairing", "dutch")
+    page.click("#create button[type=submit]")
+    page.click("#created a:text('Go to the director')")
+    page.wait_for_selector("#who:text('Using a director')")
+    event = page.url.rsplit("/", 2)[-2]
+
+    for name, rating in [*NAMES, ("Moen", 1980)]:
+        page.fill("#player-name", name)
+        page.fill("#player-rating", "" if rating is None else str(rating))
+        page.click("#player-add button[type=submit]")
+        page.wait_for_selector(f"#players-note:text('{name} is number')")
+    assert page.locator("#players tbody tr").count() == 13
+    page.fill("#act-player", "11")  # Juhl (number 11 in FIDE's order) asks for a half-point bye
+    page.select_option("#act-kind", "half")
+    page.fill("#act-round", "2")
+    page.click("#player-act button[type=submit]")
+    page.wait_for_selector("#players-note:text('Juhl: done')")
+
+    for round_number in range(1, 8):
+        if round_number == 4:  # Fink withdraws from round 4 on
+            page.fill("#act-player", "7")
+            page.select_option("#act-kind", "withdraw")
+            page.fill("#act-round", "4")
+            page.fill("#act-reason", "ill")
+            page.click("#player-act button[type=submit]")
+            page.wait_for_selector("#players-note:text('Fink: done')")
+        page.click("#pair-next")
+        page.wait_for_selector(f"#rounds-note:text('Round {round_number} is paired')")
+        paired = api(site, f"/api/v1/events/{event}/rounds/{round_number}")
+        files = []
+        for board in paired["boards"]:
+            if round_number == 2 and board["board"] == 1:
+                continue  # a forfeit, given below without a record
+            first, second = board["first"], board["second"]
+            winner = first if (round_number + board["board"]) % 3 else second
+            path = tmp_path / f"r{round_number}-b{board['board']}.grn"
+            path.write_text(game_text("Winter Swiss", round_number, first, second, winner))
+            files.append(str(path))
+        page.set_input_files("#upload-files", files)
+        page.click("#upload")
+        page.wait_for_selector(f"#upload-result p:text('{len(files)} record(s)')")
+        if round_number == 2:
+            page.fill("#board-round", "2")
+            page.fill("#board-number", "1")
+            page.select_option("#board-result", "+-")
+            page.fill("#board-reason", "no show")
+            page.click("#board-act button[type=submit]")
+            page.wait_for_selector("#rounds-note:text('board 1: done')")
+        assert api(site, f"/api/v1/events/{event}/rounds/{round_number}")["waiting"] == []
+    page.click("#pair-next")
+    page.wait_for_selector("#rounds-note:text('planned rounds are all paired')")
+    page.reload()
+    page.wait_for_selector("#round-shown table")
+    screenshot(page, "desk-paired-1280")
+    context.close()
+    assert problems == [f"409 {site}/api/v1/events/{event}/rounds"]  # the eighth round, refused
+
+    trf = api(site, f"/api/v1/events/{event}/standings?format=trf")
+    tournament = read_trf(trf)
+    assert tournament.rounds_paired == 7 and len(tournament.players) == 13
+    assert check(tournament, "dutch") == []
+    assert "### BYE" in trf and "### WDR" in trf and "### RES" in trf
+
+    reader, page, problems = watched(browser, PHONE, site)
+    page.goto(f"{site}/events/{event}")
+    for round_number in range(1, 8):
+        assert page.locator(f"#round-{round_number}").count() == 1
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1]
+    screenshot(page, "event-paired-390")
+    reader.close()
+    assert problems == []

@@ -1,0 +1,263 @@
+"""The audit trail's actions (``events/actions.py``): each writes the details it always wrote
+(so the hashes of every trail kept stay what they were), and one state machine serves the
+operations and verification. ``archive-v1.zip`` is an event exported by an earlier version,
+with one entry of each action: its trail is read here without a database."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from arbiter.service.events import storage
+from arbiter.service.events.actions import (
+    ACTIONS,
+    CORRECTIONS,
+    EVENT_FACTS,
+    REASONS_SHOWN,
+    Confirmed,
+    Effect,
+    EventChanged,
+    EventFacts,
+    Excluded,
+    Finalised,
+    Paired,
+    RecordFacts,
+    ResultCleared,
+    ResultSet,
+    State,
+    TokenFacts,
+    TokenRevoked,
+    UploadFacts,
+    correction,
+    parse,
+    replay,
+)
+from arbiter.service.events.chain import GENESIS, Entry, chain_problems, make_entry
+from arbiter.service.events.store import open_store
+from tests.events.conftest import bearer, body, create
+from tests.events.test_events import ROUNDS, post_files
+from tests.events.test_trail import run_event
+
+ARCHIVE = Path(__file__).resolve().parent / "archive-v1.zip"
+AT = "2026-11-26T20:00:00.000Z"
+
+
+def described() -> dict[str, Any]:
+    """The ``event.json`` of the earlier version's archive."""
+    found = json.loads(zipfile.ZipFile(ARCHIVE).read("event.json"))
+    assert isinstance(found, dict)
+    return found
+
+
+def trail() -> list[Entry]:
+    return [Entry(**item) for item in described()["log"]]
+
+
+def test_the_trail_of_an_earlier_version_keeps_its_hashes() -> None:
+    entries = trail()
+    assert chain_problems(entries) == []
+    assert entries[0].prev == GENESIS
+    assert entries[-1].hash == "f3079e1143c3d9b286b1fac232b2fa388a5ec9a6fbc7051e647281a020767566"
+    assert entries[7].hash == "c7f892241ed15b9fad135f066557a635162533543a4d5335475281ba745c9398"
+    # one of each action of an event not paired, at least (the archive was made before
+    # events were paired)
+    assert {entry.action for entry in entries} == {
+        name for name, kind in ACTIONS.items() if not issubclass(kind, Paired)
+    }
+
+
+def test_each_action_writes_the_details_it_always_wrote() -> None:
+    for entry in trail():
+        action = parse(entry)
+        assert action.NAME == entry.action
+        assert action.details() == entry.details
+        remade = make_entry(
+            entry.event,
+            entry.number,
+            entry.at,
+            entry.token,
+            action.NAME,
+            action.details(),
+            entry.reason,
+            entry.prev,
+        )
+        assert remade.hash == entry.hash, entry.action
+
+
+def _facts(description: dict[str, Any]) -> State:
+    """What the archive's tables hold, as facts."""
+    event = description["event"]
+    return State(
+        event=EventFacts(
+            *(event[name] for name in ("name", "game", "rounds", "tiebreaks")),
+            confirm_uploads=event["confirm_uploads"],
+            created_at=event["created_at"],
+            finalised_at=event["finalised_at"],
+            said=EVENT_FACTS,
+        ),
+        tokens={
+            row["number"]: TokenFacts(
+                row["hash"], row["role"], row["label"], row["created_at"], row["revoked_at"]
+            )
+            for row in description["tokens"]
+        },
+        uploads={
+            row["number"]: UploadFacts(
+                row["sha256"], row["file_name"], row["format"], row["size"], row["created_at"]
+            )
+            for row in description["uploads"]
+        },
+        records={
+            row["number"]: RecordFacts(
+                row["upload"], row["position"], row["status"], row["digest"], row["official_result"]
+            )
+            for row in description["records"]
+        },
+    )
+
+
+def test_replaying_an_earlier_trail_gives_what_its_operations_kept() -> None:
+    # The rows of the archive were written by the operations of an earlier version; the
+    # effects of today's actions, replayed, must give the very same.
+    state, problems = replay(trail())
+    assert problems == []
+    assert state == _facts(described())
+
+
+def test_each_operation_keeps_what_its_actions_effect_says(app: Flask, client: FlaskClient) -> None:
+    event, _ = run_event(client)  # every kind of change, through the API
+    store = open_store(app.config["DATABASE"])
+    with storage.reading(store) as tx:
+        row = storage.event_row(tx, event)
+        assert row is not None
+        kept = State(
+            event=EventFacts.of(row),
+            tokens={one.number: TokenFacts.of(one) for one in storage.token_rows(tx, event)},
+            uploads={
+                one.number: UploadFacts(
+                    one.sha256, one.file_name, one.format, one.size, one.created_at
+                )
+                for one in storage.upload_rows(tx, event)
+            },
+            records={one.number: RecordFacts.of(one) for one in storage.record_rows(tx, event)},
+        )
+        entries = storage.entries(tx, event)
+    state, problems = replay(entries)
+    assert problems == [] and state == kept
+    step = State()  # and entry by entry, each effect applied to the state before it
+    for entry in entries:
+        step = step.after(parse(entry).effect(step, entry.at))
+    assert step == kept
+
+
+def test_the_operation_and_verification_run_the_same_effect(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    event, token = create(client)
+    player = body(
+        client.post(f"/api/v1/events/{event}/tokens", json={"label": "p"}, headers=bearer(token))
+    )["token"]
+    post_files(client, event, player, ROUNDS[0])  # pending
+
+    def elsewhere(self: Confirmed, state: State, at: str) -> Effect:
+        return Effect(records={self.record: replace(state.records[self.record], status="x")})
+
+    monkeypatch.setattr(Confirmed, "effect", elsewhere)  # one function, changed once
+    confirmed = client.post(f"/api/v1/events/{event}/records/1/confirm", headers=bearer(token))
+    assert body(confirmed)["status"] == "x"  # what the operation kept ...
+    verdict = body(client.get(f"/api/v1/events/{event}/verify"))
+    assert verdict["problems"] == ["record 1: its status 'x' is none known"]  # ... replayed alike
+    monkeypatch.undo()
+    problems = body(client.get(f"/api/v1/events/{event}/verify"))["problems"]
+    assert "record 1: its status is 'x'; the trail says 'accepted'" in problems
+
+
+# --- each action's effect on plain values -------------------------------------------------
+
+
+def _record(status: str = "pending", official: str | None = None) -> State:
+    return State(records={3: RecordFacts(1, 2, status, "d" * 64, official)})
+
+
+@pytest.mark.parametrize(
+    ("action", "before", "after"),
+    [
+        (Confirmed(3), _record("pending"), RecordFacts(1, 2, "accepted", "d" * 64, None)),
+        (
+            Excluded(3, "accepted"),
+            _record("accepted"),
+            RecordFacts(1, 2, "excluded", "d" * 64, None),
+        ),
+        (
+            ResultSet(3, "Blue+F", "Orange+2", True, None),
+            _record("accepted"),
+            RecordFacts(1, 2, "accepted", "d" * 64, "Blue+F"),
+        ),
+        (
+            ResultCleared(3, "Blue+F"),
+            _record("accepted", "Blue+F"),
+            RecordFacts(1, 2, "accepted", "d" * 64, None),
+        ),
+    ],
+)
+def test_an_action_on_a_record_changes_that_record_only(
+    action: Confirmed | Excluded | ResultSet | ResultCleared, before: State, after: RecordFacts
+) -> None:
+    effect = action.effect(before, AT)
+    assert effect.records == {3: after}
+    assert (effect.event, effect.tokens, effect.uploads) == (None, {}, {})
+    assert before.after(effect).records[3] == after
+    assert before.records[3] != after  # the state before is left as it was
+
+
+def test_an_action_on_what_the_state_does_not_hold_cannot_be_applied() -> None:
+    with pytest.raises(KeyError):
+        Confirmed(9).effect(_record(), AT)
+    with pytest.raises(KeyError):
+        TokenRevoked(2).effect(State(), AT)
+
+
+def test_changes_of_the_event_say_their_fields_in_order() -> None:
+    created = EventFacts("Open", "Pilo", None, None, True, AT, None, said=EVENT_FACTS)
+    changed = EventChanged({"rounds": 7, "name": "Open 2026"}).effect(State(created), AT).event
+    assert changed is not None and (changed.name, changed.rounds) == ("Open 2026", 7)
+    assert changed.said == created.said
+    final = Finalised().effect(State(created), AT).event
+    assert final is not None and final.finalised_at == AT
+    # a trail whose creation is missing says only what its later entries set
+    alone = EventChanged({"rounds": 7}).effect(State(), AT).event
+    assert alone is not None and alone.said == ("rounds",)
+
+
+def test_the_corrections_and_their_words() -> None:
+    assert CORRECTIONS == {"excluded", "reinstated", "result-set", "result-cleared"}
+    assert REASONS_SHOWN == {"excluded", "result-set"}
+    words = {entry.action: found.words() for entry in trail() if (found := correction(entry))}
+    assert words == {
+        "excluded": "excluded",
+        "reinstated": "counted again",
+        "result-set": "official result Blue+F (adjudicated Orange+13)",
+        "result-cleared": "official result taken back: the adjudicated result counts",
+    }
+
+
+def test_replay_says_which_entries_cannot_be_applied() -> None:
+    entries = trail()
+    broken = [
+        *entries[:4],
+        Entry(**{**entries[4].to_dict(), "details": {"record": 99}}),
+        Entry(**{**entries[5].to_dict(), "action": "renamed"}),
+        *entries[6:],
+    ]
+    _, problems = replay(broken)
+    assert problems == [
+        (5, "its details cannot be applied (99)"),
+        (6, "its details cannot be applied (unknown action 'renamed')"),
+    ]

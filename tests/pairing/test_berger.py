@@ -1,0 +1,194 @@
+"""FIDE's Berger tables (Handbook C.05, Annex 1), as arbiter computes them and pairs by them.
+
+The tables below are the ones FIDE publishes, written out by hand from the regulation's
+table for 3 to 14 players ("1-4" is player 1 in the first seat against player 4); the table
+for 15 or 16 players is the one gacrux (FIDE's reference tool) gives, the second source.
+With an odd number of players the highest number is the dummy: whoever meets it has the
+round off.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from arbiter.pairing import Game, Player, Tournament, pair
+from arbiter.pairing.berger import berger_round, berger_rounds, cycle_length, table_round
+
+PUBLISHED = {
+    4: ["1-4 2-3", "4-3 1-2", "2-4 3-1"],
+    6: ["1-6 2-5 3-4", "6-4 5-3 1-2", "2-6 3-1 4-5", "6-5 1-4 2-3", "3-6 4-2 5-1"],
+    8: [
+        "1-8 2-7 3-6 4-5",
+        "8-5 6-4 7-3 1-2",
+        "2-8 3-1 4-7 5-6",
+        "8-6 7-5 1-4 2-3",
+        "3-8 4-2 5-1 6-7",
+        "8-7 1-6 2-5 3-4",
+        "4-8 5-3 6-2 7-1",
+    ],
+    10: [
+        "1-10 2-9 3-8 4-7 5-6",
+        "10-6 7-5 8-4 9-3 1-2",
+        "2-10 3-1 4-9 5-8 6-7",
+        "10-7 8-6 9-5 1-4 2-3",
+        "3-10 4-2 5-1 6-9 7-8",
+        "10-8 9-7 1-6 2-5 3-4",
+        "4-10 5-3 6-2 7-1 8-9",
+        "10-9 1-8 2-7 3-6 4-5",
+        "5-10 6-4 7-3 8-2 9-1",
+    ],
+    12: [
+        "1-12 2-11 3-10 4-9 5-8 6-7",
+        "12-7 8-6 9-5 10-4 11-3 1-2",
+        "2-12 3-1 4-11 5-10 6-9 7-8",
+        "12-8 9-7 10-6 11-5 1-4 2-3",
+        "3-12 4-2 5-1 6-11 7-10 8-9",
+        "12-9 10-8 11-7 1-6 2-5 3-4",
+        "4-12 5-3 6-2 7-1 8-11 9-10",
+        "12-10 11-9 1-8 2-7 3-6 4-5",
+        "5-12 6-4 7-3 8-2 9-1 10-11",
+        "12-11 1-10 2-9 3-8 4-7 5-6",
+        "6-12 7-5 8-4 9-3 10-2 11-1",
+    ],
+    14: [
+        "1-14 2-13 3-12 4-11 5-10 6-9 7-8",
+        "14-8 9-7 10-6 11-5 12-4 13-3 1-2",
+        "2-14 3-1 4-13 5-12 6-11 7-10 8-9",
+        "14-9 10-8 11-7 12-6 13-5 1-4 2-3",
+        "3-14 4-2 5-1 6-13 7-12 8-11 9-10",
+        "14-10 11-9 12-8 13-7 1-6 2-5 3-4",
+        "4-14 5-3 6-2 7-1 8-13 9-12 10-11",
+        "14-11 12-10 13-9 1-8 2-7 3-6 4-5",
+        "5-14 6-4 7-3 8-2 9-1 10-13 11-12",
+        "14-12 13-11 1-10 2-9 3-8 4-7 5-6",
+        "6-14 7-5 8-4 9-3 10-2 11-1 12-13",
+        "14-13 1-12 2-11 3-10 4-9 5-8 6-7",
+        "7-14 8-6 9-5 10-4 11-3 12-2 13-1",
+    ],
+    16: [
+        "1-16 2-15 3-14 4-13 5-12 6-11 7-10 8-9",
+        "16-9 10-8 11-7 12-6 13-5 14-4 15-3 1-2",
+        "2-16 3-1 4-15 5-14 6-13 7-12 8-11 9-10",
+        "16-10 11-9 12-8 13-7 14-6 15-5 1-4 2-3",
+        "3-16 4-2 5-1 6-15 7-14 8-13 9-12 10-11",
+        "16-11 12-10 13-9 14-8 15-7 1-6 2-5 3-4",
+        "4-16 5-3 6-2 7-1 8-15 9-14 10-13 11-12",
+        "16-12 13-11 14-10 15-9 1-8 2-7 3-6 4-5",
+        "5-16 6-4 7-3 8-2 9-1 10-15 11-14 12-13",
+        "16-13 14-12 15-11 1-10 2-9 3-8 4-7 5-6",
+        "6-16 7-5 8-4 9-3 10-2 11-1 12-15 13-14",
+        "16-14 15-13 1-12 2-11 3-10 4-9 5-8 6-7",
+        "7-16 8-6 9-5 10-4 11-3 12-2 13-1 14-15",
+        "16-15 1-14 2-13 3-12 4-11 5-10 6-9 7-8",
+        "8-16 9-7 10-6 11-5 12-4 13-3 14-2 15-1",
+    ],
+}
+
+
+def published(places: int, round_: int) -> tuple[tuple[int, int], ...]:
+    return tuple(
+        (int(a), int(b))
+        for a, b in (pair.split("-") for pair in PUBLISHED[places][round_ - 1].split())
+    )
+
+
+PLAYERS = list(range(3, 17))
+
+
+@pytest.mark.parametrize("places", sorted(PUBLISHED))
+def test_the_tables_are_fides(places: int) -> None:
+    assert cycle_length(places) == places - 1
+    for round_ in range(1, places):
+        assert table_round(places, round_) == published(places, round_), round_
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_single_round_robin_is_the_table_with_a_dummy_for_an_odd_number(players: int) -> None:
+    places = players + players % 2
+    assert cycle_length(players) == places - 1
+    assert berger_rounds(players) == tuple(published(places, r) for r in range(1, places))
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_double_round_robin_swaps_the_last_two_rounds_then_reverses_colours(players: int) -> None:
+    places = players + players % 2
+    cycle = places - 1
+    rounds = berger_rounds(players, double=True)
+    assert len(rounds) == 2 * cycle
+    first = [published(places, r) for r in range(1, cycle + 1)]
+    first[-2], first[-1] = first[-1], first[-2]
+    assert list(rounds[:cycle]) == first
+    for r in range(1, cycle + 1):
+        assert rounds[cycle + r - 1] == tuple((b, a) for a, b in published(places, r))
+
+
+@pytest.mark.parametrize("players", [p for p in PLAYERS if p % 2 == 0])
+def test_nobody_has_one_colour_three_times_running_in_a_double_round_robin(players: int) -> None:
+    """What the swap of C.05 Annex 1 is for: without it players 1 and N/2 + 1 would."""
+    for player in range(1, players + 1):
+        seats = "".join(
+            "f" if player == first else "s"
+            for boards in berger_rounds(players, double=True)
+            for first, second in boards
+            if player in (first, second)
+        )
+        assert "fff" not in seats and "sss" not in seats, (player, seats)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_every_pair_meets_once_a_cycle_with_each_colour_once_over_two(players: int) -> None:
+    met: dict[tuple[int, int], int] = {}
+    for boards in berger_rounds(players, double=True):
+        for first, second in boards:
+            met[(first, second)] = met.get((first, second), 0) + 1
+    places = players + players % 2
+    for a in range(1, places + 1):
+        for b in range(a + 1, places + 1):
+            assert met.get((a, b)) == 1 and met.get((b, a)) == 1, (a, b)
+
+
+def test_rounds_outside_the_tables_are_refused() -> None:
+    with pytest.raises(ValueError):
+        berger_round(4, 4)
+    with pytest.raises(ValueError):
+        berger_round(5, 11, double=True)
+    with pytest.raises(ValueError):
+        table_round(5, 1)
+
+
+def _players(n: int) -> tuple[Player, ...]:
+    return tuple(Player(number, f"player {number}") for number in range(1, n + 1))
+
+
+@pytest.mark.parametrize("players", [3, 4, 7, 10])
+@pytest.mark.parametrize("system", ["round-robin", "double-round-robin"])
+def test_pair_follows_the_table_round_after_round(players: int, system: str) -> None:
+    """Played round after round through the library: boards in the table's order (the bye
+    board left out), the dummy's opponent with the round off as the pairing-allocated bye."""
+    double = system == "double-round-robin"
+    tournament = Tournament(players=_players(players))
+    for round_, table in enumerate(berger_rounds(players, double=double), 1):
+        found = pair(tournament, system)  # type: ignore[arg-type]
+        assert found.round == round_
+        assert [(b.first, b.second) for b in found.boards] == [
+            (a, b) for a, b in table if max(a, b) <= players
+        ]
+        assert [b.board for b in found.boards] == list(range(1, len(found.boards) + 1))
+        resting = [min(a, b) for a, b in table if max(a, b) > players]
+        assert [b.player for b in found.byes] == resting
+        assert all(b.kind == "pairing" and b.points == 1.0 for b in found.byes)
+        games = tuple(Game(round_, b.first, b.second, "1-0") for b in found.boards)
+        tournament = Tournament(
+            players=tournament.players,
+            games=tournament.games + games,
+            byes=tournament.byes + found.byes,
+        )
+    with pytest.raises(ValueError, match="complete"):
+        pair(tournament, system)  # type: ignore[arg-type]
+
+
+def test_a_round_robin_places_players_in_order_of_their_numbers() -> None:
+    """Numbers need not run from 1: the table's places are the players in number order."""
+    players = tuple(Player(n, f"p{n}") for n in (3, 10, 42, 7))
+    found = pair(Tournament(players=players), "round-robin")
+    assert [(b.first, b.second) for b in found.boards] == [(3, 42), (7, 10)]
