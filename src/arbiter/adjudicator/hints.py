@@ -398,8 +398,8 @@ class _Search:
             if claimed and not (fitted and cost <= CHEAP_COST):
                 break
             for ply in nearest_first:
-                if ply < self.refused and cost > CHEAP_COST:
-                    continue  # at the earlier plies, the cheap slips only
+                if ply < self.refused and (cost > CHEAP_COST or cost == FIT_COST):
+                    continue  # at the earlier plies, the cheap slips only; no path fitted
                 if ply == self.refused and (level > 0 or fitted):
                     continue
                 for option in self._leveled(ply, cost, level):
