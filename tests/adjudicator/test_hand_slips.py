@@ -1,9 +1,12 @@
 """Repair hints for the slips a hand makes copying a scoresheet (``spec/hints.md``, "Move
-slips"): handwritten look-alikes (``a``/``d``, ``6``/``8``, ``1``/``4``, ``2``/``7``, and the
-fainter ``3``/``5``), one part of a move of several miscopied while the others were copied
-right, a Pilare path with a direction dropped, doubled or two swapped. Each is written into a
-real record (the samples), and the move meant must come first among the suggestions, at the
-slip or at the later move it makes refused; none of these was found before those slips were.
+slips"): handwritten look-alikes (``a``/``d``, ``c``/``e``, ``b``/``h``, ``6``/``8``,
+``3``/``8``, ``1``/``4``, ``2``/``7``, and the fainter ``3``/``5``), one part of a move of
+several miscopied while the others were copied right, a Pilare path with a direction
+dropped, doubled or two swapped. Each is written into a real record (the samples), and the
+move meant must come first among the suggestions, at the slip or at the later move it makes
+refused. The a/d, 1/4, 6/8, 2/7 and 3/5 slips, the miscopied Implo step and capture origin,
+and the Pilare paths were not found before these slips were searched; c/e, b/h and 3/8 were
+(the old table had them), and stay found now that a look-alike is read in a square only.
 """
 
 from __future__ import annotations
@@ -68,6 +71,18 @@ def suggestions_for(sample: str, ply: int, word: str) -> tuple[dict[str, Any], l
             "implo/valid/01-club-ladder-8x8.grn", 59, "f4/e4:d4/d4:d3/d5/g4:g6/g6",
             "f4/e4:d4/d4:d5/d5/g4:g6/g6", "look-alike", 59,
         ),
+        # c/e, b/h and 3/8 in one part of an Implo placement, the others right: the part
+        # corrected is the one miscopied (the placement, a step's first or second square)
+        ("implo/valid/01-club-ladder-8x8.grn", 13, "d1/b1:e2", "d1/b1:c2", "look-alike", 13),
+        ("implo/valid/01-club-ladder-8x8.grn", 5, "g4/b4:h3", "g4/h4:h3", "look-alike", 5),
+        ("implo/valid/01-club-ladder-8x8.grn", 24, "f7/f3:e8", "f7/f8:e8", "look-alike", 24),
+        ("implo/valid/01-club-ladder-8x8.grn", 29, "c2/e1/c2:c4", "e2/e1/c2:c4", "look-alike", 29),
+        # 5/6, a look-alike and a neighbour both: the cheaper slip names it
+        ("implo/valid/01-club-ladder-8x8.grn", 25, "g6/h5", "g6/h6", "rank off by one", 25),
+        # legal slips, refused later: c/e, b/h, 3/8
+        ("implo/valid/01-club-ladder-8x8.grn", 6, "e1", "c1", "look-alike", 13),
+        ("implo/valid/01-club-ladder-8x8.grn", 3, "b3", "h3", "look-alike", 5),
+        ("implo/valid/01-club-ladder-8x8.grn", 14, "e3", "e8", "look-alike", 24),
         # legal slips, refused later: a/d, 1/4, 6/8 and 3/5
         ("pilo/valid/01-club-ladder-8x8-swap.grn", 1, "d5", "a5", "look-alike", 26),
         ("pilo/valid/02-blitz-6x6.grn", 10, "b4", "b1", "look-alike", 17),
