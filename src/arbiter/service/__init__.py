@@ -11,19 +11,32 @@
 - :mod:`.events`: events kept on the server: their rules, storage and audit trail, with no
   face in it (SQLAlchemy is imported by its storage modules only).
 
-The faces use core and events; ``cli`` and ``web`` do not import each other, but for
-``arbiter serve`` (:mod:`.cli.serve`), which starts the server of :mod:`.web.server`.
-``tests/test_layers.py`` holds these rules.
+The faces use core and events; ``cli`` and ``web`` do not import each other. ``arbiter
+serve`` reads its options in :mod:`.cli.serve` (as :class:`.core.serving.ServerOptions`)
+and starts the server of :mod:`.web.server` through :func:`run_server`, here, where the
+faces meet. ``tests/test_layers.py`` holds these rules.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from arbiter.notation.exports import lazy_exports
 
 if TYPE_CHECKING:
+    from arbiter.service.core.serving import ServerOptions
     from arbiter.service.web import DEFAULT_MAX_BODY, create_app
 
-__all__ = ["DEFAULT_MAX_BODY", "create_app"]
-__getattr__, __dir__ = lazy_exports(globals(), {"arbiter.service.web": tuple(__all__)})
+__all__ = ["DEFAULT_MAX_BODY", "create_app", "run_server"]
+__getattr__, __dir__ = lazy_exports(
+    globals(), {"arbiter.service.web": ("DEFAULT_MAX_BODY", "create_app")}
+)
+
+
+def run_server(options: ServerOptions, say: Callable[[str], None]) -> None:
+    """Serve the API and the pages as ``options`` ask, until SIGTERM or SIGINT (``say``
+    tells a person where and how). The web face is loaded only here, when it is run."""
+    from arbiter.service.web.server import run
+
+    run(options, say)

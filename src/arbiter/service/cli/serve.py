@@ -5,7 +5,8 @@ Every option may also come from the environment (``ARBITER_HOST``, ``ARBITER_POR
 ``ARBITER_CHANNEL_TIMEOUT``, ``ARBITER_DATABASE``, ``ARBITER_WORKERS``,
 ``ARBITER_CREATION_KEY``); a command-line option wins. Flask and waitress are imported only
 when the command runs, so that the rest of the CLI starts fast. The server itself is
-:mod:`arbiter.service.web.server`; this module only reads its options.
+:mod:`arbiter.service.web.server`, reached through :func:`arbiter.service.run_server`; this
+module only reads its options.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 
 import click
 
-from arbiter.service.web import DEFAULT_MAX_BODY
+from arbiter.service.core.serving import DEFAULT_MAX_BODY, ServerOptions
 
 
 class ByteSize(click.ParamType):  # type: ignore[type-arg]  # generic only from click 8.2
@@ -134,8 +135,8 @@ def serve(
 ) -> None:
     """Run the HTTP API (see spec/api.md) and the events service (spec/events.md) until
     SIGTERM or Ctrl-C, which let the requests under way finish."""
+    from arbiter.service import run_server
     from arbiter.service.events.store import default_url
-    from arbiter.service.web.server import ServerOptions, run
 
     url = database or default_url()
     _upgrade(url)
@@ -152,7 +153,7 @@ def serve(
         workers=workers,
         creation_key=creation_key,
     )
-    run(options, say=lambda line: click.echo(f"arbiter: {line}", err=True))
+    run_server(options, say=lambda line: click.echo(f"arbiter: {line}", err=True))
 
 
 def _key() -> None:

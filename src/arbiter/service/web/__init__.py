@@ -9,13 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from arbiter.service.core.serving import DEFAULT_MAX_BODY
+
 if TYPE_CHECKING:
     from flask import Flask
 
 __all__ = ["DEFAULT_MAX_BODY", "create_app"]
-
-DEFAULT_MAX_BODY = 16 * 1024 * 1024
-"""Bytes a request body may hold unless configured otherwise (``MAX_CONTENT_LENGTH``)."""
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:

@@ -10,28 +10,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from arbiter.service.core.serving import ServerOptions
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 """The hosts that only this machine reaches."""
-
-
-@dataclass(frozen=True, slots=True)
-class ServerOptions:
-    """What ``arbiter serve`` was asked for (spec/cli.md): where to listen, how many
-    threads and processes, the limits, the access log, the events' database URL, and the
-    key that creating an event needs (None: none)."""
-
-    host: str
-    port: int
-    threads: int
-    max_body: int
-    connection_limit: int
-    channel_timeout: int
-    access_log: str
-    database: str
-    workers: int = 1
-    creation_key: str | None = None
 
 
 def run(options: ServerOptions, say: Callable[[str], None]) -> None:
