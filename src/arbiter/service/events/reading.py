@@ -523,7 +523,7 @@ def _trf_comments(tx: Tx, event_id: str) -> list[str]:
     lines = []
     described = {row.number: _described(row) for row in storage.record_rows(tx, event_id)}
     found = storage.entries(tx, event_id)
-    for entry, state in zip(found, _states(found), strict=True):
+    for entry, state in zip(found, states_before(found), strict=True):
         paired = _paired_action(entry)
         if paired is not None:
             line = f"### {paired.TRF_CODE} {entry.at} entry {entry.number}: {paired.words(state)}"
@@ -552,9 +552,10 @@ def _paired_action(entry: Entry) -> Paired | None:
     return action if isinstance(action, Paired) else None
 
 
-def _states(found: list[Entry]) -> list[State]:
-    """The state of the event before each entry (what a paired action's words name), built
-    only as far as the trail has paired actions."""
+def states_before(found: list[Entry]) -> list[State]:
+    """The state of the event before each entry (the players and pairings a paired
+    action's words name), built only when the trail has paired actions. An entry that does
+    not apply leaves the state as it was: verification says so, and the words go on."""
     if not any(entry.action in PAIRED_ACTIONS for entry in found):
         return [State()] * len(found)
     states, state = [], State()
@@ -563,7 +564,7 @@ def _states(found: list[Entry]) -> list[State]:
         try:
             state = state.after(parse(entry).effect(state, entry.at))
         except (KeyError, TypeError, ValueError):
-            pass  # verification says so; the TRF goes on
+            pass
     return states
 
 

@@ -9,9 +9,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from arbiter.service.events.actions import ACTIONS, Correction, Paired, State, parse
+from arbiter.service.events.actions import Correction, Paired, State, parse
 from arbiter.service.events.chain import Entry
-from arbiter.service.events.reading import entries, list_records
+from arbiter.service.events.reading import entries, list_records, states_before
 from arbiter.service.events.store import Store
 from arbiter.service.events.views import RecordView
 
@@ -54,7 +54,7 @@ def trail_lines(store: Store, event_id: str) -> list[TrailLine]:
             action=entry.action,
             hash=entry.hash,
         )
-        for entry, state in zip(found, _states(found), strict=True)
+        for entry, state in zip(found, states_before(found), strict=True)
     ]
     return lines[::-1]
 
@@ -86,21 +86,6 @@ def _described(view: RecordView) -> str:
     names = " v ".join(view.players.values()) or "unreadable"
     where = f"round {view.round}, " if view.round is not None else ""
     return f"record {view.record} ({where}{names})"
-
-
-def _states(found: list[Entry]) -> list[State]:
-    """The state before each entry, as far as the words of a paired event's actions need it
-    (the players and pairings they name)."""
-    if not any(issubclass(ACTIONS.get(e.action, object), Paired) for e in found):
-        return [State()] * len(found)
-    states, state = [], State()
-    for entry in found:
-        states.append(state)
-        try:
-            state = state.after(parse(entry).effect(state, entry.at))
-        except (KeyError, TypeError, ValueError):
-            pass  # verification says so; the words go on
-    return states
 
 
 def what_was_done(entry: Entry, state: State, described: Mapping[int, str]) -> str:
