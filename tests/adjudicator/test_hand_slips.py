@@ -16,42 +16,21 @@ from typing import Any
 
 import pytest
 
-import arbiter
 from arbiter.adjudicator import hints
-from arbiter.adjudicator.replay import error_report
-from arbiter.notation.ast import Record
 from arbiter.notation.build import check_move, move_in_game
 from arbiter.notation.errors import RecordError
 from arbiter.notation.games import find_game
 from arbiter.notation.grn_scan import move_of_text
+from tests.adjudicator.test_hints import first_error, slipped
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
-
-
-def slipped(text: str, ply: int, word: str) -> str:
-    """``text`` with the move of ``ply`` written as ``word``."""
-    where = arbiter.parse_record(text).turns[ply - 1].where
-    assert where.line is not None and where.column is not None
-    lines = text.split("\n")
-    line = lines[where.line - 1]
-    end = line.find(" ", where.column - 1)
-    end = len(line) if end == -1 else end
-    lines[where.line - 1] = line[: where.column - 1] + word + line[end:]
-    return "\n".join(lines)
-
-
-def first_error(text: str) -> dict[str, Any]:
-    [item] = arbiter.read_records(text)
-    report = arbiter.adjudicate(item) if isinstance(item, Record) else error_report(item)
-    assert not report.valid
-    return report.errors[0]
 
 
 def suggestions_for(sample: str, ply: int, word: str) -> tuple[dict[str, Any], list[Any]]:
     """The first error of ``sample`` with the move of ``ply`` written ``word``, and its
     suggestions as (ply, move, slip)."""
     text = (SAMPLES / sample).read_text(encoding="utf-8")
-    error = first_error(slipped(text, ply, word))
+    error = first_error(slipped(ply, word, text))
     found = [(s["ply"], s["move"], s["slip"]) for s in error.get("suggestions", [])]
     return error, found
 

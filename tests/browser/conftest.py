@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -86,3 +87,17 @@ def screenshot(page: Any, name: str, selector: str | None = None) -> Path:
     else:
         page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def serious_findings(page: Any) -> list[str]:
+    """What axe-core (the copy the axe-playwright-python package carries) finds serious or
+    critical on the page as it stands, one line each."""
+    page.evaluate(
+        resources.files("axe_playwright_python").joinpath("axe.min.js").read_text("utf-8")
+    )
+    found = page.evaluate("axe.run().then(r => r.violations)")
+    return [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])}) {v['nodes'][0]['target']}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]

@@ -9,13 +9,12 @@ from __future__ import annotations
 import json
 import urllib.request
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, serious_findings
 from tests.service.test_serve import LOCAL, running_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -177,7 +176,6 @@ def test_every_page_fits_a_phone_and_a_desktop_and_passes_the_audit(
         "desk": f"/events/{event}/desk",
         "standings-html": f"/api/v1/events/{event}/standings?format=html",
     }
-    audit = resources.files("axe_playwright_python").joinpath("axe.min.js").read_text("utf-8")
     for size, viewport in (("390", PHONE), ("1280", DESKTOP)):
         context, page, problems = watched(browser, viewport, site)
         for name, path in pages.items():
@@ -188,13 +186,7 @@ def test_every_page_fits_a_phone_and_a_desktop_and_passes_the_audit(
                 page.evaluate(WIDER)
             )
             screenshot(page, f"{name}-{size}")
-            page.evaluate(audit)
-            found = page.evaluate("axe.run().then(r => r.violations)")
-            serious = [
-                f"{v['id']}: {v['help']} ({len(v['nodes'])})"
-                for v in found
-                if v["impact"] in ("serious", "critical")
-            ]
+            serious = serious_findings(page)
             assert serious == [], f"{name} at {size} px: {serious}"
         context.close()
         assert problems == []

@@ -12,13 +12,12 @@ import json
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, serious_findings
 from tests.browser.test_event_pages import DESKTOP, PHONE, ROUNDS, WIDER, site, watched
 from tests.events.test_paired import NAMES, game_text
 from tests.service.test_serve import LOCAL
@@ -97,7 +96,6 @@ def signed_in(page: Any, site: str, event: str, token: str) -> None:
 def test_every_page_fits_a_phone_and_a_desktop_with_no_cell_cut(
     browser: Any, site: str, events: Events
 ) -> None:
-    audit = resources.files("axe_playwright_python").joinpath("axe.min.js").read_text("utf-8")
     pages = {}
     for kind, event in (("paired", events.paired), ("uploads", events.uploads)):
         pages |= {
@@ -124,13 +122,7 @@ def test_every_page_fits_a_phone_and_a_desktop_with_no_cell_cut(
             assert width[0] <= width[1], f"{name} at {size} px: " + str(page.evaluate(WIDER))
             assert page.evaluate(CUT) == [], f"{name} at {size} px: a cell is cut"
             screenshot(page, f"pages-{name}-{size}")
-            page.evaluate(audit)
-            found = page.evaluate("axe.run().then(r => r.violations)")
-            serious = [
-                f"{v['id']}: {v['help']} ({len(v['nodes'])}) {v['nodes'][0]['target']}"
-                for v in found
-                if v["impact"] in ("serious", "critical")
-            ]
+            serious = serious_findings(page)
             assert serious == [], f"{name} at {size} px: {serious}"
         context.close()
         assert problems == []
