@@ -437,9 +437,10 @@ def test_random_games_follow_the_rules(history: list[tuple[State, Move]]) -> Non
     assert final.passes < 2 or RULES.outcome(final) is not None
 
 
-def owners_by_pairing(board_: tuple[str, ...], size: int) -> list[int | None]:
+def owners_by_pairing(board_: tuple[str, ...], size: int) -> list[tuple[int, int | None, int]]:
     """Reference for the scoring: find patches and groups by brute force, then remove pairs
-    of equal-sized Blue and Orange groups one pair at a time, as the rule text says."""
+    of equal-sized Blue and Orange groups one pair at a time, as the rule text says. Each
+    patch's size, owner and biggest group left, in the order of their first squares."""
 
     def linked(a: int, b: int) -> bool:
         return abs(a % size - b % size) + abs(a // size - b // size) == 1
@@ -452,7 +453,7 @@ def owners_by_pairing(board_: tuple[str, ...], size: int) -> list[int | None]:
             found = [r for r in found if r not in touching] + [merged]
         return sorted(found, key=min)
 
-    owners: list[int | None] = []
+    owners: list[tuple[int, int | None, int]] = []
     for patch in regions([i for i, c in enumerate(board_) if c != "x"], lambda a, b: True):
         sizes: list[list[int]] = [[], []]
         disks = [i for i in patch if board_[i]]
@@ -463,7 +464,8 @@ def owners_by_pairing(board_: tuple[str, ...], size: int) -> list[int | None]:
             sizes[0].remove(paired)
             sizes[1].remove(paired)
         best = [max(s, default=0) for s in sizes]
-        owners.append(None if best == [0, 0] else int(best[1] > best[0]))
+        owner = None if best == [0, 0] else int(best[1] > best[0])
+        owners.append((len(patch), owner, 0 if owner is None else best[owner]))
     return owners
 
 
@@ -483,5 +485,5 @@ def owners_by_pairing(board_: tuple[str, ...], size: int) -> list[int | None]:
 def test_scoring_agrees_with_removing_pairs_one_by_one(case: tuple[int, list[str]]) -> None:
     size, cells = case
     board_ = tuple(cells)
-    owners = [p.owner for p in score_patches(board_, size, RULES.pieces)]
-    assert owners == owners_by_pairing(board_, size)
+    found = [(p.size, p.owner, p.group) for p in score_patches(board_, size, RULES.pieces)]
+    assert found == owners_by_pairing(board_, size)

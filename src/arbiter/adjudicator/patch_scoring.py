@@ -9,8 +9,6 @@ in its own description; the scoring is handed them as :class:`Pieces`.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.board import geometry
@@ -52,21 +50,43 @@ def score_patches(board: tuple[str, ...], size: int, pieces: Pieces) -> list[Pat
     """Every patch of ``board`` with its owner, in the order of their first squares
     (``spec/rules/pilo.md``, "Scoring").
 
-    Group and patch sizes count squares, so a stack of any height adds one."""
+    Group and patch sizes count squares, so a stack of any height adds one. A group lies
+    inside one patch (blocks separate patches, and a group holds no block), so each patch's
+    groups are found by fills over the patch's own squares, right after the patch's fill.
+    Runs once for every finished record: written out as plain loops over lists."""
     neighbours = geometry(size).neighbours
     block = pieces.block
-    label = [-1] * len(board)
-    firsts: list[int] = []
-    areas: list[int] = []
-    for i, cell in enumerate(board):
-        if cell != block and label[i] < 0:
-            areas.append(_fill(i, neighbours, label, len(firsts), lambda j: board[j] != block))
-            firsts.append(i)
-    groups = _group_sizes(board, neighbours, label, len(firsts), pieces)
-    return [
-        PatchResult(first, area, *_owner(*counts))
-        for first, area, counts in zip(firsts, areas, groups, strict=True)
-    ]
+    blue_disk = pieces.disks[BLUE]
+    seen = [False] * len(board)  # squares met by a patch's fill
+    grouped = [False] * len(board)  # stacks met by a group's fill
+    results: list[PatchResult] = []
+    for first, cell in enumerate(board):
+        if cell == block or seen[first]:
+            continue
+        seen[first] = True
+        members = [first]
+        for square in members:  # grows while it is walked: a breadth-first fill
+            for other in neighbours[square]:
+                if not seen[other] and board[other] != block:
+                    seen[other] = True
+                    members.append(other)
+        blue: list[int] = []
+        orange: list[int] = []
+        for square in members:
+            letter = board[square][:1]
+            if not letter or grouped[square]:
+                continue
+            grouped[square] = True
+            group = [square]
+            for stone in group:
+                for other in neighbours[stone]:
+                    if not grouped[other] and board[other][:1] == letter:
+                        grouped[other] = True
+                        group.append(other)
+            (blue if letter == blue_disk else orange).append(len(group))
+        owner, biggest = _owner(blue, orange)
+        results.append(PatchResult(first, len(members), owner, biggest))
+    return results
 
 
 def scores(patches: list[PatchResult]) -> tuple[int, int]:
@@ -112,58 +132,21 @@ def tiebreak(last_play: int | None, score: int, colours: tuple[str, str]) -> tup
     return 1 - last_play, f"scores tied at {score}; {loser} made the last board play and loses"
 
 
-def _group_sizes(
-    board: tuple[str, ...],
-    neighbours: tuple[tuple[int, ...], ...],
-    patch_of: list[int],
-    count: int,
-    pieces: Pieces,
-) -> list[tuple[Counter[int], Counter[int]]]:
-    """Per patch, how many Blue and how many Orange groups it holds of each size."""
-    groups = [(Counter[int](), Counter[int]()) for _ in range(count)]
-    seen = [-1] * len(board)
-    block, disks = pieces.block, pieces.disks
-    for i, cell in enumerate(board):
-        if cell and cell != block and seen[i] < 0:
-            letter = cell[0]
-            area = _fill(i, neighbours, seen, 0, _coloured(board, letter))
-            groups[patch_of[i]][disks.index(letter)][area] += 1
-    return groups
-
-
-def _coloured(board: tuple[str, ...], letter: str) -> Callable[[int], bool]:
-    """The test "square j holds a stack of the colour ``letter``", for :func:`_fill`."""
-    return lambda j: board[j][:1] == letter
-
-
-def _owner(blue: Counter[int], orange: Counter[int]) -> tuple[int | None, int]:
-    """The owner after pair removal and the size of its biggest group left.
+def _owner(blue: list[int], orange: list[int]) -> tuple[int | None, int]:
+    """The owner after pair removal and the size of its biggest group left, from the sizes
+    of each colour's groups.
 
     Removing pairs of equal sizes leaves, at each size, only the colour that had more groups
-    of that size; so the biggest group left is at the largest size where the counts differ."""
-    for area in sorted(blue.keys() | orange.keys(), reverse=True):
-        if blue[area] != orange[area]:
-            return (BLUE if blue[area] > orange[area] else ORANGE), area
+    of that size; so the biggest group left is at the largest size where the counts differ.
+    That is where the two lists of sizes, each sorted from the largest, first differ: the
+    colour whose size there is larger (or whose list goes on) owns the patch with it."""
+    blue.sort(reverse=True)
+    orange.sort(reverse=True)
+    for mine, theirs in zip(blue, orange):
+        if mine != theirs:
+            return (BLUE, mine) if mine > theirs else (ORANGE, theirs)
+    if len(blue) > len(orange):
+        return BLUE, blue[len(orange)]
+    if len(orange) > len(blue):
+        return ORANGE, orange[len(blue)]
     return None, 0
-
-
-def _fill(
-    start: int,
-    neighbours: tuple[tuple[int, ...], ...],
-    label: list[int],
-    value: int,
-    inside: Callable[[int], bool],
-) -> int:
-    """Label the orthogonally connected squares around ``start`` for which ``inside`` holds
-    (and that have no label yet) with ``value``; return how many there are."""
-    label[start] = value
-    todo = [start]
-    count = 0
-    while todo:
-        square = todo.pop()
-        count += 1
-        for other in neighbours[square]:
-            if label[other] < 0 and inside(other):
-                label[other] = value
-                todo.append(other)
-    return count

@@ -70,7 +70,6 @@ every man on the board (spec/rules/pilare.md, section 1); none ever leaves it.""
 # Directions in the order legal_moves tries them (alphabetical, so each origin's paths come
 # out in sorted order). Index d and 3 - d are opposite: e/w and n/s.
 DIRECTIONS = "ensw"
-DIRECTION_INDEX: Mapping[str, int] = {letter: d for d, letter in enumerate(DIRECTIONS)}
 DELTAS = tuple([STEPS[letter] for letter in DIRECTIONS])  # (file, rank), as DIRECTIONS
 WORDS = ("east", "north", "south", "west")
 NO_DIRECTION = 4  # "no previous step", for the first step of a path
@@ -249,13 +248,13 @@ def _trace(size: int, start: int, path: str) -> list[int]:
 
     Raises ``IllegalMoveError`` for a letter other than n/s/e/w, a step straight back to
     the square just left (only the immediately previous step matters), or a step off the
-    board."""
+    board. Runs for every move replayed: a letter's direction is found with ``str.find``."""
     table = _neighbours(size)
     squares: list[int] = []
     here, previous = start, NO_DIRECTION
     for step, letter in enumerate(path, 1):
-        d = DIRECTION_INDEX.get(letter)
-        if d is None:
+        d = DIRECTIONS.find(letter)
+        if d < 0:
             raise IllegalMoveError(f"step {step} is {letter!r}; a path uses only n, s, e, w")
         if d == 3 - previous:
             raise IllegalMoveError(
@@ -283,19 +282,31 @@ def _off_board(size: int, here: int, d: int, step: int) -> str:
 
 
 def _sown(state: State, start: int, stack: str, squares: list[int]) -> State:
-    """Drop the stack's men bottom first onto ``squares`` and update the topped counts only
-    for the squares the move touched."""
-    old = state.board
-    board = list(old)
+    """Drop the stack's men bottom first onto ``squares`` and update the topped counts as
+    the men land: each man dropped becomes the top of its square, in place of the top it
+    covers, so the counts change only there (the lifted stack's top was the mover's).
+    Runs for every move replayed, hence the counting written out per man."""
+    board = list(state.board)
     board[start] = ""
-    for man, square in zip(stack, squares, strict=True):
-        board[square] += man
     red_man, black_man = MEN
     red, black = state.topped
-    for square in {start, *squares}:
-        before, after = old[square][-1:], board[square][-1:]
-        red += (after == red_man) - (before == red_man)
-        black += (after == black_man) - (before == black_man)
+    if stack[-1] == red_man:  # the lifted stack was topped by the mover: it counts no more
+        red -= 1
+    else:
+        black -= 1
+    for man, square in zip(stack, squares, strict=True):
+        below = board[square]
+        if below:
+            top = below[-1]
+            if top == red_man:
+                red -= 1
+            elif top == black_man:
+                black -= 1
+        board[square] = below + man
+        if man == red_man:
+            red += 1
+        elif man == black_man:
+            black += 1
     return make(State, (state.size, tuple(board), state.ply + 1, (red, black)))
 
 

@@ -10,6 +10,7 @@ and the vertical masks; control is that AND when it names exactly one colour.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from typing import Any, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules
@@ -59,7 +60,7 @@ class State(NamedTuple):
     @property
     def mover(self) -> int:
         """The colour whose turn it is: Black on even plies (Black moves first)."""
-        return BLACK if self.ply % 2 == 0 else WHITE
+        return _mover(self.ply)
 
     @property
     def button_in_play(self) -> bool:
@@ -130,15 +131,16 @@ class PletoreRules(Rules[State]):
         i = geometry(state.size).index(at)
         if state.board[i] != EMPTY:
             raise IllegalMoveError(f"{at} is occupied")
-        opponent = 3 - state.mover
+        mover = _mover(state.ply)
+        opponent = 3 - mover
         if _controller(state.board, state.size, i) == opponent:
             raise IllegalMoveError(f"{at} is controlled by {NAMES[opponent]}")
-        return _mirror_checked(state, _next(state, _set(state.board, i, state.mover)), move)
+        return _mirror_checked(state, _next(state, _set(state.board, i, mover)), move)
 
     def _flip(self, state: State, move: Flip) -> State:
         at = move.at
         i = geometry(state.size).index(at)
-        me, cell = state.mover, state.board[i]
+        me, cell = _mover(state.ply), state.board[i]
         if cell == EMPTY:
             raise IllegalMoveError(f"cannot flip {at}: it is empty")
         if cell == me:
@@ -171,13 +173,23 @@ class PletoreRules(Rules[State]):
 # --- applying a move ----------------------------------------------------------------------
 
 
+def _mover(ply: int) -> int:
+    """``State.mover`` as a plain function, which compiled code calls directly (a property
+    of a named tuple is reached through the object's attributes)."""
+    return BLACK if ply % 2 == 0 else WHITE
+
+
 def _next(state: State, board: tuple[int, ...]) -> State:
     """The state after a board play: the pass streak is broken."""
     return make(State, (state.size, state.komi, board, state.ply + 1, 0, state.button))
 
 
 def _set(board: tuple[int, ...], i: int, colour: int) -> tuple[int, ...]:
-    return board[:i] + (colour,) + board[i + 1 :]
+    """``board`` with ``colour`` on point ``i``: one copy as a list, one as the new tuple
+    (slicing and joining three tuples copies as much and allocates more)."""
+    cells = list(board)
+    cells[i] = colour
+    return tuple(cells)
 
 
 def _mirror_checked(state: State, after: State, move: Move) -> State:
@@ -221,9 +233,12 @@ def _board_after(state: State, move: Move) -> tuple[int, ...]:
 
 
 def _first_uncontrolled(state: State) -> int | None:
-    control = _control_map(state.board, state.size)
-    for i, (cell, ctl) in enumerate(zip(state.board, control, strict=True)):
-        if cell == EMPTY and not ctl:
+    """The first empty point nobody controls, or None. Each empty point's four rays are
+    scanned to their first stones: a pass comes when the board is nearly full, so this
+    looks at a few points, where a control map would sweep the whole board."""
+    board, size = state.board, state.size
+    for i, cell in enumerate(board):
+        if cell == EMPTY and _controller(board, size, i) == EMPTY:
             return i
     return None
 
@@ -260,10 +275,17 @@ def _mirror_message(state: State, move: Move) -> str:
 
 def _controller(board: tuple[int, ...], size: int, i: int) -> int:
     """Who controls point ``i``: scan the four rays to their first stones."""
-    left, right, down, up = geometry(size).rays(SIGHT)[i]
+    left, right, down, up = _sight_rays(size)[i]
     horizontal = _first_stone(board, left) | _first_stone(board, right)
     vertical = _first_stone(board, down) | _first_stone(board, up)
     return CONTROL[horizontal & vertical]
+
+
+@cache
+def _sight_rays(size: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Each point's rays in the order of ``SIGHT``, by size: looked up by the size alone
+    (a look-up by the tuple of directions hashes that tuple at every move)."""
+    return geometry(size).rays(SIGHT)
 
 
 def _first_stone(board: tuple[int, ...], ray: tuple[int, ...]) -> int:
