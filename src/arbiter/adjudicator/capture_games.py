@@ -168,8 +168,9 @@ class CaptureRules(Rules[S]):
         cell = state.board[i]
         if cell:
             raise IllegalMoveError(f"{at} is occupied by {self._describe(cell)}")
-        board = state.board[:i] + (self.pieces.disks[state.turn],) + state.board[i + 1 :]
-        return self._next(state, board, empty=state.empty - 1)
+        cells = list(state.board)  # one copy, then the new tuple (fewer than three slices)
+        cells[i] = self.pieces.disks[state.turn]
+        return self._next(state, tuple(cells), empty=state.empty - 1)
 
     def _capture(self, state: S, move: Capture) -> S:
         table = geometry(state.size)

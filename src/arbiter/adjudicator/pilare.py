@@ -182,7 +182,7 @@ class PilareRules(Rules[State]):
                 f"the path has {_count(len(path), 'step')} but the stack on {move.origin} "
                 f"has {_count(len(stack), 'man', 'men')}"
             )
-        return _sown(state, start, stack, _trace(size, start, path))
+        return _sown(state, start, stack, path)
 
 
 def count_paths(size: int, origin: Point, height: int) -> int:
@@ -243,32 +243,6 @@ def _check_stack(stack: str, origin: Point, turn: int) -> None:
         raise IllegalMoveError(f"{origin} is topped by {COLOURS[MEN.index(top)]}")
 
 
-def _trace(size: int, start: int, path: str) -> list[int]:
-    """The squares the path's steps reach, in order; O(len(path)).
-
-    Raises ``IllegalMoveError`` for a letter other than n/s/e/w, a step straight back to
-    the square just left (only the immediately previous step matters), or a step off the
-    board. Runs for every move replayed: a letter's direction is found with ``str.find``."""
-    table = _neighbours(size)
-    squares: list[int] = []
-    here, previous = start, NO_DIRECTION
-    for step, letter in enumerate(path, 1):
-        d = DIRECTIONS.find(letter)
-        if d < 0:
-            raise IllegalMoveError(f"step {step} is {letter!r}; a path uses only n, s, e, w")
-        if d == 3 - previous:
-            raise IllegalMoveError(
-                f"step {step} turns back ({letter} right after {DIRECTIONS[previous]}, "
-                f"back to {_name(size, squares[-2] if step > 2 else start)})"
-            )
-        target = table[here][d]
-        if target == OFF:
-            raise IllegalMoveError(_off_board(size, here, d, step))
-        squares.append(target)
-        here, previous = target, d
-    return squares
-
-
 def _off_board(size: int, here: int, d: int, step: int) -> str:
     """Name the square beyond the edge as if the board went on (a0, g3 on 6×6, h9 on 8×8);
     west of file a there is no letter, so that side is named by direction alone."""
@@ -281,33 +255,53 @@ def _off_board(size: int, here: int, d: int, step: int) -> str:
     )
 
 
-def _sown(state: State, start: int, stack: str, squares: list[int]) -> State:
-    """Drop the stack's men bottom first onto ``squares`` and update the topped counts as
-    the men land: each man dropped becomes the top of its square, in place of the top it
-    covers, so the counts change only there (the lifted stack's top was the mover's).
-    Runs for every move replayed, hence the counting written out per man."""
+def _sown(state: State, start: int, stack: str, path: str) -> State:
+    """The state after the stack on ``start`` is sown along ``path``, bottom man first, one
+    man on each square the steps reach; O(len(path)).
+
+    Raises ``IllegalMoveError`` for a letter other than n/s/e/w, a step straight back to
+    the square just left (only the immediately previous step matters), or a step off the
+    board. The topped counts change as the men land: each man dropped becomes the top of
+    its square in place of the top it covers (the lifted stack's top was the mover's). Runs
+    for every move replayed, hence one loop that checks, drops and counts."""
+    size = state.size
+    table = _neighbours(size)
     board = list(state.board)
     board[start] = ""
     red_man, black_man = MEN
     red, black = state.topped
-    if stack[-1] == red_man:  # the lifted stack was topped by the mover: it counts no more
+    if stack[-1] == red_man:
         red -= 1
     else:
         black -= 1
-    for man, square in zip(stack, squares, strict=True):
-        below = board[square]
+    here, left, previous = start, start, NO_DIRECTION  # ``left``: the square before ``here``
+    for step, letter in enumerate(path, 1):
+        d = DIRECTIONS.find(letter)
+        if d < 0:
+            raise IllegalMoveError(f"step {step} is {letter!r}; a path uses only n, s, e, w")
+        if d == 3 - previous:
+            raise IllegalMoveError(
+                f"step {step} turns back ({letter} right after {DIRECTIONS[previous]}, "
+                f"back to {_name(size, left)})"
+            )
+        target = table[here][d]
+        if target == OFF:
+            raise IllegalMoveError(_off_board(size, here, d, step))
+        man = stack[step - 1]
+        below = board[target]
         if below:
             top = below[-1]
             if top == red_man:
                 red -= 1
             elif top == black_man:
                 black -= 1
-        board[square] = below + man
+        board[target] = below + man
         if man == red_man:
             red += 1
         elif man == black_man:
             black += 1
-    return make(State, (state.size, tuple(board), state.ply + 1, (red, black)))
+        left, here, previous = here, target, d
+    return make(State, (size, tuple(board), state.ply + 1, (red, black)))
 
 
 def _count_topped(board: tuple[str, ...]) -> tuple[int, int]:
