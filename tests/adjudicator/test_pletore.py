@@ -403,7 +403,7 @@ def test_details_of_an_unfinished_game() -> None:
 
 def test_a_tie_is_an_internal_error() -> None:
     # Ties cannot arise from legal play (spec "Ties"); a forged state must not get a winner.
-    forged = State(3, 0, (EMPTY,) * 9, ply=2, passes=2)
+    forged = State(3, 0, bytes(9), ply=2, passes=2)
     with pytest.raises(RuntimeError, match="tied"):
         RULES.outcome(forged)
 
@@ -488,7 +488,7 @@ def boards(draw: st.DrawFn) -> tuple[int, tuple[int, ...]]:
 @given(boards())
 def test_control_matches_brute_force(sized: tuple[int, tuple[int, ...]]) -> None:
     size, board = sized
-    state = State(size, 0, board)
+    state = State(size, 0, bytes(board))
     expected = [{BLACK: "Black", WHITE: "White"}.get(c) for c in brute_control(board, size)]
     assert list(RULES.control_map(state)) == expected
     points = [Point(i % size, i // size) for i in range(size * size)]

@@ -142,7 +142,7 @@ def _owner(blue: list[int], orange: list[int]) -> tuple[int | None, int]:
     colour whose size there is larger (or whose list goes on) owns the patch with it."""
     blue.sort(reverse=True)
     orange.sort(reverse=True)
-    for mine, theirs in zip(blue, orange):
+    for mine, theirs in zip(blue, orange, strict=False):  # the longer one goes on
         if mine != theirs:
             return (BLUE, mine) if mine > theirs else (ORANGE, theirs)
     if len(blue) > len(orange):

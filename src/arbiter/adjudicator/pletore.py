@@ -1,10 +1,12 @@
 """Pletore: a territory game of sight lines, pinches and flips.
 
 Implements ``spec/rules/pletore.md``, which states the published rules as read with
-``RULINGS.md``. The board is a flat tuple indexed by ``rank * size + file`` holding
-``EMPTY``, ``BLACK`` or ``WHITE``. ``BLACK`` (1) and ``WHITE`` (2) are also bit masks, so the
-colours a point sees along a line OR together and "pinched by" is one AND of the horizontal
-and the vertical masks; control is that AND when it names exactly one colour.
+``RULINGS.md``. The board is a flat ``bytes`` indexed by ``rank * size + file`` holding
+``EMPTY``, ``BLACK`` or ``WHITE`` (a move copies it as one block of memory, where a tuple
+would copy and count a reference per point). ``BLACK`` (1) and ``WHITE`` (2) are also bit
+masks, so the colours a point sees along a line OR together and "pinched by" is one AND of
+the horizontal and the vertical masks; control is that AND when it names exactly one
+colour.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ EMPTY, BLACK, WHITE = 0, 1, 2
 NAMES = {BLACK: DESCRIPTION.colours[0], WHITE: DESCRIPTION.colours[1]}
 LETTERS = ("", *DESCRIPTION.letters)  # indexed by EMPTY, BLACK, WHITE: the Setup letters
 SWAPPED = (EMPTY, WHITE, BLACK)  # a cell with its colour exchanged
+STONE_BYTES = tuple(bytes((cell,)) for cell in (EMPTY, BLACK, WHITE))  # a cell as bytes
 CONTROL = (EMPTY, BLACK, WHITE, EMPTY)  # pinch mask -> controller (3: both pinch, nobody)
 SIGHT = (WEST, EAST, SOUTH, NORTH)  # the order of each point's rays in _controller
 BUTTON_VALUE = 0.5
@@ -52,7 +55,7 @@ class State(NamedTuple):
 
     size: int
     komi: int
-    board: tuple[int, ...]
+    board: bytes
     ply: int = 0
     passes: int = 0
     button: int = EMPTY
@@ -97,7 +100,7 @@ class PletoreRules(Rules[State]):
     def _initial(self, size: int, komi: int | None, cells: tuple[str, ...] | None) -> State:
         """The empty board, or ``cells``; the button always starts untaken, Black to move."""
         assert komi is not None  # the description requires one
-        board = (EMPTY,) * (size * size) if cells is None else tuple(map(LETTERS.index, cells))
+        board = bytes(size * size) if cells is None else bytes(map(LETTERS.index, cells))
         return State(size, komi, board)
 
     def _game_over(self, state: State) -> str | None:
@@ -179,17 +182,14 @@ def _mover(ply: int) -> int:
     return BLACK if ply % 2 == 0 else WHITE
 
 
-def _next(state: State, board: tuple[int, ...]) -> State:
+def _next(state: State, board: bytes) -> State:
     """The state after a board play: the pass streak is broken."""
     return make(State, (state.size, state.komi, board, state.ply + 1, 0, state.button))
 
 
-def _set(board: tuple[int, ...], i: int, colour: int) -> tuple[int, ...]:
-    """``board`` with ``colour`` on point ``i``: one copy as a list, one as the new tuple
-    (slicing and joining three tuples copies as much and allocates more)."""
-    cells = list(board)
-    cells[i] = colour
-    return tuple(cells)
+def _set(board: bytes, i: int, colour: int) -> bytes:
+    """``board`` with ``colour`` on point ``i``."""
+    return board[:i] + STONE_BYTES[colour] + board[i + 1 :]
 
 
 def _mirror_checked(state: State, after: State, move: Move) -> State:
@@ -225,7 +225,7 @@ def _candidates(state: State) -> Iterator[Move]:
         yield Pass()
 
 
-def _board_after(state: State, move: Move) -> tuple[int, ...]:
+def _board_after(state: State, move: Move) -> bytes:
     """The board after a move already known to be legal (a pass or the button changes none)."""
     if isinstance(move, (Place, Flip)):
         return _set(state.board, geometry(state.size).index(move.at), state.mover)
@@ -251,7 +251,7 @@ def _mirror_applies(state: State) -> bool:
     return state.size % 2 == 0 and state.ply == 1
 
 
-def _mirrored(board: tuple[int, ...]) -> bool:
+def _mirrored(board: bytes) -> bool:
     """True if swapping every stone's colour gives the board turned by 180 degrees."""
     if board.count(BLACK) != board.count(WHITE):
         return False
@@ -273,7 +273,7 @@ def _mirror_message(state: State, move: Move) -> str:
 # --- sight and control --------------------------------------------------------------------
 
 
-def _controller(board: tuple[int, ...], size: int, i: int) -> int:
+def _controller(board: bytes, size: int, i: int) -> int:
     """Who controls point ``i``: scan the four rays to their first stones."""
     left, right, down, up = _sight_rays(size)[i]
     horizontal = _first_stone(board, left) | _first_stone(board, right)
@@ -288,14 +288,14 @@ def _sight_rays(size: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return geometry(size).rays(SIGHT)
 
 
-def _first_stone(board: tuple[int, ...], ray: tuple[int, ...]) -> int:
+def _first_stone(board: bytes, ray: tuple[int, ...]) -> int:
     for j in ray:
         if board[j]:
             return board[j]
     return EMPTY
 
 
-def _control_map(board: tuple[int, ...], size: int) -> list[int]:
+def _control_map(board: bytes, size: int) -> list[int]:
     """The controller of every point, by one sweep each way along every row and column."""
     table = geometry(size)
     rows, columns = table.rows, table.columns
@@ -304,7 +304,7 @@ def _control_map(board: tuple[int, ...], size: int) -> list[int]:
     return [CONTROL[h & v] for h, v in zip(horizontal, vertical, strict=True)]
 
 
-def _sight_masks(board: tuple[int, ...], lines: tuple[tuple[int, ...], ...]) -> list[int]:
+def _sight_masks(board: bytes, lines: tuple[tuple[int, ...], ...]) -> list[int]:
     """For each point, the OR of the colours of the first stones it sees along its line."""
     seen = [EMPTY] * len(board)
     for line in lines:
