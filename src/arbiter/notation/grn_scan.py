@@ -225,8 +225,9 @@ def _plain_movetext(lines: list[str], first: int, shift: int,
     problem, and the result, if any, the last token; else None, and the tokens say what
     :func:`_read_movetext` makes of it.
 
-    One pass, without a token, a comment list or a move number check per ply: each turn
-    costs a dictionary look-up for its word's terminal and one for its move."""
+    One pass, without a token, a comment list or a move number check per ply: a move
+    number is compared with the one expected, and a move read before costs one dictionary
+    look-up (only a new word's terminal is looked up)."""
     turns: list[Turn] = []
     kinds = _KINDS
     seen = _SEEN_MOVES
@@ -245,27 +246,30 @@ def _plain_movetext(lines: list[str], first: int, shift: int,
             position = column + len(word)
             if start is None:
                 start = make(Location, (row, column + 1, None))
-            kind = kinds.get(word) or _kind(word, patterns)
-            if kind is None:
-                if numbered or not patterns.result.fullmatch(word):
-                    return None
-                if not _only_blanks_after(lines, index, line, word, column):
-                    return None
-                return turns, None, RawValue(word, make(Location, (row, column + 1, None))), start
             ply = len(turns) + 1
-            if kind == "MOVE_NUMBER":
-                if ply >= len(numbers):
-                    numbers = _numbers(ply)
-                if numbered or word != numbers[ply]:
+            if ply >= len(numbers):
+                numbers = _numbers(ply)
+            if word == numbers[ply]:  # a move number (the one expected)
+                if numbered:
                     return None
                 numbered = True
                 continue
-            numbered = False
-            move = seen.get(word)
+            move = seen.get(word)  # a move read before: no need for its terminal
             if move is None:
+                kind = kinds.get(word) or _kind(word, patterns)
+                if kind is None:
+                    if numbered or not patterns.result.fullmatch(word):
+                        return None
+                    if not _only_blanks_after(lines, index, line, word, column):
+                        return None
+                    where = make(Location, (row, column + 1, None))
+                    return turns, None, RawValue(word, where), start
+                if kind == "MOVE_NUMBER":
+                    return None
                 move = _read_move(word, kind, patterns)
                 if move is None:
                     return None
+            numbered = False
             if ply > most:
                 return None
             turns.append(make(Turn, (move, None, make(Location, (row, column + 1, None)))))
