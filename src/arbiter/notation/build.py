@@ -309,7 +309,13 @@ def _check_turn(turn: Turn, spec: GameDescription, size: int, ply: int) -> Turn:
             return make(Turn, (_with_steps(move), turn.comment, turn.where))
     elif type(move) is Capture:
         origin, target = move.origin, move.target
-        if "move" in spec.moves and max(origin.file, origin.rank, target.file, target.rank) < size:
+        if (
+            origin.file < size
+            and origin.rank < size
+            and target.file < size
+            and target.rank < size
+            and "move" in spec.moves
+        ):  # compared one by one: max() would be a call with keyword parsing in compiled code
             return turn
     elif type(move) is ImploPlace:
         if spec.resolve is True and "place" in spec.moves and _implo_on_board(move, size):
