@@ -225,7 +225,8 @@ def _plain_movetext(lines: list[str], first: int, shift: int,
     problem, and the result, if any, the last token; else None, and the tokens say what
     :func:`_read_movetext` makes of it.
 
-    One pass, without a token, a comment list or a move number check per ply: a move
+    One pass, without a token, a comment list or a move number check per ply: a line is
+    cut at its spaces, so each word's column follows from the lengths before it; a move
     number is compared with the one expected, and a move read before costs one dictionary
     look-up (only a new word's terminal is looked up)."""
     turns: list[Turn] = []
@@ -240,10 +241,14 @@ def _plain_movetext(lines: list[str], first: int, shift: int,
         if not line.isascii() or any(char in line for char in _NOT_PLAIN):
             return None
         row = index + 1 + shift
+        if "\t" in line or "\r" in line:  # blanks of one character, as a space is
+            line = line.replace("\t", " ").replace("\r", " ")
         position = 0
-        for word in line.split():
-            column = line.find(word, position)
-            position = column + len(word)
+        for word in line.split(" "):  # each piece a space apart: no search for the column
+            column = position
+            position += len(word) + 1
+            if not word:
+                continue
             if start is None:
                 start = make(Location, (row, column + 1, None))
             ply = len(turns) + 1
