@@ -471,6 +471,8 @@ def _meant_tags(
 
 def unescape(text: str) -> str:
     """The text of a tag value written between its quotes: ``\\"`` is ``"``, ``\\\\`` is ``\\``."""
+    if "\\" not in text:
+        return text  # nearly every value: nothing to build
     out: list[str] = []
     chars = iter(text)
     for char in chars:
