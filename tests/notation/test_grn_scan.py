@@ -25,17 +25,39 @@ from tests.strategies import EVERY_HEALTH_CHECK, records
 LARK = lark_parser(start=["record", "word"])
 
 
-def read(text: str, *, fast: bool) -> Record | tuple[object, ...]:
-    """The record, or the error's code, message and location, read by one path."""
-    scan = grn_scan.scan if fast else (lambda text: None)
+def read(text: str, *, fast: bool, turns: bool = True) -> tuple[object, ...]:
+    """The record, or the error's code, message and location, read by one path: lark, or
+    the fast one, which reads plain movetext straight into turns unless told not to. With
+    where each turn and field stands, which records leave out of their equality."""
+
+    def scan(text: str, shift: int = 0) -> grn_scan.Scanned | None:
+        return grn_scan.scan(text, shift, turns) if fast else None
+
     saved = grn_reader.scan
     grn_reader.scan = scan  # type: ignore[assignment]
     try:
-        return parse_grn_record(text, first_line=3, index=2)
+        return placed(parse_grn_record(text, first_line=3, index=2))
     except RecordError as err:
-        return (err.code, err.message, err.line, err.column, err.ply)
+        more = [(p.code, p.message, p.line, p.column, p.ply) for p in err.more]
+        return (err.code, err.message, err.line, err.column, err.ply, placed(err.record), more)
     finally:
         grn_reader.scan = saved
+
+
+def placed(record: Record | None) -> tuple[object, ...]:
+    """A record with where its turns and fields stand."""
+    if record is None:
+        return ()
+    return (record, record.where, [turn.where for turn in record.turns])
+
+
+def read_every_way(text: str) -> tuple[object, ...]:
+    """What ``text`` reads as, the same by lark and by the fast path with and without
+    reading plain movetext straight into turns."""
+    fast = read(text, fast=True)
+    assert fast == read(text, fast=True, turns=False)
+    assert fast == read(text, fast=False)
+    return fast
 
 
 def test_the_generated_terminals_are_what_lark_compiles_from_the_grammar() -> None:
@@ -82,15 +104,14 @@ def test_written_records_read_the_same_both_ways(record: Record, blank: str, upp
     text = write_record(record).replace(" ", " " + blank).replace("\n", blank + "\n")
     if upper:
         text = text.upper().replace("[GAME", "[Game")
-    fast = read(text, fast=True)
-    assert fast == read(text, fast=False)
-    assert grn_scan.scan(text) is not None or not isinstance(fast, Record)
+    fast = read_every_way(text)
+    assert grn_scan.scan(text) is not None or not isinstance(fast[0], Record)
 
 
 @settings(max_examples=examples(200), deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
 @given(from_lark(LARK, start="record"))
 def test_text_drawn_from_the_grammar_reads_the_same_both_ways(text: str) -> None:
-    assert read(text, fast=True) == read(text, fast=False)
+    read_every_way(text)
 
 
 @settings(max_examples=examples(300), deadline=None, suppress_health_check=EVERY_HEALTH_CHECK)
@@ -100,7 +121,7 @@ def test_damaged_text_reads_the_same_both_ways(record: Record, data: st.DataObje
     at = data.draw(st.integers(0, len(text)))
     junk = data.draw(st.sampled_from(["{", "}", "[", "]", "\n", " ", "\xa0", "1.", "x", "*", '"']))
     damaged = text[:at] + junk + text[at:]
-    assert read(damaged, fast=True) == read(damaged, fast=False)
+    read_every_way(damaged)
 
 
 @pytest.mark.parametrize(
@@ -116,7 +137,43 @@ def test_damaged_text_reads_the_same_both_ways(record: Record, data: st.DataObje
 )
 def test_the_fast_path_leaves_anything_unusual_to_lark(text: str) -> None:
     assert grn_scan.scan(text) is None
-    assert read(text, fast=True) == read(text, fast=False)
+    read_every_way(text)
+
+
+PILO = '[Game "Pilo"]\n[Size "5"]\n\n'
+IMPLO = '[Game "Implo"]\n[Size "8"]\n[Result "Black"]\n\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        (PILO + "1. c3 d4 2. a1xb2 pass\n3. e5 *", True),
+        (PILO + "  1.  c3\td4 \r\n2. A1Xb2   PASS\r\n\r\n  Blue+R \r\n \n", True),
+        (PILO + "c3 d4 pass 2... e5", True),
+        (PILO + "1. c3 1... d4 2. pass", True),
+        (PILO + "Blue", True),
+        (PILO + "1. c3 d4 2.", False),
+        (PILO + "1. c3 d4 2. *", False),
+        (PILO + "1. c3 2. d4", False),
+        (PILO + "1... c3", False),
+        (PILO + "01. c3", False),
+        (PILO + "1. 1. c3", False),
+        (PILO + "1. c3 d4 3. e5", False),
+        (PILO + "1. c3 z9 2. e5", False),
+        (PILO + "1. c3 d4 2. e5 f6 t2", False),
+        (PILO + "1. c3 {why} d4", False),
+        (PILO + "1. c3 Red", True),
+        (PILO + "1. c3 d4 Blue e5", False),
+        (PILO + "1. c3 d4 b2/c3", True),
+        (IMPLO + "1. c3 h1 2. c4/c3:c4 h4/h2 Black\n", True),
+        (IMPLO + "1. c3 h1 2. c4/c3:c4 h4/h20 Black\n", False),
+        (IMPLO + "1. c3 h1 2. c4/c3:c4 h4/h2 White\n", True),
+    ],
+)
+def test_plain_movetext_reads_into_turns_as_its_tokens_do(text: str, plain: bool) -> None:
+    scanned = grn_scan.scan(text)
+    assert (scanned is not None and scanned.movetext is not None) == plain
+    read_every_way(text)
 
 
 @pytest.mark.parametrize(

@@ -480,7 +480,8 @@ def make(kind: type[TupleType], values: tuple[Any, ...]) -> TupleType:
     return _new_tuple(kind, values)  # type: ignore[no-any-return]
 
 
-_new_tuple: Any = tuple.__new__
+_new_tuple: Final[Any] = tuple.__new__
+"""Final: compiled code keeps it in a static rather than looking it up in the module."""
 
 
 class Turn(NamedTuple):

@@ -18,9 +18,11 @@ from arbiter.notation.ast import (
     Location,
     Move,
     Place,
+    Point,
     Record,
     Tag,
     Turn,
+    make,
 )
 from arbiter.notation.errors import InvalidRecordError, LimitError, RecordError
 from arbiter.notation.games import GameDescription, find_game
@@ -136,16 +138,18 @@ def _check_texts(
             )
         if len(value) > limits.MAX_TEXT:
             raise _too_long(f"the value of tag {name!r}", where)
-    notes = [(comment, start), *((t.comment, t.where) for t in turns)]
-    for note, where in notes:
-        if note is None:
-            continue
-        if "}" in note:
-            raise InvalidRecordError(
-                "a comment may not contain '}'", code="bad-comment", where=where
-            )
-        if len(note) > limits.MAX_TEXT:
-            raise _too_long("a comment", where)
+    if comment is not None:
+        _check_comment(comment, start)
+    for turn in turns:  # few turns have a comment: nothing is built for the others
+        if turn.comment is not None:
+            _check_comment(turn.comment, turn.where)
+
+
+def _check_comment(note: str, where: Location) -> None:
+    if "}" in note:
+        raise InvalidRecordError("a comment may not contain '}'", code="bad-comment", where=where)
+    if len(note) > limits.MAX_TEXT:
+        raise _too_long("a comment", where)
 
 
 def _too_long(what: str, where: Location) -> LimitError:
@@ -302,24 +306,50 @@ def _check_turn(turn: Turn, spec: GameDescription, size: int, ply: int) -> Turn:
         if at.file < size and at.rank < size and "place" in spec.moves:
             if not spec.resolve:
                 return turn
-            return Turn(_with_steps(move), turn.comment, turn.where)
+            return make(Turn, (_with_steps(move), turn.comment, turn.where))
     elif type(move) is Capture:
         origin, target = move.origin, move.target
-        if "move" in spec.moves and max(origin.file, origin.rank, target.file, target.rank) < size:
+        if (
+            origin.file < size
+            and origin.rank < size
+            and target.file < size
+            and target.rank < size
+            and "move" in spec.moves
+        ):  # compared one by one: max() would be a call with keyword parsing in compiled code
+            return turn
+    elif type(move) is ImploPlace:
+        if spec.resolve is True and "place" in spec.moves and _implo_on_board(move, size):
             return turn
     return _check_any_turn(turn, spec, size, ply)
+
+
+def _implo_on_board(move: ImploPlace, size: int) -> bool:
+    """Whether every point of an Implo move lies on the board (what :func:`check_move`
+    finds through ``points()``, without building their tuple)."""
+    at = move.at
+    if at.file >= size or at.rank >= size:
+        return False
+    for step in move.resolve:
+        patch, remove = step.patch, step.remove
+        if patch.file >= size or patch.rank >= size:
+            return False
+        if remove is not None and (remove.file >= size or remove.rank >= size):
+            return False
+    return True
 
 
 def _with_steps(move: Place) -> ImploPlace:
     """An Implo placement written without steps, as the Implo move it is (one object per
     point: moves are immutable values)."""
-    found = _IMPLO_PLACES.get(move)
+    found = _IMPLO_PLACES.get(move.at)
     if found is None:
-        found = _IMPLO_PLACES[move] = ImploPlace(move.at)
+        found = _IMPLO_PLACES[move.at] = ImploPlace(move.at)
     return found
 
 
-_IMPLO_PLACES: dict[Place, ImploPlace] = {}
+_IMPLO_PLACES: dict[Point, ImploPlace] = {}
+"""By the placement's point: a point hashes faster than a move, and two placements are
+equal when their points are."""
 
 
 def _form_of(move: Move, game: GameDescription) -> bool:

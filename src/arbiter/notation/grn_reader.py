@@ -74,9 +74,9 @@ def parse_grn_record(text: str, *, first_line: int = 1, index: int = 0) -> Recor
     goes through the lark parser, which words the syntax errors. Both give the same tokens
     to the same checks."""
     _check_comments(text, first_line)
-    scanned = scan(text)
+    scanned = scan(text, first_line - 1)
     if scanned is not None:
-        return build(scanned.tags, scanned.words, first_line - 1, index)
+        return build(scanned.tags, scanned.words, first_line - 1, index, None, scanned.movetext)
     from arbiter.notation.grn_lark import parse_with_lark  # only for the unusual record
 
     tags, words, problems = parse_with_lark(text, first_line)

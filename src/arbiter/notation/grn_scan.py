@@ -68,9 +68,18 @@ class TagLine(NamedTuple):
     value_column: int
 
 
+Movetext = tuple[list[Turn], str | None, RawValue | None, Location | None]
+"""Movetext read into turns: the turns, the comment before the first move, the result
+token (with where it stands) and where the movetext's first token stands."""
+
+
 class Scanned(NamedTuple):
+    """A record's tags and movetext tokens; ``movetext`` is the movetext already read into
+    turns when it is plain (:func:`_plain_movetext`), and then ``words`` is empty."""
+
     tags: list[TagLine]
     words: list[Word]
+    movetext: Movetext | None = None
 
 
 class _Patterns(NamedTuple):
@@ -142,9 +151,14 @@ def move_of_text(text: str) -> Move | None:
         return None
 
 
-def scan(text: str) -> Scanned | None:
+def scan(text: str, shift: int = 0, turns: bool = True) -> Scanned | None:
     """The tags and the movetext tokens of one record's text, or None when the text is not
-    plainly well formed (then lark must read it)."""
+    plainly well formed (then lark must read it).
+
+    With ``turns``, plain movetext whose move numbers are all as expected is read straight
+    into turns (lines counted ``shift`` lines below the record's text), without tokens:
+    the movetext of nearly every record of an archive. Anything else in it (a comment, a
+    move number to complain about, a square no board has) leaves that to the tokens."""
     patterns = _patterns()
     lines = text.split("\n")
     tags: list[TagLine] = []
@@ -161,6 +175,10 @@ def scan(text: str) -> Scanned | None:
                             value_column))  # fmt: skip
     else:
         return Scanned(tags, [])
+    if turns:
+        movetext = _plain_movetext(lines, number, shift, patterns)
+        if movetext is not None:
+            return Scanned(tags, [], movetext)
     words = _movetext(lines, number, patterns)
     return None if words is None else Scanned(tags, words)
 
@@ -197,6 +215,98 @@ def _movetext(lines: list[str], first: int, patterns: _Patterns) -> list[Word] |
             position = column + len(word)
             words.append((word, kind, number + 1, column + 1))
     return words
+
+
+def _plain_movetext(lines: list[str], first: int, shift: int,
+                    patterns: _Patterns) -> Movetext | None:  # fmt: skip
+    """The movetext that starts at ``lines[first]`` read into turns, when every line is
+    plain (see :func:`_movetext`), every move number the one its ply takes (``N.`` before
+    a first player's move, ``N...`` before a second's), every word a move read without a
+    problem, and the result, if any, the last token; else None, and the tokens say what
+    :func:`_read_movetext` makes of it.
+
+    One pass, without a token, a comment list or a move number check per ply: a line is
+    cut at its spaces, so each word's column follows from the lengths before it; a move
+    number is compared with the one expected, and a move read before costs one dictionary
+    look-up (only a new word's terminal is looked up)."""
+    turns: list[Turn] = []
+    kinds = _KINDS
+    seen = _SEEN_MOVES
+    numbers = _NUMBERS
+    most = limits.MAX_MOVES
+    numbered = False  # a move number stands before the next move
+    start: Location | None = None
+    for index in range(first, len(lines)):
+        line = lines[index]
+        if not line.isascii() or any(char in line for char in _NOT_PLAIN):
+            return None
+        row = index + 1 + shift
+        if "\t" in line or "\r" in line:  # blanks of one character, as a space is
+            line = line.replace("\t", " ").replace("\r", " ")
+        position = 0
+        for word in line.split(" "):  # each piece a space apart: no search for the column
+            column = position
+            position += len(word) + 1
+            if not word:
+                continue
+            if start is None:
+                start = make(Location, (row, column + 1, None))
+            ply = len(turns) + 1
+            if ply >= len(numbers):
+                numbers = _numbers(ply)
+            if word == numbers[ply]:  # a move number (the one expected)
+                if numbered:
+                    return None
+                numbered = True
+                continue
+            move = seen.get(word)  # a move read before: no need for its terminal
+            if move is None:
+                kind = kinds.get(word) or _kind(word, patterns)
+                if kind is None:
+                    if numbered or not patterns.result.fullmatch(word):
+                        return None
+                    if not _only_blanks_after(lines, index, line, word, column):
+                        return None
+                    where = make(Location, (row, column + 1, None))
+                    return turns, None, RawValue(word, where), start
+                if kind == "MOVE_NUMBER":
+                    return None
+                move = _read_move(word, kind, patterns)
+                if move is None:
+                    return None
+            numbered = False
+            if ply > most:
+                return None
+            turns.append(make(Turn, (move, None, make(Location, (row, column + 1, None)))))
+    if numbered:
+        return None
+    return turns, None, None, start
+
+
+def _numbers(ply: int) -> list[str]:
+    """:data:`_NUMBERS`, made to hold the number of ``ply`` (made as records need them:
+    start-up matters)."""
+    for more in range(len(_NUMBERS), max(ply + 1, 2 * len(_NUMBERS))):
+        _NUMBERS.append(f"{(more + 1) // 2}." if more % 2 else f"{more // 2}...")
+    return _NUMBERS
+
+
+_NUMBERS: list[str] = [""]
+"""The move number each ply takes, by ply (from 1): ``1.``, ``1...``, ``2.``, ..."""
+
+
+def _read_move(word: str, kind: str, patterns: _Patterns) -> Move | None:
+    """The move ``word`` of terminal ``kind`` writes (kept among the moves read, as
+    :func:`move_of_word` keeps it), or None for a square no board has."""
+    try:
+        move = patterns.readers[kind](word)
+    except ValueError:
+        return None
+    if len(word) <= MAX_SEEN_LENGTH:
+        if len(_SEEN_MOVES) >= MAX_SEEN_MOVES:
+            _SEEN_MOVES.clear()
+        _SEEN_MOVES[word] = move
+    return move
 
 
 def _kind(word: str, patterns: _Patterns) -> str | None:
@@ -267,9 +377,10 @@ def build(
     shift: int,
     index: int,
     problems: list[RecordError] | None = None,
+    movetext: Movetext | None = None,
 ) -> Record:
     """The record of these tags and movetext tokens (lines counted in the record's text,
-    ``shift`` lines above the file's).
+    ``shift`` lines above the file's), or of the movetext already read into turns.
 
     Raises :class:`RecordError` at the first problem that stops the record; the problems
     that do not stop it (``problems`` holds those found before) are carried by the error
@@ -279,7 +390,9 @@ def build(
     game_value = named.get("Game")
     spec = game_named(game_value.text.strip(_SPACES)) if game_value else None
     colours = spec.colours if spec else ()
-    turns, comment, result_word, first = _read_movetext(words, shift, problems)
+    if movetext is None:
+        movetext = _read_movetext(words, shift, problems)
+    turns, comment, result_word, first = movetext
     start = Location(line=tags[0].line + shift, column=tags[0].column) if tags else first
     result = _result(named.get("Result"), result_word, spec, problems)
     return build_record(
@@ -358,6 +471,8 @@ def _meant_tags(
 
 def unescape(text: str) -> str:
     """The text of a tag value written between its quotes: ``\\"`` is ``"``, ``\\\\`` is ``\\``."""
+    if "\\" not in text:
+        return text  # nearly every value: nothing to build
     out: list[str] = []
     chars = iter(text)
     for char in chars:
@@ -399,9 +514,7 @@ def _result(
     return tag
 
 
-def _read_movetext(
-    words: Iterable[Word], shift: int, problems: list[RecordError]
-) -> tuple[list[Turn], str | None, RawValue | None, Location | None]:
+def _read_movetext(words: Iterable[Word], shift: int, problems: list[RecordError]) -> Movetext:
     """Turn tokens into turns, checking move numbers and attaching comments to moves.
 
     A wrong move number is a problem that does not stop the record; a word that names no
