@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench bench-hints bench-http bench-venv bench-events bench-pairings fuzz hostile-load clean venv system
+.PHONY: demo test bench bench-phases bench-hints bench-http bench-venv bench-events bench-pairings fuzz hostile-load clean venv system
 
 venv: $(STAMP)
 
@@ -80,11 +80,16 @@ bench-venv:
 # the repair hints (bench-hints).
 bench: bench-venv
 	$(BENCH_VENV)/bin/python bench/bench.py --readme README.md
+	$(BENCH_VENV)/bin/python bench/phases.py
 	@$(MAKE) --no-print-directory bench-hints
 
 # The repair hints on slipped records, on both corpora (the one the search was tuned on, and a
 # copying hand's), three seeds each: how often the move meant comes first or among the first
 # three, the time against the same records as written, and each target met or missed.
+# Where adjudicate --json spends its time, per game: read, replay, judge, write.
+bench-phases: bench-venv
+	$(BENCH_VENV)/bin/python bench/phases.py
+
 bench-hints: bench-venv
 	$(BENCH_VENV)/bin/python bench/hints.py --seed 1 2 3
 	$(BENCH_VENV)/bin/python bench/hints.py --corpus hand --seed 1 2 3
