@@ -5,6 +5,7 @@ failures end in one line as the click group's do."""
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import re
@@ -373,3 +374,30 @@ def test_the_installed_console_script_starts_without_click(installed: Path, tmp_
     assert not {name for name in loaded if name.startswith("arbiter.service.events")}
     helped, loaded = imports("adjudicate", "--help")
     assert helped.returncode == 0 and "click" in loaded
+
+
+@pytest.fixture
+def collector() -> Iterator[None]:
+    """The test process's collector settings, put back after the test."""
+    threshold = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*threshold)
+
+
+def test_the_command_sets_the_collector_for_its_own_process_only(
+    collector: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain run of the program's own command line sets the collector for a batch of
+    records; the same run called with an argument list (a program using the library, or a
+    test) leaves the caller's settings alone."""
+    ran: list[object] = []
+    monkeypatch.setattr(entry, "guarded", ran.append)
+    record = str(ROOT / "samples" / "pilo" / "valid" / "02-blitz-6x6.grn")
+    before = gc.get_threshold()
+    entry.main(["adjudicate", "--json", record])
+    assert len(ran) == 1 and gc.get_threshold() == before and gc.get_freeze_count() == 0
+    monkeypatch.setattr(sys, "argv", ["arbiter", "adjudicate", "--json", record])
+    entry.main()
+    assert len(ran) == 2
+    assert gc.get_threshold()[0] == runs.COLLECTOR_THRESHOLD and gc.get_freeze_count() > 0

@@ -32,7 +32,7 @@ from functools import partial
 from typing import Any
 
 from arbiter.service.cli.options import COMMANDS, Option, encoding_name
-from arbiter.service.cli.runs import run_adjudicate, run_validate
+from arbiter.service.cli.runs import batch_collector, run_adjudicate, run_validate
 from arbiter.service.cli.streams import guarded
 
 RUNS: dict[str, Callable[..., None]] = {"adjudicate": run_adjudicate, "validate": run_validate}
@@ -50,6 +50,8 @@ def main(argv: Sequence[str] | None = None, *, prog_name: str | None = None) -> 
         commands.main(args=argv, prog_name=prog_name)
         return
     command, params = plain
+    if argv is None:  # the process's own command line: the collector is the command's
+        batch_collector()
     guarded(partial(RUNS[command], **params))
 
 
