@@ -3,11 +3,14 @@ accepts exactly the moves ``legal_moves`` lists, and refuses any other at its pl
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbiter.adjudicator import get_rules
+from arbiter.notation.ast import Pass
 from arbiter.notation.errors import IllegalMoveError
 from tests.budget import examples
 from tests.strategies import every_move_form, histories
@@ -48,3 +51,17 @@ def test_an_illegal_move_is_refused_at_its_ply(game: str, data: st.DataObject) -
     assert replayed == state
     with pytest.raises(IllegalMoveError):
         rules.play(replayed, bad)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=examples(40), deadline=None)
+@given(data=st.data())
+def test_a_refused_pass_names_the_first_legal_board_play(game: str, data: st.DataObject) -> None:
+    rules = get_rules(game)
+    history = data.draw(histories(game, (3, 4, 5), 40))
+    state = data.draw(st.sampled_from([s for s, _ in history]))
+    first = next(iter(rules.legal_moves(state)), None)
+    if rules.is_over(state) or first is None or first == Pass():
+        return
+    with pytest.raises(IllegalMoveError, match=re.escape(f"(e.g. {first})")):
+        rules.play(state, Pass())

@@ -184,7 +184,7 @@ class CaptureRules(Rules[S]):
         return self._next(state, tuple(board), empty=state.empty)
 
     def _pass(self, state: S, move: Pass) -> S:
-        play = next(self._board_plays(state), None)
+        play = self._first_board_play(state)
         if play is not None:
             raise IllegalMoveError(f"cannot pass: a board play is available (e.g. {play})")
         return state._replace(turn=1 - state.turn, ply=state.ply + 1, passes=state.passes + 1)
@@ -203,27 +203,59 @@ class CaptureRules(Rules[S]):
     def _board_plays(self, state: S) -> Iterator[Place | Capture]:
         """Every placement, then every capture, of the colour to move."""
         board, n = state.board, state.size
-        table = geometry(n)
-        names = table.points
+        names = geometry(n).points
         if state.empty:
             for i, cell in enumerate(board):
                 if not cell:
                     yield Place(names[i])
-        disks, block = self.pieces.disks, self.pieces.block
-        mine, theirs = disks[state.turn], disks[1 - state.turn]
-        all_rays = table.rays(self.directions)
+        mine, rays = self.pieces.disks[state.turn], geometry(n).rays(self.directions)
         for origin, cell in enumerate(board):
-            if cell[:1] != mine or not self._may_leave(board, n, origin):
-                continue
-            for ray in all_rays[origin]:
-                for target in ray:
-                    found = board[target]
-                    if found[:1] == theirs:
-                        if self._may_take(cell, found):
-                            yield Capture(names[origin], names[target])
-                        break
-                    if found == block:
-                        break
+            if cell[:1] == mine:
+                for target in self._targets(board, n, origin, rays[origin], 1 - state.turn):
+                    yield Capture(names[origin], names[target])
+
+    def _first_board_play(self, state: S) -> Place | Capture | None:
+        """The first move :meth:`_board_plays` would give, or None: what a pass must not
+        have. A plain loop, not the generator, since every pass of every replay asks (and
+        at the end of a game, when a board is full, every stack's lines are looked at)."""
+        board, n = state.board, state.size
+        names = geometry(n).points
+        if state.empty:
+            return Place(names[board.index(EMPTY)])
+        mine, rays = self.pieces.disks[state.turn], geometry(n).rays(self.directions)
+        for origin, cell in enumerate(board):
+            if cell[:1] == mine:
+                targets = self._targets(board, n, origin, rays[origin], 1 - state.turn)
+                if targets:
+                    return Capture(names[origin], names[targets[0]])
+        return None
+
+    def _targets(
+        self,
+        board: tuple[str, ...],
+        n: int,
+        origin: int,
+        rays: tuple[tuple[int, ...], ...],
+        enemy: int,
+    ) -> list[int]:
+        """The squares the mover's piece on ``origin`` may capture on, one per direction of
+        ``rays`` (the origin's) at most: along each the first enemy piece, unless a block or
+        the rules stop it."""
+        if not self._may_leave(board, n, origin):
+            return []
+        theirs, block = self.pieces.disks[enemy], self.pieces.block
+        cell = board[origin]
+        found: list[int] = []
+        for ray in rays:
+            for target in ray:
+                there = board[target]
+                if there[:1] == theirs:
+                    if self._may_take(cell, there):
+                        found.append(target)
+                    break
+                if there == block:
+                    break
+        return found
 
     def _capture_fault(self, state: S, origin: int, target: int) -> str | None:
         """Why moving from ``origin`` to ``target`` is no legal capture (None if it is)."""
