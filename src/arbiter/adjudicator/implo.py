@@ -22,10 +22,11 @@ from arbiter.adjudicator.implo_board import (
     deciding_size,
     marker_groups,
     placed_patches,
+    tables,
     territory,
 )
 from arbiter.adjudicator.implo_turn import TurnUnderWay, choice_sequences, write_steps
-from arbiter.notation.ast import Grid, ImploPlace, Move, Place, Point, Swap, make
+from arbiter.notation.ast import Grid, ImploPlace, Move, Place, Point, Swap
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
 
@@ -70,6 +71,11 @@ class State(NamedTuple):
     empty: int = 0
     last_move: ImploPlace | None = None
     last_mover: int | None = None
+
+
+_NEW_TUPLE: Final[Any] = tuple.__new__
+"""What ``ast.make`` calls: a named tuple built without its ``__new__`` (written in Python),
+from all its values; held here as a constant, which compiled code reads without a lookup."""
 
 
 class ImploRules(Rules[State]):
@@ -157,12 +163,15 @@ class ImploRules(Rules[State]):
         # This runs once per ply of every record replayed, so it is written out flat; the
         # common turn (nothing to resolve, nothing written) builds its state at once.
         size, point = state.size, move.at
-        table = geometry(size)
-        at = table.index(point)
+        file, rank = point.file, point.rank
+        if not (0 <= file < size and 0 <= rank < size):
+            raise IllegalMoveError(f"{point} is off the {size}×{size} board")
+        at = rank * size + file
         board = state.board
         if board[at]:
             raise IllegalMoveError(f"{point} is occupied (by {PIECES.names[board[at]]})")
         mover = state.mover
+        table = tables(size)
         cells = list(board)
         cells[at] = STONES[mover]
         placed = tuple(cells)  # the next board, unless a patch is resolved
@@ -176,15 +185,17 @@ class ImploRules(Rules[State]):
                 move if exact and isinstance(move, ImploPlace) else ImploPlace(table.points[at])
             )
             values = (size, placed, 1 - mover, state.ply + 1, state.empty - 1, canonical, mover)
-            return make(State, values)
+            after: State = _NEW_TUPLE(State, values)
+            return after
         turn = TurnUnderWay(PIECES, size, list(placed), pending, mover, at, [])
         kept = write_steps(turn, steps)
         turn.finish()  # the record stops here: only forced steps may be left out
         exact = exact and kept == len(turn.steps)
         canonical = move if exact and isinstance(move, ImploPlace) else turn.move()
-        board = tuple(turn.cells)
-        values = (size, board, 1 - mover, state.ply + 1, board.count(EMPTY), canonical, mover)
-        return make(State, values)
+        cells = turn.cells
+        values = (size, tuple(cells), 1 - mover, state.ply + 1, _empty(cells), canonical, mover)
+        after = _NEW_TUPLE(State, values)
+        return after
 
     def _swap(self, state: State, move: Swap) -> State:
         """The pie rule: only as ply 2; no piece changes and White (the second colour) moves
@@ -197,8 +208,28 @@ def _placed(state: State, at: int) -> TurnUnderWay:
     """The turn just after the mover's stone lands on the empty point ``at``."""
     cells = list(state.board)
     cells[at] = STONES[state.mover]
-    pending = placed_patches(cells.copy(), geometry(state.size).neighbours, at)
+    pending = placed_patches(cells.copy(), tables(state.size).neighbours, at)
     return TurnUnderWay(PIECES, state.size, cells, pending, state.mover, at, [])
+
+
+def _empty(cells: list[str]) -> int:
+    """The number of empty points of ``cells``: a compiled loop, where ``count`` compares
+    each cell by a generic call."""
+    empty = 0
+    for cell in cells:
+        if not cell:
+            empty += 1
+    return empty
+
+
+def _count(board: tuple[str, ...], letter: str) -> int:
+    """``board.count(letter)``, as a compiled loop (letters are compared by identity first:
+    they are the description's own strings)."""
+    count = 0
+    for cell in board:
+        if cell == letter:
+            count += 1
+    return count
 
 
 def _figures(state: State, sizes: tuple[dict[int, int], dict[int, int]]) -> dict[str, Any]:
@@ -209,7 +240,7 @@ def _figures(state: State, sizes: tuple[dict[int, int], dict[int, int]]) -> dict
             colour: {str(k): v for k, v in sorted(counts.items())}
             for colour, counts in zip(COLOURS, sizes, strict=True)
         },
-        "stones": {COLOURS[0]: board.count(STONES[0]), COLOURS[1]: board.count(STONES[1])},
+        "stones": {COLOURS[0]: _count(board, STONES[0]), COLOURS[1]: _count(board, STONES[1])},
     }
 
 

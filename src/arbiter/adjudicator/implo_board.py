@@ -14,22 +14,50 @@ needs no fill at all (see :func:`resolve`). The turn itself (which steps, in whi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Final
 
 from arbiter.adjudicator.board import geometry
+from arbiter.notation.ast import Point
 from arbiter.notation.games import GameDescription
 
-EMPTY = ""
-VISITED = "."
+EMPTY: Final = ""
+VISITED: Final = "."
 """Marks the empty points a fill has met, on a scratch copy of the board (see
 :func:`placed_patches`)."""
-PATCH_MAX = 4
+PATCH_MAX: Final = 4
 """A territory of at most this many points is a patch."""
 
 Patch = tuple[int, ...]
 """A patch as the sorted tuple of its points: ``patch[0]`` is its lowest point (rank, then
 file), the point the canonical form names it by."""
+Neighbours = tuple[tuple[int, ...], ...]
+"""The orthogonal neighbours of every point (``Geometry.neighbours``)."""
+
+
+class Tables:
+    """What the mechanics look up on a board of one size, at every turn: found with
+    :func:`tables`, a dictionary lookup, where ``geometry`` is a call through a cache."""
+
+    __slots__ = ("neighbours", "points", "arounds")
+
+    def __init__(self, size: int) -> None:
+        table = geometry(size)
+        self.neighbours: Final[Neighbours] = table.neighbours
+        self.points: Final[tuple[Point, ...]] = table.points
+        self.arounds: Final[dict[Patch, tuple[int, ...]]] = {}
+        """The points next to each patch met so far, by patch: a few thousand shapes at
+        most (the polyominoes of up to four points that fit on the board)."""
+
+
+_TABLES: Final[dict[int, Tables]] = {}
+
+
+def tables(size: int) -> Tables:
+    """The tables of a ``size``×``size`` board (built once per size)."""
+    found = _TABLES.get(size)
+    if found is None:
+        found = _TABLES[size] = Tables(size)
+    return found
 
 
 class Pieces:
@@ -52,7 +80,7 @@ class Pieces:
         """Each piece in words, for messages: "a black stone"."""
 
 
-def placed_patches(scratch: list[str], nbrs: tuple[tuple[int, ...], ...], at: int) -> list[Patch]:
+def placed_patches(scratch: list[str], nbrs: Neighbours, at: int) -> list[Patch]:
     """The patches on ``scratch``, a copy of the board where a stone just landed on ``at``:
     only the territory that held ``at`` can have split, and each of its pieces holds an empty
     neighbour of ``at``. One fill per piece, stopped as soon as it has found more than
@@ -61,33 +89,44 @@ def placed_patches(scratch: list[str], nbrs: tuple[tuple[int, ...], ...], at: in
     The fills mark the points they meet with ``VISITED`` in ``scratch`` (and leave them so):
     a fill needs no list of the points met, a neighbour of ``at`` met by an earlier fill needs
     no fill, and a fill that meets a point of an earlier one is in a piece already found too
-    big (a patch, once found, is a whole territory)."""
+    big (a patch, once found, is a whole territory). Loops over lists of native ints, not
+    ``in``: compiled, a generic membership test costs more than the whole fill."""
     pending: list[Patch] = []
     for start in nbrs[at]:
         if scratch[start]:  # a piece, or a point of a piece already explored
             continue
         scratch[start] = VISITED
         members = [start]
-        for p in members:  # grows while it is walked: a breadth-first fill
-            for q in nbrs[p]:
+        small = True
+        i = 0
+        while small and i < len(members):  # ``members`` grows while it is walked
+            for q in nbrs[members[i]]:
                 piece = scratch[q]
                 if not piece:
+                    if len(members) == PATCH_MAX:
+                        small = False
+                        break
                     scratch[q] = VISITED
                     members.append(q)
-                    if len(members) > PATCH_MAX:
-                        break
-                elif piece is VISITED and q not in members:
+                elif piece is VISITED and not _has(members, q):
+                    small = False
                     break
-            else:
-                continue
-            break
-        else:
+            i += 1
+        if small:
             members.sort()
             pending.append(tuple(members))
     return pending
 
 
-def territory(cells: Sequence[str], nbrs: tuple[tuple[int, ...], ...], start: int) -> Patch | None:
+def _has(points: list[int], point: int) -> bool:
+    """``point in points``, compared as native ints."""
+    for p in points:
+        if p == point:
+            return True
+    return False
+
+
+def territory(cells: Sequence[str], nbrs: Neighbours, start: int) -> Patch | None:
     """The territory of the empty point ``start`` (sorted) if it is a patch, else None.
     Stops exploring as soon as it has found more than ``PATCH_MAX`` points."""
     members = [start]  # at most five points: a list is the fastest set here
@@ -102,7 +141,7 @@ def territory(cells: Sequence[str], nbrs: tuple[tuple[int, ...], ...], start: in
 
 def options(
     cells: list[str],
-    nbrs: tuple[tuple[int, ...], ...],
+    nbrs: Neighbours,
     arounds: dict[Patch, tuple[int, ...]],
     patch: Patch,
     mover: int,
@@ -159,7 +198,7 @@ def options(
 
 def resolve(
     cells: list[str],
-    nbrs: tuple[tuple[int, ...], ...],
+    nbrs: Neighbours,
     pending: list[Patch],
     patch: Patch,
     marker: str,
@@ -202,15 +241,13 @@ def resolve(
         pending.append(tuple(merged))
 
 
-def _open_next_to(
-    group: Sequence[int], cells: list[str], nbrs: tuple[tuple[int, ...], ...]
-) -> bool:
+def _open_next_to(group: Sequence[int], cells: list[str], nbrs: Neighbours) -> bool:
     """Whether an empty point outside ``group`` touches it: with no patch pending, such a
     point lies in a territory of more than ``PATCH_MAX`` points."""
     return any(not cells[q] and q not in group for p in group for q in nbrs[p])
 
 
-def _around(patch: Patch, nbrs: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+def _around(patch: Patch, nbrs: Neighbours) -> tuple[int, ...]:
     """The points next to ``patch``, each once."""
     around: list[int] = []
     for p in patch:
@@ -220,40 +257,39 @@ def _around(patch: Patch, nbrs: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     return tuple(around)
 
 
-@cache
-def arounds(size: int) -> dict[Patch, tuple[int, ...]]:
-    """The points next to each patch met so far on a ``size`` board, by patch: a few
-    thousand shapes at most (the polyominoes of up to four points that fit on the board)."""
-    return {}
-
-
 def marker_groups(
     board: Sequence[str], size: int, markers: tuple[str, str]
 ) -> tuple[dict[int, int], dict[int, int]]:
     """The number of marker groups of each size, for each colour (its marker in
-    ``markers``)."""
-    nbrs = geometry(size).neighbours
+    ``markers``). One pass over the board, each group filled from its first point."""
+    nbrs = tables(size).neighbours
     cells = list(board)  # a marker met by a fill is emptied here: it is not met again
+    black, white = markers
     counts: tuple[dict[int, int], dict[int, int]] = ({}, {})
-    for marker, sizes in zip(markers, counts, strict=True):
-        left, p = cells.count(marker), 0
-        while left:
-            p = cells.index(marker, p)  # the next marker not met yet
-            cells[p] = EMPTY
-            group = [p]
-            for x in group:  # grows while it is walked: a breadth-first fill
-                for q in nbrs[x]:
-                    if cells[q] == marker:
-                        cells[q] = EMPTY
-                        group.append(q)
-            left -= len(group)
-            sizes[len(group)] = sizes.get(len(group), 0) + 1
+    for p in range(len(cells)):
+        marker = cells[p]
+        if marker != black and marker != white:
+            continue
+        cells[p] = EMPTY
+        group = [p]
+        i = 0
+        while i < len(group):  # ``group`` grows while it is walked: a breadth-first fill
+            for q in nbrs[group[i]]:
+                if cells[q] == marker:
+                    cells[q] = EMPTY
+                    group.append(q)
+            i += 1
+        sizes = counts[0] if marker == black else counts[1]
+        found = len(group)
+        sizes[found] = sizes.get(found, 0) + 1
     return counts
 
 
 def deciding_size(black: dict[int, int], white: dict[int, int]) -> int | None:
     """The largest group size at which Black and White have different marker-group counts."""
-    for size in sorted(black.keys() | white.keys(), reverse=True):
+    size = max(max(black, default=0), max(white, default=0))
+    while size > 0:
         if black.get(size, 0) != white.get(size, 0):
             return size
+        size -= 1
     return None

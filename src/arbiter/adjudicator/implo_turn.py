@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 
 from arbiter.adjudicator.board import geometry
-from arbiter.adjudicator.implo_board import PATCH_MAX, Patch, Pieces, arounds, options, resolve
+from arbiter.adjudicator.implo_board import PATCH_MAX, Patch, Pieces, options, resolve, tables
 from arbiter.notation.ast import ImploPlace, Point, Resolve
 from arbiter.notation.errors import AmbiguousMoveError, IllegalMoveError
 
@@ -47,7 +47,8 @@ class TurnUnderWay:
         steps: list[Resolve],
     ) -> None:
         self.pieces = pieces
-        self.size, self.nbrs, self.arounds = size, geometry(size).neighbours, arounds(size)
+        table = tables(size)
+        self.size, self.nbrs, self.arounds = size, table.neighbours, table.arounds
         self.cells, self.pending, self.mover, self.at, self.steps = (
             cells,
             pending,
@@ -74,7 +75,7 @@ class TurnUnderWay:
     def apply(self, patch: Patch, owner: int, group: Sequence[int], tied: bool) -> None:
         """Resolve ``patch``; the step is recorded as the canonical writer names it."""
         resolve(self.cells, self.nbrs, self.pending, patch, self.pieces.markers[owner], group)
-        points = geometry(self.size).points
+        points = tables(self.size).points
         self.steps.append(Resolve(points[patch[0]], points[group[0]] if tied else None))
 
     def forced(self) -> None:
@@ -174,9 +175,9 @@ def write_steps(turn: TurnUnderWay, steps: tuple[Resolve, ...]) -> int:
     step (written canonically) costs one membership test and one ownership check."""
     size, cells, pending, done = turn.size, turn.cells, turn.pending, turn.steps
     markers = turn.pieces.markers
-    table = geometry(size)
-    kept = 0
-    for number, step in enumerate(steps, 1):
+    kept = number = 0
+    for step in steps:
+        number += 1
         named = step.patch
         index = _index(named, size, number, step)
         for patch in pending:
@@ -206,7 +207,7 @@ def write_steps(turn: TurnUnderWay, steps: tuple[Resolve, ...]) -> int:
             done.append(step)  # the record's own step: it is the canonical one
             kept += 1
         else:
-            points = table.points
+            points = tables(size).points
             done.append(Resolve(points[patch[0]], points[group[0]] if tied else None))
     return kept
 
