@@ -86,6 +86,16 @@ class ImploRules(Rules[State]):
     def to_move(self, state: State) -> str:
         return COLOURS[state.mover]
 
+    def play(self, state: State, move: Move) -> State:
+        """``Rules.play``, with a placement sent straight to ``_place``: the same checks and
+        result, without the handler's lookup and its call through a bound method (this runs
+        once per ply of every replay)."""
+        kind = type(move)
+        if (kind is ImploPlace or kind is Place) and state.empty:
+            assert isinstance(move, (ImploPlace, Place))
+            return self._place(state, move)
+        return super().play(state, move)
+
     def written(self, after: State, move: Move) -> Move:
         """``move`` as the canonical writer prints it, every resolution step written."""
         return after.last_move if after.last_move is not None and move.type == "place" else move
@@ -192,8 +202,8 @@ class ImploRules(Rules[State]):
         turn.finish()  # the record stops here: only forced steps may be left out
         exact = exact and kept == len(turn.steps)
         canonical = move if exact and isinstance(move, ImploPlace) else turn.move()
-        cells = turn.cells
-        values = (size, tuple(cells), 1 - mover, state.ply + 1, _empty(cells), canonical, mover)
+        empty = state.empty - 1 + turn.freed
+        values = (size, tuple(turn.cells), 1 - mover, state.ply + 1, empty, canonical, mover)
         after = _NEW_TUPLE(State, values)
         return after
 
@@ -210,16 +220,6 @@ def _placed(state: State, at: int) -> TurnUnderWay:
     cells[at] = STONES[state.mover]
     pending = placed_patches(cells.copy(), tables(state.size).neighbours, at)
     return TurnUnderWay(PIECES, state.size, cells, pending, state.mover, at, [])
-
-
-def _empty(cells: list[str]) -> int:
-    """The number of empty points of ``cells``: a compiled loop, where ``count`` compares
-    each cell by a generic call."""
-    empty = 0
-    for cell in cells:
-        if not cell:
-            empty += 1
-    return empty
 
 
 def _count(board: tuple[str, ...], letter: str) -> int:

@@ -165,12 +165,12 @@ def options(
     for q in around:
         stone = cells[q]
         if stone == black_stone or stone == white_stone:
-            if seen is not None and q in seen:
+            if seen is not None and _has(seen, q):
                 continue
             group = [q]
             for x in group:  # grows while it is walked: a breadth-first fill
                 for y in nbrs[x]:
-                    if cells[y] == stone and y not in group:
+                    if cells[y] == stone and not _has(group, y):
                         group.append(y)
             size = len(group)
             if size > 1:  # a single stone is met once: ``around`` has no repeats
@@ -202,9 +202,10 @@ def resolve(
     pending: list[Patch],
     patch: Patch,
     marker: str,
-    group: Sequence[int],
-) -> None:
+    group: list[int],
+) -> int:
     """Resolve ``patch``: its owner's ``marker`` on it, ``group`` removed, ``pending`` updated.
+    Returns the change in the number of empty points (the turn keeps count of them).
 
     The removed stones' points are empty now: with the empty points next to them they form
     one territory, which takes in every patch next to the group, and is a new patch if still
@@ -214,19 +215,20 @@ def resolve(
     for p in patch:
         cells[p] = marker
     pending.remove(patch)
+    change = len(group) - len(patch)
     if not group:
-        return
+        return change
     for p in group:
         cells[p] = EMPTY
     if not pending:  # the usual case: no other patch to take in
         if len(group) <= PATCH_MAX and not _open_next_to(group, cells, nbrs):
             pending.append(tuple(sorted(group)))
-        return
-    merged = list(group)
+        return change
+    merged = group.copy()
     small = len(group) <= PATCH_MAX
     for p in group:
         for q in nbrs[p]:
-            if not cells[q] and q not in merged:
+            if not cells[q] and not _has(merged, q):
                 for other in pending:
                     if q in other:
                         pending.remove(other)
@@ -234,17 +236,22 @@ def resolve(
                         break
                 else:  # q lies in a territory of more than PATCH_MAX points
                     if not pending:
-                        return
+                        return change
                     small = False
     if small and len(merged) <= PATCH_MAX:
         merged.sort()
         pending.append(tuple(merged))
+    return change
 
 
-def _open_next_to(group: Sequence[int], cells: list[str], nbrs: Neighbours) -> bool:
+def _open_next_to(group: list[int], cells: list[str], nbrs: Neighbours) -> bool:
     """Whether an empty point outside ``group`` touches it: with no patch pending, such a
     point lies in a territory of more than ``PATCH_MAX`` points."""
-    return any(not cells[q] and q not in group for p in group for q in nbrs[p])
+    for p in group:
+        for q in nbrs[p]:
+            if not cells[q] and not _has(group, q):
+                return True
+    return False
 
 
 def _around(patch: Patch, nbrs: Neighbours) -> tuple[int, ...]:

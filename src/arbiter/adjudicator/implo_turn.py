@@ -34,7 +34,9 @@ class TurnUnderWay:
     canonical writer writes them. ``play`` needs a turn object only for steps a record leaves
     out; ``legal_moves`` walks the choices with copies of one."""
 
-    __slots__ = ("pieces", "size", "nbrs", "arounds", "cells", "pending", "mover", "at", "steps")
+    __slots__ = (
+        "pieces", "size", "nbrs", "arounds", "cells", "pending", "mover", "at", "steps", "freed"
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -56,6 +58,8 @@ class TurnUnderWay:
             at,
             steps,
         )
+        self.freed = 0
+        """The change in the number of empty points the steps taken made (see ``resolve``)."""
 
     def copy(self) -> TurnUnderWay:
         return TurnUnderWay(
@@ -72,9 +76,10 @@ class TurnUnderWay:
         """The owner of ``patch`` and the owner's tied biggest adjacent groups."""
         return options(self.cells, self.nbrs, self.arounds, patch, self.mover, self.pieces.stones)
 
-    def apply(self, patch: Patch, owner: int, group: Sequence[int], tied: bool) -> None:
+    def apply(self, patch: Patch, owner: int, group: list[int], tied: bool) -> None:
         """Resolve ``patch``; the step is recorded as the canonical writer names it."""
-        resolve(self.cells, self.nbrs, self.pending, patch, self.pieces.markers[owner], group)
+        marker = self.pieces.markers[owner]
+        self.freed += resolve(self.cells, self.nbrs, self.pending, patch, marker, group)
         points = tables(self.size).points
         self.steps.append(Resolve(points[patch[0]], points[group[0]] if tied else None))
 
@@ -153,7 +158,7 @@ class TurnUnderWay:
             f"patch at {at}; the patch must remove {kind} at {groups}"
         )
 
-    def _examples(self, firsts: Sequence[tuple[Patch, int, Sequence[int], bool]]) -> str:
+    def _examples(self, firsts: Sequence[tuple[Patch, int, list[int], bool]]) -> str:
         """Whole moves, one per first step given, each finished the first way there is:
         moves a record may contain as they are written."""
         moves = []
@@ -186,7 +191,7 @@ def write_steps(turn: TurnUnderWay, steps: tuple[Resolve, ...]) -> int:
         else:
             raise turn.not_a_patch(named, index, f"step {number} ({step})")
         owner, biggest = turn.options(patch)
-        group: Sequence[int]
+        group: list[int]
         remove = step.remove
         if remove is not None:
             stone = _index(remove, size, number, step)
@@ -202,7 +207,7 @@ def write_steps(turn: TurnUnderWay, steps: tuple[Resolve, ...]) -> int:
         else:
             group = biggest[0] if biggest else []
             tied, canonical = False, True
-        resolve(cells, turn.nbrs, pending, patch, markers[owner], group)
+        turn.freed += resolve(cells, turn.nbrs, pending, patch, markers[owner], group)
         if canonical and index == patch[0] and type(step) is Resolve and type(named) is Point:
             done.append(step)  # the record's own step: it is the canonical one
             kept += 1
