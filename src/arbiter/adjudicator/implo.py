@@ -76,6 +76,8 @@ class State(NamedTuple):
 _NEW_TUPLE: Final[Any] = tuple.__new__
 """What ``ast.make`` calls: a named tuple built without its ``__new__`` (written in Python),
 from all its values; held here as a constant, which compiled code reads without a lookup."""
+_STATE: Final[type[State]] = State
+"""``State`` as a constant: compiled code looks a named tuple class up by name, each time."""
 
 
 class ImploRules(Rules[State]):
@@ -195,7 +197,7 @@ class ImploRules(Rules[State]):
                 move if exact and isinstance(move, ImploPlace) else ImploPlace(table.points[at])
             )
             values = (size, placed, 1 - mover, state.ply + 1, state.empty - 1, canonical, mover)
-            after: State = _NEW_TUPLE(State, values)
+            after: State = _NEW_TUPLE(_STATE, values)
             return after
         turn = TurnUnderWay(PIECES, size, list(placed), pending, mover, at, [])
         kept = write_steps(turn, steps)
@@ -204,7 +206,7 @@ class ImploRules(Rules[State]):
         canonical = move if exact and isinstance(move, ImploPlace) else turn.move()
         empty = state.empty - 1 + turn.freed
         values = (size, tuple(turn.cells), 1 - mover, state.ply + 1, empty, canonical, mover)
-        after = _NEW_TUPLE(State, values)
+        after = _NEW_TUPLE(_STATE, values)
         return after
 
     def _swap(self, state: State, move: Swap) -> State:

@@ -108,7 +108,7 @@ def placed_patches(scratch: list[str], nbrs: Neighbours, at: int) -> list[Patch]
                         break
                     scratch[q] = VISITED
                     members.append(q)
-                elif piece is VISITED and not _has(members, q):
+                elif piece is VISITED and not contains(members, q):
                     small = False
                     break
             i += 1
@@ -118,7 +118,7 @@ def placed_patches(scratch: list[str], nbrs: Neighbours, at: int) -> list[Patch]
     return pending
 
 
-def _has(points: list[int], point: int) -> bool:
+def contains(points: list[int], point: int) -> bool:
     """``point in points``, compared as native ints."""
     for p in points:
         if p == point:
@@ -165,12 +165,12 @@ def options(
     for q in around:
         stone = cells[q]
         if stone == black_stone or stone == white_stone:
-            if seen is not None and _has(seen, q):
+            if seen is not None and contains(seen, q):
                 continue
             group = [q]
             for x in group:  # grows while it is walked: a breadth-first fill
                 for y in nbrs[x]:
-                    if cells[y] == stone and not _has(group, y):
+                    if cells[y] == stone and not contains(group, y):
                         group.append(y)
             size = len(group)
             if size > 1:  # a single stone is met once: ``around`` has no repeats
@@ -228,7 +228,7 @@ def resolve(
     small = len(group) <= PATCH_MAX
     for p in group:
         for q in nbrs[p]:
-            if not cells[q] and not _has(merged, q):
+            if not cells[q] and not contains(merged, q):
                 for other in pending:
                     if q in other:
                         pending.remove(other)
@@ -249,7 +249,7 @@ def _open_next_to(group: list[int], cells: list[str], nbrs: Neighbours) -> bool:
     point lies in a territory of more than ``PATCH_MAX`` points."""
     for p in group:
         for q in nbrs[p]:
-            if not cells[q] and not _has(group, q):
+            if not cells[q] and not contains(group, q):
                 return True
     return False
 

@@ -13,7 +13,15 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 
 from arbiter.adjudicator.board import geometry
-from arbiter.adjudicator.implo_board import PATCH_MAX, Patch, Pieces, options, resolve, tables
+from arbiter.adjudicator.implo_board import (
+    PATCH_MAX,
+    Patch,
+    Pieces,
+    contains,
+    options,
+    resolve,
+    tables,
+)
 from arbiter.notation.ast import ImploPlace, Point, Resolve
 from arbiter.notation.errors import AmbiguousMoveError, IllegalMoveError
 
@@ -196,7 +204,7 @@ def write_steps(turn: TurnUnderWay, steps: tuple[Resolve, ...]) -> int:
         if remove is not None:
             stone = _index(remove, size, number, step)
             for group in biggest:
-                if stone in group:
+                if contains(group, stone):
                     break
             else:
                 raise turn.wrong_group(remove, patch, owner, biggest, f"step {number} ({step})")
