@@ -18,10 +18,12 @@ from arbiter.adjudicator.base import Outcome, Rules, check_pie
 from arbiter.adjudicator.board import geometry
 from arbiter.adjudicator.implo_board import (
     EMPTY,
+    Patch,
     Pieces,
     deciding_size,
     marker_groups,
     placed_patches,
+    surrounded_openly,
     tables,
     territory,
 )
@@ -187,7 +189,10 @@ class ImploRules(Rules[State]):
         cells = list(board)
         cells[at] = STONES[mover]
         placed = tuple(cells)  # the next board, unless a patch is resolved
-        pending = placed_patches(cells, table.neighbours, at)  # leaves marks in cells
+        if surrounded_openly(cells, table.rings[at]):
+            pending: list[Patch] = []
+        else:
+            pending = placed_patches(cells, table.neighbours, at)  # leaves marks in cells
         steps = move.resolve if type(move) is ImploPlace else ()
         # A move whose steps are all kept as written is equal to its canonical form: it is
         # that form, unless a class differs (dataclass equality compares classes).

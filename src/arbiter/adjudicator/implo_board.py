@@ -38,16 +38,33 @@ class Tables:
     """What the mechanics look up on a board of one size, at every turn: found with
     :func:`tables`, a dictionary lookup, where ``geometry`` is a call through a cache."""
 
-    __slots__ = ("neighbours", "points", "arounds")
+    __slots__ = ("neighbours", "rings", "points", "arounds")
 
     def __init__(self, size: int) -> None:
         table = geometry(size)
         self.neighbours: Final[Neighbours] = table.neighbours
+        self.rings: Final[tuple[tuple[int, ...], ...]] = tuple(
+            tuple(
+                (rank + dr) * size + file + df
+                if 0 <= file + df < size and 0 <= rank + dr < size
+                else rank * size + file
+                for df, dr in RING
+            )
+            for rank in range(size)
+            for file in range(size)
+        )
+        """The eight points around each point, in the order of :data:`RING`; the point
+        itself where the board ends (it holds a stone when the ring is read, so it is
+        never empty)."""
         self.points: Final[tuple[Point, ...]] = table.points
         self.arounds: Final[dict[Patch, tuple[int, ...]]] = {}
         """The points next to each patch met so far, by patch: a few thousand shapes at
         most (the polyominoes of up to four points that fit on the board)."""
 
+
+RING: Final = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+"""The steps (files, ranks) to the eight points around a point, going round: each is next
+to the one before (and the last to the first); the even ones are its neighbours."""
 
 _TABLES: Final[dict[int, Tables]] = {}
 
@@ -78,6 +95,52 @@ class Pieces:
             piece.letter: f"a {piece.name}" for piece in game.pieces
         }
         """Each piece in words, for messages: "a black stone"."""
+
+
+def surrounded_openly(cells: list[str], ring: tuple[int, ...]) -> bool:
+    """Whether each empty neighbour of a point that holds a stone lies in a territory too
+    big to be a patch, as the eight points around it (``ring``, one of :attr:`Tables.rings`)
+    show: see :data:`OPEN_RINGS`.
+
+    Eight reads and a table, no fill: on a board still open (many turns of a game) it is
+    enough to know that a stone placed there makes no patch."""
+    mask = 0
+    bit = 1
+    for point in ring:
+        if not cells[point]:
+            mask |= bit
+        bit <<= 1
+    return OPEN_RINGS[mask]
+
+
+def _open_ring(mask: int) -> bool:
+    """Whether every neighbour set in ``mask`` (bits in the order of :data:`RING`, a set bit
+    an empty point) is in a run of more than ``PATCH_MAX`` set bits, going round."""
+    if mask == 255:
+        return True
+    start = 0  # a clear bit
+    while mask >> start & 1:
+        start += 1
+    run = 0
+    neighbour = False
+    for step in range(1, 9):  # round the ring, back to ``start``: the last run is closed
+        k = (start + step) % 8
+        if mask >> k & 1:
+            run += 1
+            neighbour = neighbour or k % 2 == 0
+        else:
+            if neighbour and run <= PATCH_MAX:
+                return False
+            run = 0
+            neighbour = False
+    return True
+
+
+OPEN_RINGS: Final = tuple(_open_ring(mask) for mask in range(256))
+"""For each set of empty points around a point (a mask, bits in the order of :data:`RING`),
+whether it shows that each empty neighbour of the point is in a territory of more than
+``PATCH_MAX`` points: going round, consecutive points are next to each other, so a run of
+more than ``PATCH_MAX`` empty ones lies in one territory."""
 
 
 def placed_patches(scratch: list[str], nbrs: Neighbours, at: int) -> list[Patch]:
