@@ -16,7 +16,13 @@ from hypothesis import strategies as st
 
 from arbiter.adjudicator import implo_turn
 from arbiter.adjudicator.implo import COLOURS, ImploRules, State
-from arbiter.adjudicator.implo_board import placed_patches, surrounded_openly, tables
+from arbiter.adjudicator.implo_board import (
+    deciding_size,
+    marker_groups,
+    placed_patches,
+    surrounded_openly,
+    tables,
+)
 from arbiter.notation.ast import ImploPlace, Move, Pass, Place, Point, Resolve, Swap
 from arbiter.notation.errors import AmbiguousMoveError, IllegalMoveError
 from arbiter.notation.games import find_game
@@ -727,6 +733,23 @@ class TestFastPaths:
         made = [p for p in _reference_patches(board, size) if any(q in p for q in nbrs[at])]
         if surrounded_openly(board, tables(size).rings[at]):
             assert made == []
+
+    @settings(max_examples=examples(300), deadline=None)
+    @given(placements())
+    def test_marker_groups_and_the_deciding_size(
+        self, placement: tuple[int, list[str], int]
+    ) -> None:
+        # Other reading: every group found from each of its points, then counted once.
+        size, board, _ = placement
+        nbrs = _neighbours(size)
+        expected: tuple[Counter[int], Counter[int]] = (Counter(), Counter())
+        groups = {_group(board, nbrs, p) for p, cell in enumerate(board) if cell in ("B", "W")}
+        for group in groups:
+            expected[board[group[0]] == "W"][len(group)] += 1
+        sizes = marker_groups(tuple(board), size, ("B", "W"))
+        assert sizes == (dict(expected[0]), dict(expected[1]))
+        differing = [k for k in set(sizes[0]) | set(sizes[1]) if sizes[0].get(k) != sizes[1].get(k)]
+        assert deciding_size(*sizes) == max(differing, default=None)
 
     def test_the_ring_test_sees_an_open_board(self) -> None:
         # A stone on d4 of an empty 8×8 board: all eight around it empty; on a1: its ring

@@ -109,7 +109,9 @@ class ImploRules(Rules[State]):
 
     def details(self, state: State) -> dict[str, Any]:
         """Marker groups by colour and size, and stones by colour, as the game stands."""
-        return _figures(state, marker_groups(state.board, state.size, MARKERS))
+        board = state.board
+        stones = [_count(board, STONES[0]), _count(board, STONES[1])]
+        return _figures(marker_groups(board, state.size, MARKERS), stones)
 
     # The interface's parts -----------------------------------------------------------------
 
@@ -127,9 +129,10 @@ class ImploRules(Rules[State]):
     def _outcome(self, state: State) -> Outcome:
         """The winner of a full board (see ``spec/rules/implo.md``, "End")."""
         sizes = marker_groups(state.board, state.size, MARKERS)
-        figures = _figures(state, sizes)
-        stones = [figures["stones"][colour] for colour in COLOURS]
-        size = deciding_size(*sizes)
+        board = state.board
+        stones = [_count(board, STONES[0]), _count(board, STONES[1])]
+        figures = _figures(sizes, stones)
+        size = deciding_size(sizes[0], sizes[1])  # not ``*sizes``: compiled, a generic call
         if size is not None:
             counts = [sizes[colour].get(size, 0) for colour in (0, 1)]
             winner, tiebreak = COLOURS[counts[1] > counts[0]], None
@@ -239,16 +242,16 @@ def _count(board: tuple[str, ...], letter: str) -> int:
     return count
 
 
-def _figures(state: State, sizes: tuple[dict[int, int], dict[int, int]]) -> dict[str, Any]:
-    """Marker groups per colour by size (sizes as strings, ascending) and stones per colour."""
-    board = state.board
-    return {
-        "marker_groups": {
-            colour: {str(k): v for k, v in sorted(counts.items())}
-            for colour, counts in zip(COLOURS, sizes, strict=True)
-        },
-        "stones": {COLOURS[0]: _count(board, STONES[0]), COLOURS[1]: _count(board, STONES[1])},
-    }
+def _figures(sizes: tuple[dict[int, int], dict[int, int]], stones: list[int]) -> dict[str, Any]:
+    """Marker groups per colour by size (sizes as strings, ascending) and ``stones`` (the
+    stones of each colour, by colour) by colour name."""
+    groups = {COLOURS[0]: _by_size(sizes[0]), COLOURS[1]: _by_size(sizes[1])}
+    return {"marker_groups": groups, "stones": {COLOURS[0]: stones[0], COLOURS[1]: stones[1]}}
+
+
+def _by_size(counts: dict[int, int]) -> dict[str, int]:
+    """``counts`` by size, ascending, the sizes as strings (as JSON writes keys)."""
+    return {str(size): counts[size] for size in sorted(counts)}
 
 
 def _checked(board: tuple[str, ...], size: int) -> tuple[str, ...]:

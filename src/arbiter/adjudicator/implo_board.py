@@ -357,7 +357,13 @@ def marker_groups(
 
 def deciding_size(black: dict[int, int], white: dict[int, int]) -> int | None:
     """The largest group size at which Black and White have different marker-group counts."""
-    size = max(max(black, default=0), max(white, default=0))
+    # The largest size either colour has, by loops: compiled, ``max(..., default=0)`` is a
+    # generic call.
+    size = 0
+    for found in black:
+        size = max(size, found)
+    for found in white:
+        size = max(size, found)
     while size > 0:
         if black.get(size, 0) != white.get(size, 0):
             return size
