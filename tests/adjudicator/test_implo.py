@@ -16,7 +16,13 @@ from hypothesis import strategies as st
 
 from arbiter.adjudicator import implo_turn
 from arbiter.adjudicator.implo import COLOURS, ImploRules, State
-from arbiter.adjudicator.implo_board import placed_patches
+from arbiter.adjudicator.implo_board import (
+    deciding_size,
+    marker_groups,
+    placed_patches,
+    surrounded_openly,
+    tables,
+)
 from arbiter.notation.ast import ImploPlace, Move, Pass, Place, Point, Resolve, Swap
 from arbiter.notation.errors import AmbiguousMoveError, IllegalMoveError
 from arbiter.notation.games import find_game
@@ -713,6 +719,45 @@ class TestFastPaths:
             p for p in _reference_patches(board, size) if any(q in p for q in nbrs[at])
         )
         assert sorted(placed_patches(board.copy(), tuple(map(tuple, nbrs)), at)) == expected
+
+    @settings(max_examples=examples(300), deadline=None)
+    @given(placements(), st.sampled_from("bw"))
+    def test_the_ring_test_passes_only_placements_that_make_no_patch(
+        self, placement: tuple[int, list[str], int], stone: str
+    ) -> None:
+        # Other reading: the full count above; the ring test may say False wrongly (then
+        # the fills decide), never True wrongly.
+        size, board, at = placement
+        board[at] = stone
+        nbrs = _neighbours(size)
+        made = [p for p in _reference_patches(board, size) if any(q in p for q in nbrs[at])]
+        if surrounded_openly(board, tables(size).rings[at]):
+            assert made == []
+
+    @settings(max_examples=examples(300), deadline=None)
+    @given(placements())
+    def test_marker_groups_and_the_deciding_size(
+        self, placement: tuple[int, list[str], int]
+    ) -> None:
+        # Other reading: every group found from each of its points, then counted once.
+        size, board, _ = placement
+        nbrs = _neighbours(size)
+        expected: tuple[Counter[int], Counter[int]] = (Counter(), Counter())
+        groups = {_group(board, nbrs, p) for p, cell in enumerate(board) if cell in ("B", "W")}
+        for group in groups:
+            expected[board[group[0]] == "W"][len(group)] += 1
+        sizes = marker_groups(tuple(board), size, ("B", "W"))
+        assert sizes == (dict(expected[0]), dict(expected[1]))
+        differing = [k for k in set(sizes[0]) | set(sizes[1]) if sizes[0].get(k) != sizes[1].get(k)]
+        assert deciding_size(*sizes) == max(differing, default=None)
+
+    def test_the_ring_test_sees_an_open_board(self) -> None:
+        # A stone on d4 of an empty 8×8 board: all eight around it empty; on a1: its ring
+        # is three points, too few to tell.
+        board = [""] * 64
+        board[27] = board[0] = "b"
+        assert surrounded_openly(board, tables(8).rings[27])
+        assert not surrounded_openly(board, tables(8).rings[0])
 
     @PROPERTY
     @given(games(), st.data())

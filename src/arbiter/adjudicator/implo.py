@@ -18,14 +18,17 @@ from arbiter.adjudicator.base import Outcome, Rules, check_pie
 from arbiter.adjudicator.board import geometry
 from arbiter.adjudicator.implo_board import (
     EMPTY,
+    Patch,
     Pieces,
     deciding_size,
     marker_groups,
     placed_patches,
+    surrounded_openly,
+    tables,
     territory,
 )
 from arbiter.adjudicator.implo_turn import TurnUnderWay, choice_sequences, write_steps
-from arbiter.notation.ast import Grid, ImploPlace, Move, Place, Point, Swap, make
+from arbiter.notation.ast import Grid, ImploPlace, Move, Place, Point, Swap
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
 
@@ -72,6 +75,13 @@ class State(NamedTuple):
     last_mover: int | None = None
 
 
+_NEW_TUPLE: Final[Any] = tuple.__new__
+"""What ``ast.make`` calls: a named tuple built without its ``__new__`` (written in Python),
+from all its values; held here as a constant, which compiled code reads without a lookup."""
+_STATE: Final[type[State]] = State
+"""``State`` as a constant: compiled code looks a named tuple class up by name, each time."""
+
+
 class ImploRules(Rules[State]):
     """Implo with the pie rule, under RULINGS.md (see ``spec/rules/implo.md``)."""
 
@@ -79,6 +89,16 @@ class ImploRules(Rules[State]):
 
     def to_move(self, state: State) -> str:
         return COLOURS[state.mover]
+
+    def play(self, state: State, move: Move) -> State:
+        """``Rules.play``, with a placement sent straight to ``_place``: the same checks and
+        result, without the handler's lookup and its call through a bound method (this runs
+        once per ply of every replay)."""
+        kind = type(move)
+        if (kind is ImploPlace or kind is Place) and state.empty:
+            assert isinstance(move, (ImploPlace, Place))
+            return self._place(state, move)
+        return super().play(state, move)
 
     def written(self, after: State, move: Move) -> Move:
         """``move`` as the canonical writer prints it, every resolution step written."""
@@ -89,7 +109,9 @@ class ImploRules(Rules[State]):
 
     def details(self, state: State) -> dict[str, Any]:
         """Marker groups by colour and size, and stones by colour, as the game stands."""
-        return _figures(state, marker_groups(state.board, state.size, MARKERS))
+        board = state.board
+        stones = [_count(board, STONES[0]), _count(board, STONES[1])]
+        return _figures(marker_groups(board, state.size, MARKERS), stones)
 
     # The interface's parts -----------------------------------------------------------------
 
@@ -107,9 +129,10 @@ class ImploRules(Rules[State]):
     def _outcome(self, state: State) -> Outcome:
         """The winner of a full board (see ``spec/rules/implo.md``, "End")."""
         sizes = marker_groups(state.board, state.size, MARKERS)
-        figures = _figures(state, sizes)
-        stones = [figures["stones"][colour] for colour in COLOURS]
-        size = deciding_size(*sizes)
+        board = state.board
+        stones = [_count(board, STONES[0]), _count(board, STONES[1])]
+        figures = _figures(sizes, stones)
+        size = deciding_size(sizes[0], sizes[1])  # not ``*sizes``: compiled, a generic call
         if size is not None:
             counts = [sizes[colour].get(size, 0) for colour in (0, 1)]
             winner, tiebreak = COLOURS[counts[1] > counts[0]], None
@@ -157,16 +180,22 @@ class ImploRules(Rules[State]):
         # This runs once per ply of every record replayed, so it is written out flat; the
         # common turn (nothing to resolve, nothing written) builds its state at once.
         size, point = state.size, move.at
-        table = geometry(size)
-        at = table.index(point)
+        file, rank = point.file, point.rank
+        if not (0 <= file < size and 0 <= rank < size):
+            raise IllegalMoveError(f"{point} is off the {size}×{size} board")
+        at = rank * size + file
         board = state.board
         if board[at]:
             raise IllegalMoveError(f"{point} is occupied (by {PIECES.names[board[at]]})")
         mover = state.mover
+        table = tables(size)
         cells = list(board)
         cells[at] = STONES[mover]
         placed = tuple(cells)  # the next board, unless a patch is resolved
-        pending = placed_patches(cells, table.neighbours, at)  # leaves marks in cells
+        if surrounded_openly(cells, table.rings[at]):
+            pending: list[Patch] = []
+        else:
+            pending = placed_patches(cells, table.neighbours, at)  # leaves marks in cells
         steps = move.resolve if type(move) is ImploPlace else ()
         # A move whose steps are all kept as written is equal to its canonical form: it is
         # that form, unless a class differs (dataclass equality compares classes).
@@ -176,15 +205,17 @@ class ImploRules(Rules[State]):
                 move if exact and isinstance(move, ImploPlace) else ImploPlace(table.points[at])
             )
             values = (size, placed, 1 - mover, state.ply + 1, state.empty - 1, canonical, mover)
-            return make(State, values)
+            after: State = _NEW_TUPLE(_STATE, values)
+            return after
         turn = TurnUnderWay(PIECES, size, list(placed), pending, mover, at, [])
         kept = write_steps(turn, steps)
         turn.finish()  # the record stops here: only forced steps may be left out
         exact = exact and kept == len(turn.steps)
         canonical = move if exact and isinstance(move, ImploPlace) else turn.move()
-        board = tuple(turn.cells)
-        values = (size, board, 1 - mover, state.ply + 1, board.count(EMPTY), canonical, mover)
-        return make(State, values)
+        empty = state.empty - 1 + turn.freed
+        values = (size, tuple(turn.cells), 1 - mover, state.ply + 1, empty, canonical, mover)
+        after = _NEW_TUPLE(_STATE, values)
+        return after
 
     def _swap(self, state: State, move: Swap) -> State:
         """The pie rule: only as ply 2; no piece changes and White (the second colour) moves
@@ -197,20 +228,30 @@ def _placed(state: State, at: int) -> TurnUnderWay:
     """The turn just after the mover's stone lands on the empty point ``at``."""
     cells = list(state.board)
     cells[at] = STONES[state.mover]
-    pending = placed_patches(cells.copy(), geometry(state.size).neighbours, at)
+    pending = placed_patches(cells.copy(), tables(state.size).neighbours, at)
     return TurnUnderWay(PIECES, state.size, cells, pending, state.mover, at, [])
 
 
-def _figures(state: State, sizes: tuple[dict[int, int], dict[int, int]]) -> dict[str, Any]:
-    """Marker groups per colour by size (sizes as strings, ascending) and stones per colour."""
-    board = state.board
-    return {
-        "marker_groups": {
-            colour: {str(k): v for k, v in sorted(counts.items())}
-            for colour, counts in zip(COLOURS, sizes, strict=True)
-        },
-        "stones": {COLOURS[0]: board.count(STONES[0]), COLOURS[1]: board.count(STONES[1])},
-    }
+def _count(board: tuple[str, ...], letter: str) -> int:
+    """``board.count(letter)``, as a compiled loop (letters are compared by identity first:
+    they are the description's own strings)."""
+    count = 0
+    for cell in board:
+        if cell == letter:
+            count += 1
+    return count
+
+
+def _figures(sizes: tuple[dict[int, int], dict[int, int]], stones: list[int]) -> dict[str, Any]:
+    """Marker groups per colour by size (sizes as strings, ascending) and ``stones`` (the
+    stones of each colour, by colour) by colour name."""
+    groups = {COLOURS[0]: _by_size(sizes[0]), COLOURS[1]: _by_size(sizes[1])}
+    return {"marker_groups": groups, "stones": {COLOURS[0]: stones[0], COLOURS[1]: stones[1]}}
+
+
+def _by_size(counts: dict[int, int]) -> dict[str, int]:
+    """``counts`` by size, ascending, the sizes as strings (as JSON writes keys)."""
+    return {str(size): counts[size] for size in sorted(counts)}
 
 
 def _checked(board: tuple[str, ...], size: int) -> tuple[str, ...]:

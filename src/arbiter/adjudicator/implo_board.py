@@ -14,22 +14,67 @@ needs no fill at all (see :func:`resolve`). The turn itself (which steps, in whi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Final
 
 from arbiter.adjudicator.board import geometry
+from arbiter.notation.ast import Point
 from arbiter.notation.games import GameDescription
 
-EMPTY = ""
-VISITED = "."
+EMPTY: Final = ""
+VISITED: Final = "."
 """Marks the empty points a fill has met, on a scratch copy of the board (see
 :func:`placed_patches`)."""
-PATCH_MAX = 4
+PATCH_MAX: Final = 4
 """A territory of at most this many points is a patch."""
 
 Patch = tuple[int, ...]
 """A patch as the sorted tuple of its points: ``patch[0]`` is its lowest point (rank, then
 file), the point the canonical form names it by."""
+Neighbours = tuple[tuple[int, ...], ...]
+"""The orthogonal neighbours of every point (``Geometry.neighbours``)."""
+
+
+class Tables:
+    """What the mechanics look up on a board of one size, at every turn: found with
+    :func:`tables`, a dictionary lookup, where ``geometry`` is a call through a cache."""
+
+    __slots__ = ("neighbours", "rings", "points", "arounds")
+
+    def __init__(self, size: int) -> None:
+        table = geometry(size)
+        self.neighbours: Final[Neighbours] = table.neighbours
+        self.rings: Final[tuple[tuple[int, ...], ...]] = tuple(
+            tuple(
+                (rank + dr) * size + file + df
+                if 0 <= file + df < size and 0 <= rank + dr < size
+                else rank * size + file
+                for df, dr in RING
+            )
+            for rank in range(size)
+            for file in range(size)
+        )
+        """The eight points around each point, in the order of :data:`RING`; the point
+        itself where the board ends (it holds a stone when the ring is read, so it is
+        never empty)."""
+        self.points: Final[tuple[Point, ...]] = table.points
+        self.arounds: Final[dict[Patch, tuple[int, ...]]] = {}
+        """The points next to each patch met so far, by patch: a few thousand shapes at
+        most (the polyominoes of up to four points that fit on the board)."""
+
+
+RING: Final = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+"""The steps (files, ranks) to the eight points around a point, going round: each is next
+to the one before (and the last to the first); the even ones are its neighbours."""
+
+_TABLES: Final[dict[int, Tables]] = {}
+
+
+def tables(size: int) -> Tables:
+    """The tables of a ``size``×``size`` board (built once per size)."""
+    found = _TABLES.get(size)
+    if found is None:
+        found = _TABLES[size] = Tables(size)
+    return found
 
 
 class Pieces:
@@ -52,7 +97,53 @@ class Pieces:
         """Each piece in words, for messages: "a black stone"."""
 
 
-def placed_patches(scratch: list[str], nbrs: tuple[tuple[int, ...], ...], at: int) -> list[Patch]:
+def surrounded_openly(cells: list[str], ring: tuple[int, ...]) -> bool:
+    """Whether each empty neighbour of a point that holds a stone lies in a territory too
+    big to be a patch, as the eight points around it (``ring``, one of :attr:`Tables.rings`)
+    show: see :data:`OPEN_RINGS`.
+
+    Eight reads and a table, no fill: on a board still open (many turns of a game) it is
+    enough to know that a stone placed there makes no patch."""
+    mask = 0
+    bit = 1
+    for point in ring:
+        if not cells[point]:
+            mask |= bit
+        bit <<= 1
+    return OPEN_RINGS[mask]
+
+
+def _open_ring(mask: int) -> bool:
+    """Whether every neighbour set in ``mask`` (bits in the order of :data:`RING`, a set bit
+    an empty point) is in a run of more than ``PATCH_MAX`` set bits, going round."""
+    if mask == 255:
+        return True
+    start = 0  # a clear bit
+    while mask >> start & 1:
+        start += 1
+    run = 0
+    neighbour = False
+    for step in range(1, 9):  # round the ring, back to ``start``: the last run is closed
+        k = (start + step) % 8
+        if mask >> k & 1:
+            run += 1
+            neighbour = neighbour or k % 2 == 0
+        else:
+            if neighbour and run <= PATCH_MAX:
+                return False
+            run = 0
+            neighbour = False
+    return True
+
+
+OPEN_RINGS: Final = tuple(_open_ring(mask) for mask in range(256))
+"""For each set of empty points around a point (a mask, bits in the order of :data:`RING`),
+whether it shows that each empty neighbour of the point is in a territory of more than
+``PATCH_MAX`` points: going round, consecutive points are next to each other, so a run of
+more than ``PATCH_MAX`` empty ones lies in one territory."""
+
+
+def placed_patches(scratch: list[str], nbrs: Neighbours, at: int) -> list[Patch]:
     """The patches on ``scratch``, a copy of the board where a stone just landed on ``at``:
     only the territory that held ``at`` can have split, and each of its pieces holds an empty
     neighbour of ``at``. One fill per piece, stopped as soon as it has found more than
@@ -61,33 +152,44 @@ def placed_patches(scratch: list[str], nbrs: tuple[tuple[int, ...], ...], at: in
     The fills mark the points they meet with ``VISITED`` in ``scratch`` (and leave them so):
     a fill needs no list of the points met, a neighbour of ``at`` met by an earlier fill needs
     no fill, and a fill that meets a point of an earlier one is in a piece already found too
-    big (a patch, once found, is a whole territory)."""
+    big (a patch, once found, is a whole territory). Loops over lists of native ints, not
+    ``in``: compiled, a generic membership test costs more than the whole fill."""
     pending: list[Patch] = []
     for start in nbrs[at]:
         if scratch[start]:  # a piece, or a point of a piece already explored
             continue
         scratch[start] = VISITED
         members = [start]
-        for p in members:  # grows while it is walked: a breadth-first fill
-            for q in nbrs[p]:
+        small = True
+        i = 0
+        while small and i < len(members):  # ``members`` grows while it is walked
+            for q in nbrs[members[i]]:
                 piece = scratch[q]
                 if not piece:
+                    if len(members) == PATCH_MAX:
+                        small = False
+                        break
                     scratch[q] = VISITED
                     members.append(q)
-                    if len(members) > PATCH_MAX:
-                        break
-                elif piece is VISITED and q not in members:
+                elif piece is VISITED and not contains(members, q):
+                    small = False
                     break
-            else:
-                continue
-            break
-        else:
+            i += 1
+        if small:
             members.sort()
             pending.append(tuple(members))
     return pending
 
 
-def territory(cells: Sequence[str], nbrs: tuple[tuple[int, ...], ...], start: int) -> Patch | None:
+def contains(points: list[int], point: int) -> bool:
+    """``point in points``, compared as native ints."""
+    for p in points:
+        if p == point:
+            return True
+    return False
+
+
+def territory(cells: Sequence[str], nbrs: Neighbours, start: int) -> Patch | None:
     """The territory of the empty point ``start`` (sorted) if it is a patch, else None.
     Stops exploring as soon as it has found more than ``PATCH_MAX`` points."""
     members = [start]  # at most five points: a list is the fastest set here
@@ -102,7 +204,7 @@ def territory(cells: Sequence[str], nbrs: tuple[tuple[int, ...], ...], start: in
 
 def options(
     cells: list[str],
-    nbrs: tuple[tuple[int, ...], ...],
+    nbrs: Neighbours,
     arounds: dict[Patch, tuple[int, ...]],
     patch: Patch,
     mover: int,
@@ -126,12 +228,12 @@ def options(
     for q in around:
         stone = cells[q]
         if stone == black_stone or stone == white_stone:
-            if seen is not None and q in seen:
+            if seen is not None and contains(seen, q):
                 continue
             group = [q]
             for x in group:  # grows while it is walked: a breadth-first fill
                 for y in nbrs[x]:
-                    if cells[y] == stone and y not in group:
+                    if cells[y] == stone and not contains(group, y):
                         group.append(y)
             size = len(group)
             if size > 1:  # a single stone is met once: ``around`` has no repeats
@@ -159,13 +261,14 @@ def options(
 
 def resolve(
     cells: list[str],
-    nbrs: tuple[tuple[int, ...], ...],
+    nbrs: Neighbours,
     pending: list[Patch],
     patch: Patch,
     marker: str,
-    group: Sequence[int],
-) -> None:
+    group: list[int],
+) -> int:
     """Resolve ``patch``: its owner's ``marker`` on it, ``group`` removed, ``pending`` updated.
+    Returns the change in the number of empty points (the turn keeps count of them).
 
     The removed stones' points are empty now: with the empty points next to them they form
     one territory, which takes in every patch next to the group, and is a new patch if still
@@ -175,19 +278,20 @@ def resolve(
     for p in patch:
         cells[p] = marker
     pending.remove(patch)
+    change = len(group) - len(patch)
     if not group:
-        return
+        return change
     for p in group:
         cells[p] = EMPTY
     if not pending:  # the usual case: no other patch to take in
         if len(group) <= PATCH_MAX and not _open_next_to(group, cells, nbrs):
             pending.append(tuple(sorted(group)))
-        return
-    merged = list(group)
+        return change
+    merged = group.copy()
     small = len(group) <= PATCH_MAX
     for p in group:
         for q in nbrs[p]:
-            if not cells[q] and q not in merged:
+            if not cells[q] and not contains(merged, q):
                 for other in pending:
                     if q in other:
                         pending.remove(other)
@@ -195,22 +299,25 @@ def resolve(
                         break
                 else:  # q lies in a territory of more than PATCH_MAX points
                     if not pending:
-                        return
+                        return change
                     small = False
     if small and len(merged) <= PATCH_MAX:
         merged.sort()
         pending.append(tuple(merged))
+    return change
 
 
-def _open_next_to(
-    group: Sequence[int], cells: list[str], nbrs: tuple[tuple[int, ...], ...]
-) -> bool:
+def _open_next_to(group: list[int], cells: list[str], nbrs: Neighbours) -> bool:
     """Whether an empty point outside ``group`` touches it: with no patch pending, such a
     point lies in a territory of more than ``PATCH_MAX`` points."""
-    return any(not cells[q] and q not in group for p in group for q in nbrs[p])
+    for p in group:
+        for q in nbrs[p]:
+            if not cells[q] and not contains(group, q):
+                return True
+    return False
 
 
-def _around(patch: Patch, nbrs: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+def _around(patch: Patch, nbrs: Neighbours) -> tuple[int, ...]:
     """The points next to ``patch``, each once."""
     around: list[int] = []
     for p in patch:
@@ -220,40 +327,45 @@ def _around(patch: Patch, nbrs: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     return tuple(around)
 
 
-@cache
-def arounds(size: int) -> dict[Patch, tuple[int, ...]]:
-    """The points next to each patch met so far on a ``size`` board, by patch: a few
-    thousand shapes at most (the polyominoes of up to four points that fit on the board)."""
-    return {}
-
-
 def marker_groups(
     board: Sequence[str], size: int, markers: tuple[str, str]
 ) -> tuple[dict[int, int], dict[int, int]]:
     """The number of marker groups of each size, for each colour (its marker in
-    ``markers``)."""
-    nbrs = geometry(size).neighbours
+    ``markers``). One pass over the board, each group filled from its first point."""
+    nbrs = tables(size).neighbours
     cells = list(board)  # a marker met by a fill is emptied here: it is not met again
+    black, white = markers
     counts: tuple[dict[int, int], dict[int, int]] = ({}, {})
-    for marker, sizes in zip(markers, counts, strict=True):
-        left, p = cells.count(marker), 0
-        while left:
-            p = cells.index(marker, p)  # the next marker not met yet
-            cells[p] = EMPTY
-            group = [p]
-            for x in group:  # grows while it is walked: a breadth-first fill
-                for q in nbrs[x]:
-                    if cells[q] == marker:
-                        cells[q] = EMPTY
-                        group.append(q)
-            left -= len(group)
-            sizes[len(group)] = sizes.get(len(group), 0) + 1
+    for p in range(len(cells)):
+        marker = cells[p]
+        if marker != black and marker != white:
+            continue
+        cells[p] = EMPTY
+        group = [p]
+        i = 0
+        while i < len(group):  # ``group`` grows while it is walked: a breadth-first fill
+            for q in nbrs[group[i]]:
+                if cells[q] == marker:
+                    cells[q] = EMPTY
+                    group.append(q)
+            i += 1
+        sizes = counts[0] if marker == black else counts[1]
+        found = len(group)
+        sizes[found] = sizes.get(found, 0) + 1
     return counts
 
 
 def deciding_size(black: dict[int, int], white: dict[int, int]) -> int | None:
     """The largest group size at which Black and White have different marker-group counts."""
-    for size in sorted(black.keys() | white.keys(), reverse=True):
+    # The largest size either colour has, by loops: compiled, ``max(..., default=0)`` is a
+    # generic call.
+    size = 0
+    for found in black:
+        size = max(size, found)
+    for found in white:
+        size = max(size, found)
+    while size > 0:
         if black.get(size, 0) != white.get(size, 0):
             return size
+        size -= 1
     return None

@@ -13,7 +13,15 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 
 from arbiter.adjudicator.board import geometry
-from arbiter.adjudicator.implo_board import PATCH_MAX, Patch, Pieces, arounds, options, resolve
+from arbiter.adjudicator.implo_board import (
+    PATCH_MAX,
+    Patch,
+    Pieces,
+    contains,
+    options,
+    resolve,
+    tables,
+)
 from arbiter.notation.ast import ImploPlace, Point, Resolve
 from arbiter.notation.errors import AmbiguousMoveError, IllegalMoveError
 
@@ -34,7 +42,9 @@ class TurnUnderWay:
     canonical writer writes them. ``play`` needs a turn object only for steps a record leaves
     out; ``legal_moves`` walks the choices with copies of one."""
 
-    __slots__ = ("pieces", "size", "nbrs", "arounds", "cells", "pending", "mover", "at", "steps")
+    __slots__ = (
+        "pieces", "size", "nbrs", "arounds", "cells", "pending", "mover", "at", "steps", "freed"
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -47,7 +57,8 @@ class TurnUnderWay:
         steps: list[Resolve],
     ) -> None:
         self.pieces = pieces
-        self.size, self.nbrs, self.arounds = size, geometry(size).neighbours, arounds(size)
+        table = tables(size)
+        self.size, self.nbrs, self.arounds = size, table.neighbours, table.arounds
         self.cells, self.pending, self.mover, self.at, self.steps = (
             cells,
             pending,
@@ -55,6 +66,8 @@ class TurnUnderWay:
             at,
             steps,
         )
+        self.freed = 0
+        """The change in the number of empty points the steps taken made (see ``resolve``)."""
 
     def copy(self) -> TurnUnderWay:
         return TurnUnderWay(
@@ -71,10 +84,11 @@ class TurnUnderWay:
         """The owner of ``patch`` and the owner's tied biggest adjacent groups."""
         return options(self.cells, self.nbrs, self.arounds, patch, self.mover, self.pieces.stones)
 
-    def apply(self, patch: Patch, owner: int, group: Sequence[int], tied: bool) -> None:
+    def apply(self, patch: Patch, owner: int, group: list[int], tied: bool) -> None:
         """Resolve ``patch``; the step is recorded as the canonical writer names it."""
-        resolve(self.cells, self.nbrs, self.pending, patch, self.pieces.markers[owner], group)
-        points = geometry(self.size).points
+        marker = self.pieces.markers[owner]
+        self.freed += resolve(self.cells, self.nbrs, self.pending, patch, marker, group)
+        points = tables(self.size).points
         self.steps.append(Resolve(points[patch[0]], points[group[0]] if tied else None))
 
     def forced(self) -> None:
@@ -152,7 +166,7 @@ class TurnUnderWay:
             f"patch at {at}; the patch must remove {kind} at {groups}"
         )
 
-    def _examples(self, firsts: Sequence[tuple[Patch, int, Sequence[int], bool]]) -> str:
+    def _examples(self, firsts: Sequence[tuple[Patch, int, list[int], bool]]) -> str:
         """Whole moves, one per first step given, each finished the first way there is:
         moves a record may contain as they are written."""
         moves = []
@@ -174,9 +188,9 @@ def write_steps(turn: TurnUnderWay, steps: tuple[Resolve, ...]) -> int:
     step (written canonically) costs one membership test and one ownership check."""
     size, cells, pending, done = turn.size, turn.cells, turn.pending, turn.steps
     markers = turn.pieces.markers
-    table = geometry(size)
-    kept = 0
-    for number, step in enumerate(steps, 1):
+    kept = number = 0
+    for step in steps:
+        number += 1
         named = step.patch
         index = _index(named, size, number, step)
         for patch in pending:
@@ -185,12 +199,12 @@ def write_steps(turn: TurnUnderWay, steps: tuple[Resolve, ...]) -> int:
         else:
             raise turn.not_a_patch(named, index, f"step {number} ({step})")
         owner, biggest = turn.options(patch)
-        group: Sequence[int]
+        group: list[int]
         remove = step.remove
         if remove is not None:
             stone = _index(remove, size, number, step)
             for group in biggest:
-                if stone in group:
+                if contains(group, stone):
                     break
             else:
                 raise turn.wrong_group(remove, patch, owner, biggest, f"step {number} ({step})")
@@ -201,12 +215,12 @@ def write_steps(turn: TurnUnderWay, steps: tuple[Resolve, ...]) -> int:
         else:
             group = biggest[0] if biggest else []
             tied, canonical = False, True
-        resolve(cells, turn.nbrs, pending, patch, markers[owner], group)
+        turn.freed += resolve(cells, turn.nbrs, pending, patch, markers[owner], group)
         if canonical and index == patch[0] and type(step) is Resolve and type(named) is Point:
             done.append(step)  # the record's own step: it is the canonical one
             kept += 1
         else:
-            points = table.points
+            points = tables(size).points
             done.append(Resolve(points[patch[0]], points[group[0]] if tied else None))
     return kept
 
