@@ -323,3 +323,20 @@ def test_numbers_of_thousands_of_digits_are_located_errors(tags: str, line: int)
     # Python refuses to convert more than 4300 digits: that must not escape as a ValueError.
     [error] = read_grn(f'[Game "Pletore"]\n{tags}\n\n*\n')
     assert isinstance(error, RecordError) and (error.code, error.line) == ("too-many-digits", line)
+
+
+def test_a_tag_line_met_again_is_located_where_it_stands_now() -> None:
+    """Tag lines are remembered by their text (an archive repeats them): the same line in a
+    later record, at another line of the file and as the only copy in a record indented
+    otherwise, is still located where it stands and read as written."""
+    first = '[Game "Pilo"]\n[Size "6"]\n  [Event "Open"]\n\n1. a1 *\n'
+    second = '\n[Game "Pilo"]\n[Size "6"]\n[Event "Open"]\n[Round "2"]\n\n1. b2 *\n'
+    one, two = read_grn(first + second)
+    assert isinstance(one, Record) and isinstance(two, Record)
+    assert (one.where["Game"].line, one.where["Size"].line) == (1, 2)
+    assert (two.where["Game"].line, two.where["Size"].line) == (7, 8)
+    assert one.where["Game"].column == two.where["Game"].column == 7
+    ((name, value, where),) = [(t.name, t.value, t.where) for t in one.tags]
+    assert (name, value, where.line, where.column) == ("Event", "Open", 3, 10)
+    event = two.tags[0]
+    assert (event.value, event.where.line, event.where.column) == ("Open", 9, 8)

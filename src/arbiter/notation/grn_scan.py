@@ -99,6 +99,7 @@ def _patterns() -> _Patterns:
     if now != _generation_seen:  # a game or a form came or went: words may read otherwise
         _KINDS.clear()
         _SEEN_MOVES.clear()
+        _TAG_LINES.clear()
         _generation_seen = now
     return _compiled(now)
 
@@ -162,17 +163,18 @@ def scan(text: str, shift: int = 0, turns: bool = True) -> Scanned | None:
     patterns = _patterns()
     lines = text.split("\n")
     tags: list[TagLine] = []
-    tag_line = patterns.tag.fullmatch
+    known = _TAG_LINES
     number = 0
     for number, line in enumerate(lines):
-        match = tag_line(line)
-        if match is None:
-            if line.strip(_LINE_SPACES):
-                break
-            continue
-        value_column = match.start("value") + 1
-        tags.append(TagLine(match["name"], match["value"], number + 1, line.index("[") + 1,
-                            value_column))  # fmt: skip
+        tag = known.get(line)
+        if tag is None:
+            tag = _tag_line(line, patterns)
+            if tag is None:
+                if line.strip(_LINE_SPACES):
+                    break
+                continue
+        name, value, column, value_column = tag
+        tags.append(make(TagLine, (name, value, number + 1, column, value_column)))
     else:
         return Scanned(tags, [])
     if turns:
@@ -181,6 +183,29 @@ def scan(text: str, shift: int = 0, turns: bool = True) -> Scanned | None:
             return Scanned(tags, [], movetext)
     words = _movetext(lines, number, patterns)
     return None if words is None else Scanned(tags, words)
+
+
+def _tag_line(line: str, patterns: _Patterns) -> tuple[str, str, int, int] | None:
+    """The tag on ``line`` (name, value as written, the columns of the tag and its value),
+    remembered by the line's text; None if the line holds no tag alone."""
+    match = patterns.tag.fullmatch(line)
+    if match is None:
+        return None
+    tag = (match["name"], match["value"], line.index("[") + 1, match.start("value") + 1)
+    if len(line) <= MAX_TAG_LINE:
+        if len(_TAG_LINES) >= MAX_TAG_LINES:
+            _TAG_LINES.clear()
+        _TAG_LINES[line] = tag
+    return tag
+
+
+MAX_TAG_LINES = 10_000
+MAX_TAG_LINE = 200
+_TAG_LINES: dict[str, tuple[str, str, int, int]] = {}
+"""The tags of the tag lines met so far, by the line's text: an archive repeats most of its
+tag lines (the game, the size, the event, the players), which are then read with one
+look-up instead of the tag expression. Only short lines are kept, so the table stays
+small whatever a file holds."""
 
 
 _NOT_PLAIN = "{}\x0b\x0c\x1c\x1d\x1e\x1f"
@@ -393,7 +418,7 @@ def build(
     if movetext is None:
         movetext = _read_movetext(words, shift, problems)
     turns, comment, result_word, first = movetext
-    start = Location(line=tags[0].line + shift, column=tags[0].column) if tags else first
+    start = make(Location, (tags[0].line + shift, tags[0].column, None)) if tags else first
     result = _result(named.get("Result"), result_word, spec, problems)
     return build_record(
         game=game_value,
@@ -432,7 +457,7 @@ def _read_tags(tags: list[TagLine], shift: int, problems: list[RecordError]) -> 
                 raise repeated
             problems.append(repeated)
             continue
-        where = Location(line=tag.line + shift, column=tag.value_column)
+        where = make(Location, (tag.line + shift, tag.value_column, None))
         named[tag.name] = RawValue(unescape(tag.value[1:-1]), where)
     return named
 
