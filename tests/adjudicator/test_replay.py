@@ -3,13 +3,15 @@ and properties over random legal games of every game."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from arbiter.adjudicator import get_rules
 from arbiter.adjudicator.base import Rules
-from arbiter.adjudicator.replay import adjudicate, canonical_record
+from arbiter.adjudicator.replay import REPORT_FIELDS, adjudicate, canonical_record
 from arbiter.notation.ast import (
     Move,
     Record,
@@ -19,8 +21,11 @@ from arbiter.notation.grn_reader import parse_grn_record
 from arbiter.notation.grn_writer import write_record
 from arbiter.notation.json_reader import read_json
 from arbiter.notation.json_writer import write_json
+from arbiter.notation.sources import read_records
 from tests.budget import examples
 from tests.strategies import EVERY_HEALTH_CHECK, GAME_NAMES, every_move_form, legal_games
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # A finished 3x3 Pletore game (White+1), used to test the report's handling of claims.
 PLETORE = (
@@ -174,3 +179,14 @@ def test_canonical_record_is_a_fixed_point(game: str, data) -> None:  # type: ig
     canonical = canonical_record(record)
     assert canonical_record(canonical) == canonical
     assert adjudicate(canonical).result == adjudicate(record).result
+
+
+def test_a_report_as_json_has_every_field_in_order() -> None:
+    """``Report.to_dict`` is written out field by field; it holds each field, in the order
+    of ``_fields``, with the field's value (a finished, scored game: most fields differ)."""
+    path = ROOT / "samples" / "pilo" / "valid" / "02-blitz-6x6.grn"
+    (record,) = read_records(path)
+    assert isinstance(record, Record)
+    report = adjudicate(record, file=path.name)
+    assert report.valid and report.scores and report.details
+    assert list(report.to_dict().items()) == [(n, getattr(report, n)) for n in REPORT_FIELDS]

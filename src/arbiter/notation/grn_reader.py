@@ -146,7 +146,7 @@ def split_records(lines: Iterable[bytes]) -> Iterator[Chunk]:
         stripped = text.lstrip(BLANK)
         starts_tag = False
         if stripped[:1] == "[":
-            game = _GAME_TAG.match(stripped) is not None
+            game = "Game" in stripped and _GAME_TAG.match(stripped) is not None
             starts_tag = game or not in_comment
             if starts_tag and (movetext or in_comment or (game and (game_seen or gap))):
                 yield Chunk("".join(buffer), first, index, error, number if in_comment else None)
