@@ -143,8 +143,13 @@ def _cluster_errors(scheduler: str | None) -> tuple[type[Exception], ...]:
 
 
 def json_line(report: Report) -> str:
-    """A report as one line of JSON Lines (what ``adjudicate --json`` prints)."""
-    return json.dumps(report.to_dict(), ensure_ascii=False)
+    """A report as one line of JSON Lines (what ``adjudicate --json`` prints): what
+    ``json.dumps(report.to_dict(), ensure_ascii=False)`` writes, by one encoder made once
+    (``dumps`` with an option makes an encoder at every call)."""
+    return _ENCODER.encode(report.to_dict())
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
 
 
 def _first(item: tuple[bool, str]) -> bool:
