@@ -88,7 +88,16 @@ def extensions() -> list[object]:
         return []
     for module in modules:
         module.optional = True  # no C compiler: the pure-Python module stays
-    return list(modules)
+    return [*modules, tuples_module()]
+
+
+def tuples_module() -> object:
+    """``arbiter._tuples``, the one module written in C (``src/arbiter/_tuples.c``): named
+    tuples built in one step. Optional like the compiled ones: where it cannot be built,
+    ``arbiter.notation.ast.make`` uses ``tuple.__new__``."""
+    from setuptools import Extension
+
+    return Extension("arbiter._tuples", ["src/arbiter/_tuples.c"], optional=True)
 
 
 setup(ext_modules=extensions())

@@ -28,7 +28,7 @@ from arbiter.adjudicator.implo_board import (
     territory,
 )
 from arbiter.adjudicator.implo_turn import TurnUnderWay, choice_sequences, write_steps
-from arbiter.notation.ast import Grid, ImploPlace, Move, Place, Point, Swap
+from arbiter.notation.ast import Grid, ImploPlace, Move, Place, Point, Swap, tuple_maker
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
 
@@ -75,7 +75,7 @@ class State(NamedTuple):
     last_mover: int | None = None
 
 
-_NEW_TUPLE: Final[Any] = tuple.__new__
+_NEW_TUPLE: Final[Any] = tuple_maker()
 """What ``ast.make`` calls: a named tuple built without its ``__new__`` (written in Python),
 from all its values; held here as a constant, which compiled code reads without a lookup."""
 _STATE: Final[type[State]] = State

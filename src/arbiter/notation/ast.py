@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from importlib import import_module
 from typing import Any, ClassVar, Final, NamedTuple, TypeAlias, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -480,7 +481,17 @@ def make(kind: type[TupleType], values: tuple[Any, ...]) -> TupleType:
     return _new_tuple(kind, values)  # type: ignore[no-any-return]
 
 
-_new_tuple: Final[Any] = tuple.__new__
+def tuple_maker() -> Any:
+    """What :func:`make` calls: ``new`` of the optional C module ``arbiter._tuples`` where
+    the wheel has it (it builds the named tuple in one step), else ``tuple.__new__``, which
+    builds an equal one through the generic path of a class's ``__new__``."""
+    try:
+        return import_module("arbiter._tuples").new
+    except ImportError:
+        return tuple.__new__
+
+
+_new_tuple: Final[Any] = tuple_maker()
 """Final: compiled code keeps it in a static rather than looking it up in the module."""
 
 
