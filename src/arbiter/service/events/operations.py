@@ -60,7 +60,14 @@ from arbiter.service.events.reading import (
     view,
     wrong_game,
 )
-from arbiter.service.events.rows import EventRow, RecordRow, TokenRow, UploadRow
+from arbiter.service.events.rows import (
+    ChainEnd,
+    ChangeFacts,
+    EventRow,
+    RecordRow,
+    TokenRow,
+    UploadRow,
+)
 from arbiter.service.events.rules import Actor
 from arbiter.service.events.storage import Tx
 from arbiter.service.events.store import Store
@@ -141,24 +148,28 @@ def admit(store: Store, event_id: str, secret: str | None, role: str) -> EventRo
     checks again in its own transaction (a token may be revoked in between)."""
     secret = rules.change_token(secret)
     with storage.reading(store) as tx:
-        event = rules.found_event(storage.event_row(tx, rules.event_id(event_id)), event_id)
-        rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, role)
-        rules.open_event(event)
+        found = storage.admission(tx, rules.event_id(event_id), secret_hash(secret))
+    event, token = found if found else (rules.found_event(None, event_id), None)
+    rules.actor(token, event_id, role)
+    rules.open_event(event)
     return event
 
 
 # --- the write transaction ----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Change:
     """An open change to one event: its transaction, its row (locked), who makes it and
-    when."""
+    when, and its trail's last entry (each entry the change appends is the next one).
+    ``facts``: what was read with the token once the event was locked."""
 
     tx: Tx
     event: EventRow
     actor: Actor
     at: str
+    end: ChainEnd | None = None
+    facts: ChangeFacts | None = None
 
     def effect(self, action: Action, before: State | None = None) -> Effect:
         """What ``action``, made now, changes of ``before`` (what it touches, as the tables
@@ -167,7 +178,7 @@ class Change:
 
     def log(self, action: Action, reason: str | None = None) -> Entry:
         """Append the entry that records ``action`` to the event's trail."""
-        end = storage.chain_end(self.tx, self.event.id)
+        end = self.end
         number, prev = (end.number + 1, end.hash) if end else (1, GENESIS)
         entry = make_entry(
             self.event.id,
@@ -180,6 +191,7 @@ class Change:
             prev,
         )
         storage.append_entry(self.tx, entry)
+        self.end = ChainEnd(entry.number, entry.hash)
         WRITTEN.set(entry)
         return entry
 
@@ -190,19 +202,32 @@ change (``spec/events.md`` §6). A face sets it to None before it calls an opera
 
 
 @contextlib.contextmanager
-def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iterator[Change]:
+def changing(
+    store: Store,
+    event_id: str,
+    secret: str | None,
+    role: str,
+    sources: Sequence[str] | None = None,
+) -> Iterator[Change]:
     """A change to ``event_id`` by the holder of ``secret``, who needs ``role``: the event
-    locked first (its ``version`` bumped), the token checked in the same transaction, then
+    locked first (its ``version`` bumped), then in one statement the token and the trail's
+    last entry (and for an upload, ``sources`` the SHA-256 of each of its sources, what the
+    event holds and which of them it keeps: :attr:`Change.facts`), the token checked, then
     the event open. Raises :class:`~.common.EventError`: no token or one not valid, another
-    event's or one without the right, no such event, an event finalised."""
+    event's or one without the right, no such event, an event finalised. At the end the
+    event's ``version`` is its trail's last entry: as the lock left it when the change
+    appended one entry, set again otherwise."""
     secret = rules.change_token(secret)
     with storage.writing(store) as tx:
         event = rules.found_event(storage.lock_event(tx, rules.event_id(event_id)), event_id)
-        actor = rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, role)
+        facts = storage.change_facts(tx, event_id, secret_hash(secret), sources)
+        actor = rules.actor(facts.token, event_id, role)
         rules.open_event(event)
-        yield Change(tx, event, actor, now())
-        end = storage.chain_end(tx, event_id)
-        storage.set_version(tx, event_id, end.number if end else 0)
+        change = Change(tx, event, actor, now(), facts.end, facts)
+        yield change
+        number = change.end.number if change.end else 0
+        if number != event.version:
+            storage.set_version(tx, event_id, number)
 
 
 # --- events and tokens --------------------------------------------------------------------
@@ -431,19 +456,20 @@ def upload(
         for source in sources
     ]
     answers = []
-    with changing(store, event_id, secret, UPLOAD) as change:
+    with changing(store, event_id, secret, UPLOAD, [sha for _, sha, _ in read]) as change:
+        assert change.facts is not None and change.facts.holdings is not None  # asked for
         status = rules.upload_status(change.actor, change.event)
-        held = storage.holdings(change.tx, event_id)
+        held, known = change.facts.holdings, dict(change.facts.known)
         number, size, records = held.uploads + 1, held.bytes, held.records
         seating = _Seating(change) if change.event.pairing != "none" else None
         for source, sha, items in read:
-            known = storage.upload_number(change.tx, event_id, sha)
-            if known is not None:
-                answers.append(_kept_already(change, known))
+            if sha in known:  # kept before, or earlier in this upload
+                answers.append(_kept_already(change, known[sha]))
                 continue
             size += len(source.data)
             rules.room_for_upload(records + len(items), size)
             answers.append(_keep(change, number, sha, source, items, records + 1, status, seating))
+            known[sha] = number
             number += 1
             records += len(items)
     return UploadAnswer(event_id, tuple(answers))

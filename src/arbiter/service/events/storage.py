@@ -19,13 +19,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Row, delete, func, insert, select, union, update
+from sqlalchemy import Connection, Row, delete, func, insert, literal, select, union, update
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from arbiter.service.events.chain import Entry
 from arbiter.service.events.common import ACCEPTED, DIRECTOR, RowsRefused
 from arbiter.service.events.rows import (
     ChainEnd,
+    ChangeFacts,
     EventRow,
     Holdings,
     PairingRow,
@@ -57,8 +58,9 @@ from arbiter.service.events.store import (
 __all__ = [
     "RESTORED",
     "Tx",
+    "admission",
     "append_entry",
-    "chain_end",
+    "change_facts",
     "count_directors",
     "count_tokens",
     "counted_records",
@@ -207,6 +209,36 @@ def event_row(tx: Tx, event_id: str) -> EventRow | None:
     return None if row is None else EventRow(**row._asdict())
 
 
+_TOKEN = "token_"
+"""The prefix of a token's columns beside another table's in one statement."""
+
+
+def _token_columns() -> list[Any]:
+    return [column.label(_TOKEN + column.name) for column in tokens.c]
+
+
+def _token_of(row: Mapping[str, Any]) -> TokenRow | None:
+    """The token of a row of :func:`_token_columns` (None: no token has the hash)."""
+    if row[_TOKEN + "number"] is None:
+        return None
+    return TokenRow(**{column.name: row[_TOKEN + column.name] for column in tokens.c})
+
+
+def admission(tx: Tx, event_id: str, token_hash: str) -> tuple[EventRow, TokenRow | None] | None:
+    """The event's row and the token whose secret has this SHA-256 (of whatever event), in
+    one statement (None: no such event)."""
+    row = tx.connection.execute(
+        select(events, *_token_columns())
+        .select_from(events.outerjoin(tokens, tokens.c.hash == token_hash))
+        .where(events.c.id == event_id)
+    ).first()
+    if row is None:
+        return None
+    found = row._asdict()
+    event = EventRow(**{column.name: found[column.name] for column in events.c})
+    return event, _token_of(found)
+
+
 def event_exists(tx: Tx, event_id: str) -> bool:
     found = tx.connection.execute(select(events.c.id).where(events.c.id == event_id)).first()
     return found is not None
@@ -308,23 +340,57 @@ def update_token(tx: Tx, row: TokenRow) -> None:
 # --- the audit trail ----------------------------------------------------------------------
 
 
-def chain_end(tx: Tx, event_id: str) -> ChainEnd | None:
-    """The event's last entry (None: no entry yet)."""
-    last = tx.connection.execute(
-        select(log.c.number, log.c.hash)
-        .where(log.c.event_id == event_id)
-        .order_by(log.c.number.desc())
-        .limit(1)
-    ).first()
-    return None if last is None else ChainEnd(last.number, last.hash)
-
-
 def last_entry(tx: Tx, event_id: str) -> Entry | None:
     """The event's last entry, whole (None: no entry)."""
     row = tx.connection.execute(
         select(log).where(log.c.event_id == event_id).order_by(log.c.number.desc()).limit(1)
     ).first()
     return None if row is None else Entry.from_row(row._asdict())
+
+
+def change_facts(
+    tx: Tx, event_id: str, token_hash: str, sources: Sequence[str] | None = None
+) -> ChangeFacts:
+    """What a change reads once the event is locked, in one statement: the token whose
+    secret has this SHA-256 (of whatever event) and the event's last entry; for an upload
+    (``sources``: the SHA-256 of each of its sources), what the event holds and which of
+    those sources it keeps already."""
+    last = (
+        select(log.c.number, log.c.hash)
+        .where(log.c.event_id == event_id)
+        .order_by(log.c.number.desc())
+        .limit(1)
+        .subquery()
+    )
+    wanted: list[Any] = [
+        *_token_columns(),
+        select(last.c.number).scalar_subquery().label("end_number"),
+        select(last.c.hash).scalar_subquery().label("end_hash"),
+    ]
+    shas = list(dict.fromkeys(sources or ()))
+    if sources is not None:
+        wanted += _holdings(event_id)
+        wanted += [
+            select(uploads.c.number)
+            .where(uploads.c.event_id == event_id, uploads.c.sha256 == sha)
+            .scalar_subquery()
+            .label(f"known_{n}")
+            for n, sha in enumerate(shas)
+        ]
+    one = select(literal(1).label("one")).subquery()
+    row = (
+        tx.connection.execute(
+            select(*wanted).select_from(one.outerjoin(tokens, tokens.c.hash == token_hash))
+        )
+        .one()
+        ._asdict()
+    )
+    end = None if row["end_number"] is None else ChainEnd(row["end_number"], row["end_hash"])
+    if sources is None:
+        return ChangeFacts(_token_of(row), end)
+    held = Holdings(int(row["uploads"]), int(row["bytes"]), int(row["records"]))
+    known = {sha: int(row[f"known_{n}"]) for n, sha in enumerate(shas) if row[f"known_{n}"]}
+    return ChangeFacts(_token_of(row), end, held, known)
 
 
 def orphan_event_ids(tx: Tx) -> list[str]:
@@ -362,16 +428,26 @@ def entries(tx: Tx, event_id: str) -> list[Entry]:
 
 def holdings(tx: Tx, event_id: str) -> Holdings:
     """What the event holds, in one statement."""
-    held = tx.connection.execute(
-        select(
-            select(func.count()).where(uploads.c.event_id == event_id).scalar_subquery(),
-            select(func.coalesce(func.sum(uploads.c.size), 0))
-            .where(uploads.c.event_id == event_id)
-            .scalar_subquery(),
-            select(func.count()).where(records.c.event_id == event_id).scalar_subquery(),
-        )
-    ).one()
-    return Holdings(int(held[0]), int(held[1]), int(held[2]))
+    held = tx.connection.execute(select(*_holdings(event_id))).one()
+    return Holdings(int(held.uploads), int(held.bytes), int(held.records))
+
+
+def _holdings(event_id: str) -> list[Any]:
+    """What the event holds, as the columns ``uploads``, ``bytes`` and ``records``."""
+    return [
+        select(func.count())
+        .where(uploads.c.event_id == event_id)
+        .scalar_subquery()
+        .label("uploads"),
+        select(func.coalesce(func.sum(uploads.c.size), 0))
+        .where(uploads.c.event_id == event_id)
+        .scalar_subquery()
+        .label("bytes"),
+        select(func.count())
+        .where(records.c.event_id == event_id)
+        .scalar_subquery()
+        .label("records"),
+    ]
 
 
 def upload_number(tx: Tx, event_id: str, sha256: str) -> int | None:
