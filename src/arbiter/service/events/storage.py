@@ -15,11 +15,27 @@ The tables themselves, the engines and the URLs are :mod:`.store`'s.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Row, delete, func, insert, literal, select, union, update
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    Insert,
+    Row,
+    Select,
+    Table,
+    bindparam,
+    delete,
+    func,
+    insert,
+    literal,
+    select,
+    union,
+    update,
+)
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from arbiter.service.events.chain import Entry
@@ -76,6 +92,7 @@ __all__ = [
     "insert_records",
     "insert_token",
     "insert_upload",
+    "keep_upload",
     "kept_records",
     "last_change",
     "last_entry",
@@ -169,13 +186,18 @@ def lock_event(tx: Tx, event_id: str) -> EventRow | None:
     """Bump the event's ``version`` and give its row (None: no such event). The first
     statement of every change: on PostgreSQL it locks the row until the commit, so the
     changes to one event are made one at a time."""
-    row = tx.connection.execute(
-        update(events)
-        .where(events.c.id == event_id)
-        .values(version=events.c.version + 1)
-        .returning(*events.c)
-    ).first()
+    row = tx.connection.execute(_LOCK, {"event_id": event_id}).first()
     return None if row is None else EventRow(**row._asdict())
+
+
+# The statements of an upload's way, made once with their parameters named (built again for
+# each call, a statement costs more than the database's work on it, and the event is locked).
+_LOCK = (
+    update(events)
+    .where(events.c.id == bindparam("event_id"))
+    .values(version=events.c.version + 1)
+    .returning(*events.c)
+)
 
 
 def set_version(tx: Tx, event_id: str, version: int) -> None:
@@ -228,15 +250,20 @@ def admission(tx: Tx, event_id: str, token_hash: str) -> tuple[EventRow, TokenRo
     """The event's row and the token whose secret has this SHA-256 (of whatever event), in
     one statement (None: no such event)."""
     row = tx.connection.execute(
-        select(events, *_token_columns())
-        .select_from(events.outerjoin(tokens, tokens.c.hash == token_hash))
-        .where(events.c.id == event_id)
+        _ADMISSION, {"event_id": event_id, "token_hash": token_hash}
     ).first()
     if row is None:
         return None
     found = row._asdict()
     event = EventRow(**{column.name: found[column.name] for column in events.c})
     return event, _token_of(found)
+
+
+_ADMISSION = (
+    select(events, *_token_columns())
+    .select_from(events.outerjoin(tokens, tokens.c.hash == bindparam("token_hash")))
+    .where(events.c.id == bindparam("event_id"))
+)
 
 
 def event_exists(tx: Tx, event_id: str) -> bool:
@@ -355,6 +382,24 @@ def change_facts(
     secret has this SHA-256 (of whatever event) and the event's last entry; for an upload
     (``sources``: the SHA-256 of each of its sources), what the event holds and which of
     those sources it keeps already."""
+    shas = list(dict.fromkeys(sources or ()))
+    given = {"event_id": event_id, "token_hash": token_hash}
+    given.update((f"sha_{n}", sha) for n, sha in enumerate(shas))
+    statement = _facts(None if sources is None else len(shas))
+    row = tx.connection.execute(statement, given).one()._asdict()
+    end = None if row["end_number"] is None else ChainEnd(row["end_number"], row["end_hash"])
+    if sources is None:
+        return ChangeFacts(_token_of(row), end)
+    held = Holdings(int(row["uploads"]), int(row["bytes"]), int(row["records"]))
+    known = {sha: int(row[f"known_{n}"]) for n, sha in enumerate(shas) if row[f"known_{n}"]}
+    return ChangeFacts(_token_of(row), end, held, known)
+
+
+@functools.lru_cache(maxsize=32)
+def _facts(sources: int | None) -> Select[Any]:
+    """The statement of :func:`change_facts` for a change (None) or an upload of
+    ``sources`` sources (parameters ``event_id``, ``token_hash``, ``sha_0``...)."""
+    event_id: BindParameter[Any] = bindparam("event_id")
     last = (
         select(log.c.number, log.c.hash)
         .where(log.c.event_id == event_id)
@@ -367,30 +412,18 @@ def change_facts(
         select(last.c.number).scalar_subquery().label("end_number"),
         select(last.c.hash).scalar_subquery().label("end_hash"),
     ]
-    shas = list(dict.fromkeys(sources or ()))
     if sources is not None:
         wanted += _holdings(event_id)
         wanted += [
             select(uploads.c.number)
-            .where(uploads.c.event_id == event_id, uploads.c.sha256 == sha)
+            .where(uploads.c.event_id == event_id, uploads.c.sha256 == bindparam(f"sha_{n}"))
             .scalar_subquery()
             .label(f"known_{n}")
-            for n, sha in enumerate(shas)
+            for n in range(sources)
         ]
     one = select(literal(1).label("one")).subquery()
-    row = (
-        tx.connection.execute(
-            select(*wanted).select_from(one.outerjoin(tokens, tokens.c.hash == token_hash))
-        )
-        .one()
-        ._asdict()
-    )
-    end = None if row["end_number"] is None else ChainEnd(row["end_number"], row["end_hash"])
-    if sources is None:
-        return ChangeFacts(_token_of(row), end)
-    held = Holdings(int(row["uploads"]), int(row["bytes"]), int(row["records"]))
-    known = {sha: int(row[f"known_{n}"]) for n, sha in enumerate(shas) if row[f"known_{n}"]}
-    return ChangeFacts(_token_of(row), end, held, known)
+    token = one.outerjoin(tokens, tokens.c.hash == bindparam("token_hash"))
+    return select(*wanted).select_from(token)
 
 
 def orphan_event_ids(tx: Tx) -> list[str]:
@@ -428,11 +461,11 @@ def entries(tx: Tx, event_id: str) -> list[Entry]:
 
 def holdings(tx: Tx, event_id: str) -> Holdings:
     """What the event holds, in one statement."""
-    held = tx.connection.execute(select(*_holdings(event_id))).one()
+    held = tx.connection.execute(_HOLDINGS, {"event_id": event_id}).one()
     return Holdings(int(held.uploads), int(held.bytes), int(held.records))
 
 
-def _holdings(event_id: str) -> list[Any]:
+def _holdings(event_id: BindParameter[Any]) -> list[Any]:
     """What the event holds, as the columns ``uploads``, ``bytes`` and ``records``."""
     return [
         select(func.count())
@@ -460,6 +493,48 @@ def upload_number(tx: Tx, event_id: str, sha256: str) -> int | None:
 
 def insert_upload(tx: Tx, row: UploadRow) -> None:
     tx.connection.execute(insert(uploads).values(**columns(row)))
+
+
+ONE_STATEMENT_RECORDS = 50
+"""The most records an upload may hold for :func:`keep_upload` to write it in one statement
+on PostgreSQL."""
+
+
+def keep_upload(tx: Tx, upload: UploadRow, rows: Sequence[RecordRow], entry: Entry) -> None:
+    """A new upload, its records and the trail's entry that records them. On PostgreSQL in
+    one statement (one round trip while the event is locked: the upload and each record
+    written by ``WITH`` before the entry); on SQLite, and for an upload of more than
+    :data:`ONE_STATEMENT_RECORDS` records, one statement each."""
+    if tx.connection.dialect.name != "postgresql" or len(rows) > ONE_STATEMENT_RECORDS:
+        insert_upload(tx, upload)
+        insert_records(tx, rows)
+        append_entry(tx, entry)
+        return
+    given = {f"log_{name}": value for name, value in entry.row().items()}
+    given.update((f"upload_{name}", value) for name, value in columns(upload).items())
+    for n, row in enumerate(rows):
+        given.update((f"record_{n}_{name}", value) for name, value in columns(row).items())
+    tx.connection.execute(_keeping(len(rows)), given)
+
+
+@functools.lru_cache(maxsize=ONE_STATEMENT_RECORDS + 1)
+def _keeping(count: int) -> Insert:
+    """The statement of :func:`keep_upload` for an upload of ``count`` records: each row in
+    a ``WITH`` of its own (a statement of one row is made once, one of several rows would
+    be compiled at every call)."""
+
+    def named(table: Table, prefix: str) -> dict[str, BindParameter[Any]]:
+        return {column.name: bindparam(prefix + column.name) for column in table.c}
+
+    statement = insert(log).values(named(log, "log_"))
+    statement = statement.add_cte(insert(uploads).values(named(uploads, "upload_")).cte("upload"))
+    for n in range(count):
+        added = insert(records).values(named(records, f"record_{n}_")).cte(f"record_{n}")
+        statement = statement.add_cte(added)
+    return statement
+
+
+_HOLDINGS = select(*_holdings(bindparam("event_id")))
 
 
 _DESCRIBED = ("number", "sha256", "file_name", "format", "size", "token", "created_at")
