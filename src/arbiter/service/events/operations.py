@@ -147,7 +147,7 @@ def admit(store: Store, event_id: str, secret: str | None, role: str) -> EventRo
     or adjudicated, so that a request refused anyway costs one query. The change itself
     checks again in its own transaction (a token may be revoked in between)."""
     secret = rules.change_token(secret)
-    with storage.reading(store) as tx:
+    with storage.glancing(store) as tx:
         found = storage.admission(tx, rules.event_id(event_id), secret_hash(secret))
     event, token = found if found else (rules.found_event(None, event_id), None)
     rules.actor(token, event_id, role)
