@@ -14,6 +14,7 @@ from sqlalchemy import create_engine, event, text
 from sqlalchemy.pool import NullPool
 
 from arbiter.service.events import store as stores
+from arbiter.service.events.storage import ONE_STATEMENT_RECORDS
 from arbiter.service.events.store import open_store
 from tests.events.conftest import bearer, body, create
 from tests.events.test_events import ROUNDS, post_files
@@ -116,3 +117,33 @@ def test_a_connection_idle_in_the_pool_is_tried_before_it_is_used(
         headers={**bearer(token), "Content-Type": "text/plain"},
     )
     assert answer.status_code == 201, answer.json
+
+
+def many(count: int) -> bytes:
+    """A file of ``count`` records, each between other players."""
+    return b"\n".join(
+        RECORD.replace(b"Ana", f"Ana {n}".encode()).replace(b"Ben", f"Ben {n}".encode())
+        for n in range(count)
+    )
+
+
+@pytest.mark.parametrize("count", [2, ONE_STATEMENT_RECORDS, ONE_STATEMENT_RECORDS + 1])
+def test_an_upload_of_many_records_is_kept_whole(
+    client: FlaskClient, database: str, statements: list[str], count: int
+) -> None:
+    """On PostgreSQL in one statement up to ONE_STATEMENT_RECORDS records, and beyond in one
+    statement for the upload, one for its records and one for its entry."""
+    event_id, token = create(client)
+    sent = {"Authorization": f"Bearer {token}", "Content-Type": "text/plain"}
+    statements.clear()
+    answer = client.post(f"/api/v1/events/{event_id}/records", data=many(count), headers=sent)
+    assert answer.status_code == 201, answer.json
+    assert [r["record"] for r in body(answer)["uploads"][0]["records"]] == list(range(1, count + 1))
+    if database.startswith("postgresql"):
+        one = count <= ONE_STATEMENT_RECORDS
+        assert statements[3:] == (["WITH"] if one else ["INSERT", "INSERT", "INSERT"])
+    kept = body(client.get(f"/api/v1/events/{event_id}/records"))["records"]
+    assert [(r["record"], r["players"]["Blue"]) for r in kept] == [
+        (n + 1, f"Ana {n}") for n in range(count)
+    ]
+    assert body(client.get(f"/api/v1/events/{event_id}/verify"))["valid"] is True

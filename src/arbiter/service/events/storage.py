@@ -72,6 +72,7 @@ from arbiter.service.events.store import (
 )
 
 __all__ = [
+    "ONE_STATEMENT_RECORDS",
     "RESTORED",
     "Tx",
     "admission",
