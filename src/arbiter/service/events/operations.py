@@ -60,7 +60,14 @@ from arbiter.service.events.reading import (
     view,
     wrong_game,
 )
-from arbiter.service.events.rows import EventRow, RecordRow, TokenRow, UploadRow
+from arbiter.service.events.rows import (
+    ChainEnd,
+    ChangeFacts,
+    EventRow,
+    RecordRow,
+    TokenRow,
+    UploadRow,
+)
 from arbiter.service.events.rules import Actor
 from arbiter.service.events.storage import Tx
 from arbiter.service.events.store import Store
@@ -140,25 +147,29 @@ def admit(store: Store, event_id: str, secret: str | None, role: str) -> EventRo
     or adjudicated, so that a request refused anyway costs one query. The change itself
     checks again in its own transaction (a token may be revoked in between)."""
     secret = rules.change_token(secret)
-    with storage.reading(store) as tx:
-        event = rules.found_event(storage.event_row(tx, rules.event_id(event_id)), event_id)
-        rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, role)
-        rules.open_event(event)
+    with storage.glancing(store) as tx:
+        found = storage.admission(tx, rules.event_id(event_id), secret_hash(secret))
+    event, token = found if found else (rules.found_event(None, event_id), None)
+    rules.actor(token, event_id, role)
+    rules.open_event(event)
     return event
 
 
 # --- the write transaction ----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Change:
     """An open change to one event: its transaction, its row (locked), who makes it and
-    when."""
+    when, and its trail's last entry (each entry the change appends is the next one).
+    ``facts``: what was read with the token once the event was locked."""
 
     tx: Tx
     event: EventRow
     actor: Actor
     at: str
+    end: ChainEnd | None = None
+    facts: ChangeFacts | None = None
 
     def effect(self, action: Action, before: State | None = None) -> Effect:
         """What ``action``, made now, changes of ``before`` (what it touches, as the tables
@@ -167,9 +178,16 @@ class Change:
 
     def log(self, action: Action, reason: str | None = None) -> Entry:
         """Append the entry that records ``action`` to the event's trail."""
-        end = storage.chain_end(self.tx, self.event.id)
+        entry = self.entry(action, reason)
+        storage.append_entry(self.tx, entry)
+        return self.appended(entry)
+
+    def entry(self, action: Action, reason: str | None = None) -> Entry:
+        """The entry that records ``action``, the next of the event's trail, for the caller
+        to append (then :meth:`appended`)."""
+        end = self.end
         number, prev = (end.number + 1, end.hash) if end else (1, GENESIS)
-        entry = make_entry(
+        return make_entry(
             self.event.id,
             number,
             self.at,
@@ -179,7 +197,10 @@ class Change:
             reason,
             prev,
         )
-        storage.append_entry(self.tx, entry)
+
+    def appended(self, entry: Entry) -> Entry:
+        """``entry`` is appended: it is the trail's end, and what the API signs."""
+        self.end = ChainEnd(entry.number, entry.hash)
         WRITTEN.set(entry)
         return entry
 
@@ -190,19 +211,32 @@ change (``spec/events.md`` §6). A face sets it to None before it calls an opera
 
 
 @contextlib.contextmanager
-def changing(store: Store, event_id: str, secret: str | None, role: str) -> Iterator[Change]:
+def changing(
+    store: Store,
+    event_id: str,
+    secret: str | None,
+    role: str,
+    sources: Sequence[str] | None = None,
+) -> Iterator[Change]:
     """A change to ``event_id`` by the holder of ``secret``, who needs ``role``: the event
-    locked first (its ``version`` bumped), the token checked in the same transaction, then
+    locked first (its ``version`` bumped), then in one statement the token and the trail's
+    last entry (and for an upload, ``sources`` the SHA-256 of each of its sources, what the
+    event holds and which of them it keeps: :attr:`Change.facts`), the token checked, then
     the event open. Raises :class:`~.common.EventError`: no token or one not valid, another
-    event's or one without the right, no such event, an event finalised."""
+    event's or one without the right, no such event, an event finalised. At the end the
+    event's ``version`` is its trail's last entry: as the lock left it when the change
+    appended one entry, set again otherwise."""
     secret = rules.change_token(secret)
     with storage.writing(store) as tx:
         event = rules.found_event(storage.lock_event(tx, rules.event_id(event_id)), event_id)
-        actor = rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, role)
+        facts = storage.change_facts(tx, event_id, secret_hash(secret), sources)
+        actor = rules.actor(facts.token, event_id, role)
         rules.open_event(event)
-        yield Change(tx, event, actor, now())
-        end = storage.chain_end(tx, event_id)
-        storage.set_version(tx, event_id, end.number if end else 0)
+        change = Change(tx, event, actor, now(), facts.end, facts)
+        yield change
+        number = change.end.number if change.end else 0
+        if number != event.version:
+            storage.set_version(tx, event_id, number)
 
 
 # --- events and tokens --------------------------------------------------------------------
@@ -353,15 +387,27 @@ def _change_event(change: Change, action: EventChanged | Finalised, reason: str 
 
 @dataclass(frozen=True, slots=True)
 class Read:
-    """One record of an upload, read and adjudicated before the transaction."""
+    """One record of an upload, read and adjudicated before the transaction, with what is
+    kept of it made there too: its header and report as the JSON text of its row, and the
+    digest of both that its upload's entry holds."""
 
     header: dict[str, Any] | None
     report: dict[str, Any]
     round: int | None
+    header_text: str | None
+    report_text: str
+    digest: str
 
-    @property
-    def digest(self) -> str:
-        return digest({"header": self.header, "report": self.report})
+    @classmethod
+    def of(cls, header: dict[str, Any] | None, report: dict[str, Any], round: int | None) -> Read:
+        return cls(
+            header,
+            report,
+            round,
+            None if header is None else _json(header),
+            _json(report),
+            digest({"header": header, "report": report}),
+        )
 
 
 def _read_upload(source: Upload, game: str) -> list[Read]:
@@ -374,11 +420,11 @@ def _read_upload(source: Upload, game: str) -> list[Read]:
         report = report_for(item, file=source.name).to_dict()
         named = _game_named(item)
         if named is not None and named != game:
-            found.append(Read(None, wrong_game(report, named, game), None))
+            found.append(Read.of(None, wrong_game(report, named, game), None))
         elif isinstance(item, RecordError):
-            found.append(Read(None, report, None))
+            found.append(Read.of(None, report, None))
         else:
-            found.append(Read(header_of(item), report, round_of(item)))
+            found.append(Read.of(header_of(item), report, round_of(item)))
     return found
 
 
@@ -430,23 +476,24 @@ def upload(
         (source, hashlib.sha256(source.data).hexdigest(), _read_upload(source, event.game))
         for source in sources
     ]
-    answers = []
-    with changing(store, event_id, secret, UPLOAD) as change:
+    answers: list[KeptUpload | _Kept] = []
+    with changing(store, event_id, secret, UPLOAD, [sha for _, sha, _ in read]) as change:
+        assert change.facts is not None and change.facts.holdings is not None  # asked for
         status = rules.upload_status(change.actor, change.event)
-        held = storage.holdings(change.tx, event_id)
+        held, known = change.facts.holdings, dict(change.facts.known)
         number, size, records = held.uploads + 1, held.bytes, held.records
         seating = _Seating(change) if change.event.pairing != "none" else None
         for source, sha, items in read:
-            known = storage.upload_number(change.tx, event_id, sha)
-            if known is not None:
-                answers.append(_kept_already(change, known))
+            if sha in known:  # kept before, or earlier in this upload
+                answers.append(_kept_already(change, known[sha]))
                 continue
             size += len(source.data)
             rules.room_for_upload(records + len(items), size)
             answers.append(_keep(change, number, sha, source, items, records + 1, status, seating))
+            known[sha] = number
             number += 1
             records += len(items)
-    return UploadAnswer(event_id, tuple(answers))
+    return UploadAnswer(event_id, tuple(_answer(one) for one in answers))
 
 
 class _Seating:
@@ -475,9 +522,12 @@ def _keep(
     status: str,
     seating: _Seating | None = None,
     reason: str | None = None,
-) -> KeptUpload:
+) -> _Kept:
     """Keep one new source as upload ``number``, its records numbered from ``first`` (each
-    on its board, in a paired event); ``reason``: why, for a corrected copy."""
+    on its board, in a paired event); ``reason``: why, for a corrected copy. The upload,
+    its records and its entry are written together (:func:`.storage.keep_upload`); the
+    answer is made once the change is committed (:meth:`_Kept.answer`), outside the
+    event's lock."""
     action = Uploaded(
         upload=number,
         sha256=sha,
@@ -504,26 +554,44 @@ def _keep(
         token=change.actor.token,
         created_at=kept.created_at,
     )
-    storage.insert_upload(change.tx, row)
     rows = [
         _record_row(change.event.id, one.record, effect.records[one.record], item)
         for one, item in zip(action.records, items, strict=True)
     ]
-    storage.insert_records(change.tx, rows)
-    change.log(action, reason)
-    return KeptUpload(
-        upload=number,
-        sha256=sha,
-        file=source.name,
-        size=len(source.data),
-        created_at=change.at,
-        token=change.actor.token,
-        duplicate=False,
-        records=tuple(
-            view(one, sha, item.header, item.report, change.event.name)
-            for one, item in zip(rows, items, strict=True)
-        ),
-    )
+    entry = change.entry(action, reason)
+    storage.keep_upload(change.tx, row, rows, entry)
+    change.appended(entry)
+    return _Kept(row, tuple(rows), tuple(items), change.event.name)
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """A new upload written in a change: what its answer is made of."""
+
+    upload: UploadRow
+    rows: tuple[RecordRow, ...]
+    items: tuple[Read, ...]
+    event: str
+
+    def answer(self) -> KeptUpload:
+        upload = self.upload
+        return KeptUpload(
+            upload=upload.number,
+            sha256=upload.sha256,
+            file=upload.file_name,
+            size=upload.size,
+            created_at=upload.created_at,
+            token=upload.token,
+            duplicate=False,
+            records=tuple(
+                view(one, upload.sha256, item.header, item.report, self.event)
+                for one, item in zip(self.rows, self.items, strict=True)
+            ),
+        )
+
+
+def _answer(kept: KeptUpload | _Kept) -> KeptUpload:
+    return kept if isinstance(kept, KeptUpload) else kept.answer()
 
 
 def _record_row(event_id: str, number: int, facts: RecordFacts, read: Read) -> RecordRow:
@@ -536,8 +604,8 @@ def _record_row(event_id: str, number: int, facts: RecordFacts, read: Read) -> R
         status=facts.status,
         official_result=facts.official_result,
         round=read.round,
-        header=None if read.header is None else _json(read.header),
-        report=_json(read.report),
+        header=read.header_text,
+        report=read.report_text,
         digest=facts.digest,
         board_round=facts.board_round,
         board=facts.board,
@@ -704,7 +772,7 @@ def repair(
         words = f"corrected copy of record {number} ({said}); {why}"
         read = _read_upload(source, change.event.game)
         kept = _keep(change, held.uploads + 1, sha, source, read, copy, status, seating, words)
-    return Repaired(record(store, event_id, number), kept)
+    return Repaired(record(store, event_id, number), kept.answer())
 
 
 def _corrections(value: object) -> list[str]:

@@ -161,8 +161,9 @@ def _summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
 
 
 def version(store: Store, event_id: str) -> int:
-    """The event's version: it grows with every change (an ETag for the pages' poll)."""
-    with storage.reading(store) as tx:
+    """The event's version: it grows with every change (an ETag for the pages' poll, and
+    the key of the reads kept). One statement; on PostgreSQL, one round trip."""
+    with storage.glancing(store) as tx:
         found = storage.event_version(tx, rules.event_id(event_id))
     if found is None:
         raise rules.no_such_event(event_id)
@@ -388,8 +389,9 @@ class Rendered:
 class Renderings:
     """Reads of events as sent, by (database, event, what), each for the version of the
     event it was made at, so that reading an event again costs one query of its version
-    until it changes. At most ``budget`` bytes of bodies are kept, the least recently used
-    dropped first; a body over half of it is not kept."""
+    (:func:`version`, outside a transaction) until it changes. At most ``budget`` bytes
+    of bodies are kept, the least recently used dropped first; a body over half of it is
+    not kept."""
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
@@ -433,12 +435,12 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
     from arbiter.adjudicator.standings import standings_document
     from arbiter.service.core.standings_formats import MEDIA_TYPES, render, trf_text
 
+    key = (store.url, event_id, "standings", fmt)
+    cached = RENDERINGS.get(key, version(store, event_id))
+    if cached is not None:
+        return cached
     with storage.reading(store) as tx:
         row = event_row(tx, event_id)
-        key = (store.url, event_id, "standings", fmt)
-        cached = RENDERINGS.get(key, row.version)
-        if cached is not None:
-            return cached
         tables = _tables(store, tx, row)
         if fmt == "json":
             text = json.dumps(standings_document(tables), ensure_ascii=False) + "\n"
@@ -474,12 +476,12 @@ def _planned(row: EventRow, tables: list[EventStandings]) -> int | None:
 def records_output(store: Store, event_id: str, round_number: int | None = None) -> Rendered:
     """Every record kept (or those of one round) as the JSON of ``GET .../records``, as of
     the event's current version."""
+    key = (store.url, event_id, "records", str(round_number))
+    cached = RENDERINGS.get(key, version(store, event_id))
+    if cached is not None:
+        return cached
     with storage.reading(store) as tx:
         row = event_row(tx, event_id)
-        key = (store.url, event_id, "records", str(round_number))
-        cached = RENDERINGS.get(key, row.version)
-        if cached is not None:
-            return cached
         kept = storage.kept_records(tx, event_id, round_number=round_number)
     found = [record_view(one, sha256, row.name).to_dict() for one, sha256 in kept]
     text = json.dumps({"records": found}, ensure_ascii=False, separators=(",", ":")) + "\n"
@@ -490,12 +492,12 @@ def records_grn(store: Store, event_id: str) -> Rendered:
     """Every record kept, in the order received, in canonical GRN, as of the event's current
     version. A record that cannot be read, or only in part, is left out (its report says
     why), and so is a record of another game than the event's."""
+    key = (store.url, event_id, "grn")
+    cached = RENDERINGS.get(key, version(store, event_id))
+    if cached is not None:
+        return cached
     with storage.reading(store) as tx:
         row = event_row(tx, event_id)
-        key = (store.url, event_id, "grn")
-        cached = RENDERINGS.get(key, row.version)
-        if cached is not None:
-            return cached
         sources = storage.upload_sources(tx, event_id)
     text = "\n".join(_grn_texts(sources, row.game))
     made = Rendered(row.version, text.encode("utf-8", "surrogatepass"), "text/plain; charset=utf-8")

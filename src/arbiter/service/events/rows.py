@@ -6,12 +6,13 @@ alone."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 from arbiter.notation.sources import Notation
 
 __all__ = [
     "ChainEnd",
+    "ChangeFacts",
     "EventRow",
     "Holdings",
     "PairingRow",
@@ -142,6 +143,18 @@ class ChainEnd:
 
 
 @dataclass(frozen=True, slots=True)
+class ChangeFacts:
+    """What a change reads once its event is locked: the token it was asked with (whatever
+    its event), the event's last entry, and for an upload what the event holds and which of
+    its sources (by SHA-256) the event keeps already, by their upload's number."""
+
+    token: TokenRow | None
+    end: ChainEnd | None
+    holdings: Holdings | None = None
+    known: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerRow:
     """One row of ``players``: a player of a paired event (``id`` in order of entry, the
     pairing ``number``, the first round they may be paired in, and their withdrawal)."""
@@ -201,4 +214,4 @@ def columns(
     | ResultRow,
 ) -> dict[str, object]:
     """A row as a dict, in the order of its table's columns (the archive's ``event.json``)."""
-    return {field.name: getattr(row, field.name) for field in fields(row)}
+    return {one.name: getattr(row, one.name) for one in fields(row)}

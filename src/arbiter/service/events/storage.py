@@ -15,17 +15,34 @@ The tables themselves, the engines and the URLs are :mod:`.store`'s.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Row, delete, func, insert, select, union, update
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    Executable,
+    Insert,
+    Row,
+    Table,
+    bindparam,
+    delete,
+    func,
+    insert,
+    literal,
+    select,
+    union,
+    update,
+)
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from arbiter.service.events.chain import Entry
 from arbiter.service.events.common import ACCEPTED, DIRECTOR, RowsRefused
 from arbiter.service.events.rows import (
     ChainEnd,
+    ChangeFacts,
     EventRow,
     Holdings,
     PairingRow,
@@ -55,10 +72,12 @@ from arbiter.service.events.store import (
 )
 
 __all__ = [
+    "ONE_STATEMENT_RECORDS",
     "RESTORED",
     "Tx",
+    "admission",
     "append_entry",
-    "chain_end",
+    "change_facts",
     "count_directors",
     "count_tokens",
     "counted_records",
@@ -69,11 +88,13 @@ __all__ = [
     "event_row",
     "event_version",
     "find_token",
+    "glancing",
     "holdings",
     "insert_event",
     "insert_records",
     "insert_token",
     "insert_upload",
+    "keep_upload",
     "kept_records",
     "last_change",
     "last_entry",
@@ -137,6 +158,17 @@ def reading(store: Store) -> Iterator[Tx]:
 
 
 @contextlib.contextmanager
+def glancing(store: Store) -> Iterator[Tx]:
+    """A read of one statement, which is its own consistent view: on PostgreSQL outside a
+    transaction (one round trip, where a read transaction takes three)."""
+    try:
+        with store.glance() as conn:
+            yield Tx(conn)
+    except OperationalError as err:
+        raise unavailable(err) from err
+
+
+@contextlib.contextmanager
 def writing(store: Store) -> Iterator[Tx]:
     """A write transaction, committed at the end of the block and rolled back if the block
     raises: a change and its audit entry are kept together or not at all. On SQLite it holds
@@ -167,13 +199,18 @@ def lock_event(tx: Tx, event_id: str) -> EventRow | None:
     """Bump the event's ``version`` and give its row (None: no such event). The first
     statement of every change: on PostgreSQL it locks the row until the commit, so the
     changes to one event are made one at a time."""
-    row = tx.connection.execute(
-        update(events)
-        .where(events.c.id == event_id)
-        .values(version=events.c.version + 1)
-        .returning(*events.c)
-    ).first()
+    row = tx.connection.execute(_LOCK, {"event_id": event_id}).first()
     return None if row is None else EventRow(**row._asdict())
+
+
+# The statements of an upload's way, made once with their parameters named (built again for
+# each call, a statement costs more than the database's work on it, and the event is locked).
+_LOCK = (
+    update(events)
+    .where(events.c.id == bindparam("event_id"))
+    .values(version=events.c.version + 1)
+    .returning(*events.c)
+)
 
 
 def set_version(tx: Tx, event_id: str, version: int) -> None:
@@ -207,14 +244,52 @@ def event_row(tx: Tx, event_id: str) -> EventRow | None:
     return None if row is None else EventRow(**row._asdict())
 
 
+_TOKEN = "token_"
+"""The prefix of a token's columns beside another table's in one statement."""
+
+
+def _token_columns() -> list[Any]:
+    return [column.label(_TOKEN + column.name) for column in tokens.c]
+
+
+def _token_of(row: Mapping[str, Any]) -> TokenRow | None:
+    """The token of a row of :func:`_token_columns` (None: no token has the hash)."""
+    if row[_TOKEN + "number"] is None:
+        return None
+    return TokenRow(**{column.name: row[_TOKEN + column.name] for column in tokens.c})
+
+
+def admission(tx: Tx, event_id: str, token_hash: str) -> tuple[EventRow, TokenRow | None] | None:
+    """The event's row and the token whose secret has this SHA-256 (of whatever event), in
+    one statement (None: no such event)."""
+    row = tx.connection.execute(
+        _ADMISSION, {"event_id": event_id, "token_hash": token_hash}
+    ).first()
+    if row is None:
+        return None
+    found = row._asdict()
+    event = EventRow(**{column.name: found[column.name] for column in events.c})
+    return event, _token_of(found)
+
+
+_ADMISSION = (
+    select(events, *_token_columns())
+    .select_from(events.outerjoin(tokens, tokens.c.hash == bindparam("token_hash")))
+    .where(events.c.id == bindparam("event_id"))
+)
+
+
 def event_exists(tx: Tx, event_id: str) -> bool:
     found = tx.connection.execute(select(events.c.id).where(events.c.id == event_id)).first()
     return found is not None
 
 
 def event_version(tx: Tx, event_id: str) -> int | None:
-    found = tx.connection.scalar(select(events.c.version).where(events.c.id == event_id))
+    found = tx.connection.scalar(_VERSION, {"event_id": event_id})
     return None if found is None else int(found)
+
+
+_VERSION = select(events.c.version).where(events.c.id == bindparam("event_id"))
 
 
 def list_events(tx: Tx, *, newest_first: bool, limit: int | None = None) -> list[EventRow]:
@@ -308,23 +383,63 @@ def update_token(tx: Tx, row: TokenRow) -> None:
 # --- the audit trail ----------------------------------------------------------------------
 
 
-def chain_end(tx: Tx, event_id: str) -> ChainEnd | None:
-    """The event's last entry (None: no entry yet)."""
-    last = tx.connection.execute(
-        select(log.c.number, log.c.hash)
-        .where(log.c.event_id == event_id)
-        .order_by(log.c.number.desc())
-        .limit(1)
-    ).first()
-    return None if last is None else ChainEnd(last.number, last.hash)
-
-
 def last_entry(tx: Tx, event_id: str) -> Entry | None:
     """The event's last entry, whole (None: no entry)."""
     row = tx.connection.execute(
         select(log).where(log.c.event_id == event_id).order_by(log.c.number.desc()).limit(1)
     ).first()
     return None if row is None else Entry.from_row(row._asdict())
+
+
+def change_facts(
+    tx: Tx, event_id: str, token_hash: str, sources: Sequence[str] | None = None
+) -> ChangeFacts:
+    """What a change reads once the event is locked, in one statement: the token whose
+    secret has this SHA-256 (of whatever event) and the event's last entry; for an upload
+    (``sources``: the SHA-256 of each of its sources), what the event holds and which of
+    those sources it keeps already."""
+    shas = list(dict.fromkeys(sources or ()))
+    given = {"event_id": event_id, "token_hash": token_hash}
+    given.update((f"sha_{n}", sha) for n, sha in enumerate(shas))
+    statement = _facts(None if sources is None else len(shas))
+    row = tx.connection.execute(statement, given).one()._asdict()
+    end = None if row["end_number"] is None else ChainEnd(row["end_number"], row["end_hash"])
+    if sources is None:
+        return ChangeFacts(_token_of(row), end)
+    held = Holdings(int(row["uploads"]), int(row["bytes"]), int(row["records"]))
+    known = {sha: int(row[f"known_{n}"]) for n, sha in enumerate(shas) if row[f"known_{n}"]}
+    return ChangeFacts(_token_of(row), end, held, known)
+
+
+@functools.lru_cache(maxsize=32)
+def _facts(sources: int | None) -> Executable:
+    """The statement of :func:`change_facts` for a change (None) or an upload of
+    ``sources`` sources (parameters ``event_id``, ``token_hash``, ``sha_0``...)."""
+    event_id: BindParameter[Any] = bindparam("event_id")
+    last = (
+        select(log.c.number, log.c.hash)
+        .where(log.c.event_id == event_id)
+        .order_by(log.c.number.desc())
+        .limit(1)
+        .subquery()
+    )
+    wanted: list[Any] = [
+        *_token_columns(),
+        select(last.c.number).scalar_subquery().label("end_number"),
+        select(last.c.hash).scalar_subquery().label("end_hash"),
+    ]
+    if sources is not None:
+        wanted += _holdings(event_id)
+        wanted += [
+            select(uploads.c.number)
+            .where(uploads.c.event_id == event_id, uploads.c.sha256 == bindparam(f"sha_{n}"))
+            .scalar_subquery()
+            .label(f"known_{n}")
+            for n in range(sources)
+        ]
+    one = select(literal(1).label("one")).subquery()
+    token = one.outerjoin(tokens, tokens.c.hash == bindparam("token_hash"))
+    return select(*wanted).select_from(token)
 
 
 def orphan_event_ids(tx: Tx) -> list[str]:
@@ -362,16 +477,26 @@ def entries(tx: Tx, event_id: str) -> list[Entry]:
 
 def holdings(tx: Tx, event_id: str) -> Holdings:
     """What the event holds, in one statement."""
-    held = tx.connection.execute(
-        select(
-            select(func.count()).where(uploads.c.event_id == event_id).scalar_subquery(),
-            select(func.coalesce(func.sum(uploads.c.size), 0))
-            .where(uploads.c.event_id == event_id)
-            .scalar_subquery(),
-            select(func.count()).where(records.c.event_id == event_id).scalar_subquery(),
-        )
-    ).one()
-    return Holdings(int(held[0]), int(held[1]), int(held[2]))
+    held = tx.connection.execute(_HOLDINGS, {"event_id": event_id}).one()
+    return Holdings(int(held.uploads), int(held.bytes), int(held.records))
+
+
+def _holdings(event_id: BindParameter[Any]) -> list[Any]:
+    """What the event holds, as the columns ``uploads``, ``bytes`` and ``records``."""
+    return [
+        select(func.count())
+        .where(uploads.c.event_id == event_id)
+        .scalar_subquery()
+        .label("uploads"),
+        select(func.coalesce(func.sum(uploads.c.size), 0))
+        .where(uploads.c.event_id == event_id)
+        .scalar_subquery()
+        .label("bytes"),
+        select(func.count())
+        .where(records.c.event_id == event_id)
+        .scalar_subquery()
+        .label("records"),
+    ]
 
 
 def upload_number(tx: Tx, event_id: str, sha256: str) -> int | None:
@@ -384,6 +509,48 @@ def upload_number(tx: Tx, event_id: str, sha256: str) -> int | None:
 
 def insert_upload(tx: Tx, row: UploadRow) -> None:
     tx.connection.execute(insert(uploads).values(**columns(row)))
+
+
+ONE_STATEMENT_RECORDS = 50
+"""The most records an upload may hold for :func:`keep_upload` to write it in one statement
+on PostgreSQL."""
+
+
+def keep_upload(tx: Tx, upload: UploadRow, rows: Sequence[RecordRow], entry: Entry) -> None:
+    """A new upload, its records and the trail's entry that records them. On PostgreSQL in
+    one statement (one round trip while the event is locked: the upload and each record
+    written by ``WITH`` before the entry); on SQLite, and for an upload of more than
+    :data:`ONE_STATEMENT_RECORDS` records, one statement each."""
+    if tx.connection.dialect.name != "postgresql" or len(rows) > ONE_STATEMENT_RECORDS:
+        insert_upload(tx, upload)
+        insert_records(tx, rows)
+        append_entry(tx, entry)
+        return
+    given = {f"log_{name}": value for name, value in entry.row().items()}
+    given.update((f"upload_{name}", value) for name, value in columns(upload).items())
+    for n, row in enumerate(rows):
+        given.update((f"record_{n}_{name}", value) for name, value in columns(row).items())
+    tx.connection.execute(_keeping(len(rows)), given)
+
+
+@functools.lru_cache(maxsize=ONE_STATEMENT_RECORDS + 1)
+def _keeping(count: int) -> Insert:
+    """The statement of :func:`keep_upload` for an upload of ``count`` records: each row in
+    a ``WITH`` of its own (a statement of one row is made once, one of several rows would
+    be compiled at every call)."""
+
+    def named(table: Table, prefix: str) -> dict[str, BindParameter[Any]]:
+        return {column.name: bindparam(prefix + column.name) for column in table.c}
+
+    statement = insert(log).values(named(log, "log_"))
+    statement = statement.add_cte(insert(uploads).values(named(uploads, "upload_")).cte("upload"))
+    for n in range(count):
+        added = insert(records).values(named(records, f"record_{n}_")).cte(f"record_{n}")
+        statement = statement.add_cte(added)
+    return statement
+
+
+_HOLDINGS = select(*_holdings(bindparam("event_id")))
 
 
 _DESCRIBED = ("number", "sha256", "file_name", "format", "size", "token", "created_at")

@@ -14,6 +14,7 @@ import contextlib
 import fcntl
 import os
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ from sqlalchemy import (
     true,
 )
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 
 from arbiter.service.events.common import DatabaseError, DatabaseUnavailable
 
@@ -348,6 +349,18 @@ class Store:
                 yield conn
 
     @contextlib.contextmanager
+    def glance(self) -> Iterator[Connection]:
+        """A connection for one statement, which is a consistent view by itself: on
+        PostgreSQL outside any transaction (no ``BEGIN`` and ``COMMIT`` to wait for), on
+        SQLite in a read transaction as :meth:`read`."""
+        if self.dialect != "postgresql":
+            with self.read() as conn:
+                yield conn
+            return
+        with self.engine.connect() as conn:
+            yield conn.execution_options(isolation_level="AUTOCOMMIT")
+
+    @contextlib.contextmanager
     def write(self) -> Iterator[Connection]:
         """A connection in a write transaction, committed at the end of the block (rolled
         back on an exception). On SQLite it waits for its turn (:class:`WriterTurn`), then
@@ -368,14 +381,34 @@ def _engine(url: URL) -> Engine:
     if url.get_backend_name() == "sqlite":
         return _sqlite_engine(url)
     try:
-        engine = create_engine(
-            url, pool_pre_ping=True, pool_size=8, max_overflow=8, hide_parameters=True
-        )
+        engine = create_engine(url, pool_size=8, max_overflow=8, hide_parameters=True)
     except ModuleNotFoundError:
         raise DatabaseError(
             "PostgreSQL needs psycopg: pip install 'arbiter-grn[postgresql]'"
         ) from None
+
+    @event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi: Any, record: Any) -> None:
+        record.info[_IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get(_IDLE_SINCE)
+        if since is None or time.monotonic() - since < PING_AFTER_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi)
+        except Exception as err:  # the pool drops it and takes (or opens) another
+            raise DisconnectionError(str(err)) from err
+
     return engine
+
+
+PING_AFTER_SECONDS = 5.0
+"""A pooled PostgreSQL connection that sat unused this long is tried (one empty statement)
+before it is used: the server may have been restarted or closed it meanwhile. One in use
+all along is not: under load, a change or a read waits for no ping."""
+_IDLE_SINCE = "arbiter_idle_since"
 
 
 def _sqlite_engine(url: URL) -> Engine:
