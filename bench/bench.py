@@ -293,10 +293,14 @@ def machine() -> str:
 
 
 def build() -> str:
-    """Whether the installed package runs compiled modules."""
+    """Whether the installed package runs compiled modules, and its C module."""
     from arbiter.adjudicator import replay
+    from arbiter.notation import ast
 
-    return "compiled with mypyc" if replay.__file__.endswith((".so", ".pyd")) else "pure Python"
+    if not replay.__file__.endswith((".so", ".pyd")):
+        return "pure Python"
+    return "compiled with mypyc" + (", with arbiter._tuples" if ast.tuple_maker() is not
+                                    tuple.__new__ else "")  # fmt: skip
 
 
 def render(rows: list[Row], chess_whole: float, chess_in: float, startup: tuple[float, float],

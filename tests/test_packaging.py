@@ -93,7 +93,10 @@ def test_a_checkout_without_links_builds_the_whole_package(tmp_path: Path) -> No
     expected = {
         path.relative_to(package).as_posix()
         for path in (package / "arbiter").rglob("*")
-        if path.is_file() and "__pycache__" not in path.parts and path.name != "README.md"
+        if path.is_file()
+        and "__pycache__" not in path.parts
+        and path.name != "README.md"
+        and path.suffix != ".c"  # the source of arbiter._tuples: the wheel holds it built
     }
     assert expected <= names, sorted(expected - names)[:10]
     assert len([name for name in names if name.endswith(".py")]) > 90
