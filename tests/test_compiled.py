@@ -1,10 +1,10 @@
 """The compiled build behaves exactly as the pure-Python code it is compiled from.
 
 ``pip install`` compiles the modules listed in ``setup.py`` with mypyc where a C compiler is
-present, and builds the C module ``arbiter._tuples`` (``make bench`` measures that build). The suite runs on the pure-Python modules;
-this test runs the installed wheel and the repository's code side by side on the same
-records (every sample, random legal games of every game, and broken copies of them) and
-compares what each prints, byte for byte.
+present, and builds the C module ``arbiter._tuples`` (``make bench`` measures that build).
+The suite runs on the pure-Python modules; this test runs the installed wheel and the
+repository's code side by side on the same records (every sample, random legal games of
+every game, and broken copies of them) and compares what each prints, byte for byte.
 """
 
 from __future__ import annotations
