@@ -45,7 +45,7 @@ def run_adjudicate(
     skipped: list[str] = []
     names = list(expand_paths(paths, skipped))
     warn_encoding(encoding)
-    tally = Tally(file_sizes(names), skipped=len(skipped))
+    tally = Tally(file_sizes(names) if bar_wanted(quiet) else None, skipped=len(skipped))
     write = sys.stdout.write
     columns = terminal_columns(sys.stdout)
     if not as_json:
@@ -75,13 +75,19 @@ def run_validate(
     skipped: list[str] = []
     names = list(expand_paths(paths, skipped))
     warn_encoding(encoding)
-    tally = Tally(file_sizes(names), skipped=len(skipped))
+    tally = Tally(file_sizes(names) if bar_wanted(quiet) else None, skipped=len(skipped))
     write = sys.stdout.write
     found = rendered(names, _problems, jobs=jobs, fmt=fmt, tally=tally, encoding=encoding)
     for valid, text in watched(found, tally, quiet=quiet, valid=_first):
         if not valid:
             write(text + "\n")
     finish(tally, quiet)
+
+
+def bar_wanted(quiet: bool) -> bool:
+    """Whether a run may draw a progress bar (see ``progress.watched``). Only then does it
+    need the files' sizes and the bytes read, which cost a call per line read."""
+    return not quiet and sys.stderr.isatty()
 
 
 COLLECTOR_THRESHOLD = 20_000

@@ -179,7 +179,8 @@ def adjudicated_paths(
 ) -> Iterator[tuple[Record | None, Report]]:
     """Each record of the files ``names`` (``-``: standard input; their bytes decoded from
     ``encoding``) with its report, in order, the record None when it could not be read;
-    ``tally`` counts the bytes read. A path that
+    ``tally`` counts the bytes read when it knows the bytes the files hold (a progress bar's
+    share done; otherwise no call is spent per line read). A path that
     could not be listed, or a file that cannot be read or stops being readable, gives an
     ``io-error`` report in place of the records not read."""
     for name in names:
@@ -189,7 +190,9 @@ def adjudicated_paths(
         count = 0
         try:
             with open_input(name) as stream:
-                source = stream if tally is None else CountingReader(stream, tally)
+                source: BinaryIO | CountingReader = stream
+                if tally is not None and tally.total_bytes is not None:  # for a bar
+                    source = CountingReader(stream, tally)
                 pairs = adjudicated_source(source, file=name, fmt=fmt, encoding=encoding)  # type: ignore[arg-type]
                 for pair in pairs:
                     count += 1
