@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from importlib import resources
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ from werkzeug.serving import make_server
 
 from arbiter.service.core import batch, diagrams
 from arbiter.service.web import create_app
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, serious_findings
 from tests.service.suggested import SLIPPED, with_suggestions
 
 
@@ -42,19 +41,6 @@ def server() -> Iterator[str]:
         patch.undo()
 
 
-def audit(page: Any) -> list[str]:
-    """The serious and critical violations axe-core finds on the page as it stands."""
-    page.evaluate(
-        resources.files("axe_playwright_python").joinpath("axe.min.js").read_text("utf-8")
-    )
-    found = page.evaluate("axe.run().then(r => r.violations)")
-    return [
-        f"{v['id']}: {v['help']} ({len(v['nodes'])})"
-        for v in found
-        if v["impact"] in ("serious", "critical")
-    ]
-
-
 def test_suggestions_are_offered_and_a_corrected_copy_is_shown(page: Any) -> None:
     page.fill("#text", SLIPPED)
     page.click("button[data-path='/api/v1/adjudicate']")
@@ -71,7 +57,7 @@ def test_suggestions_are_offered_and_a_corrected_copy_is_shown(page: Any) -> Non
         page.locator("#viewer img").count() == 0 and page.evaluate("typeof hacked") == "undefined"
     )
     assert page.locator("#v-moves .v-move.refused").get_attribute("data-ply") == "5"
-    assert audit(page) == []
+    assert serious_findings(page) == []
     screenshot(page, "suggestions", "#viewer")
 
     page.locator("#v-suggestion-list button").first.click()
@@ -88,7 +74,7 @@ def test_suggestions_are_offered_and_a_corrected_copy_is_shown(page: Any) -> Non
     assert page.get_attribute("#v-board", "data-ply") == "51"
     assert page.is_hidden("#v-suggestions") and page.is_hidden("#v-error")
     assert page.text_content("#v-source-title") == "Source as uploaded (without the correction)"
-    assert audit(page) == []
+    assert serious_findings(page) == []
     screenshot(page, "corrected-copy", "#viewer")
 
     page.click("#v-back")
