@@ -37,6 +37,13 @@ def refusal(answer: Any, status: int, code: str) -> dict[str, Any]:
     return error
 
 
+def send_json(client: FlaskClient, method: str, path: str, data: str, token: str) -> Any:
+    """``data`` sent as a JSON body with ``method`` to ``path``, with the event's token."""
+    return client.open(
+        path, method=method, data=data, content_type="application/json", headers=bearer(token)
+    )
+
+
 def json_bodies(event: str) -> list[tuple[str, str]]:
     """Every route of an event that reads a JSON body, as (method, path)."""
     base = f"/api/v1/events/{event}"
@@ -60,13 +67,7 @@ def test_json_nested_too_deep_is_bad_json_in_every_body(
     event, token = create(client)
     for method, path in json_bodies(event):
         for data in (DEEP, '{"name": ' + DEEP + "}", "[" * 100_000):
-            answer = client.open(
-                path,
-                method=method,
-                data=data,
-                content_type="application/json",
-                headers=bearer(token),
-            )
+            answer = send_json(client, method, path, data, token)
             refusal(answer, 400, "bad-json")
     assert not [line for line in logged.records if line.levelno >= logging.ERROR]
 
@@ -99,13 +100,7 @@ def test_a_nul_or_a_lone_surrogate_is_a_bad_field_wherever_text_is_kept(
             ("POST", f"{base}/finalise", f'{{"reason": {text}}}', "reason"),
         ]
         for method, path, data, field in cases:
-            answer = client.open(
-                path,
-                method=method,
-                data=data,
-                content_type="application/json",
-                headers=bearer(token),
-            )
+            answer = send_json(client, method, path, data, token)
             assert refusal(answer, 400, "bad-field")["field"] == field, (path, data)
     nul_query = client.post(f"{base}/records/1/exclude?reason=a%00b", headers=bearer(token))
     assert refusal(nul_query, 400, "bad-field")["field"] == "reason"
