@@ -66,6 +66,7 @@ from arbiter.service.events.rows import (
     EventRow,
     RecordRow,
     TokenRow,
+    UploadInfo,
     UploadRow,
 )
 from arbiter.service.events.rules import Actor
@@ -575,19 +576,11 @@ class _Kept:
 
     def answer(self) -> KeptUpload:
         upload = self.upload
-        return KeptUpload(
-            upload=upload.number,
-            sha256=upload.sha256,
-            file=upload.file_name,
-            size=upload.size,
-            created_at=upload.created_at,
-            token=upload.token,
-            duplicate=False,
-            records=tuple(
-                view(one, upload.sha256, item.header, item.report, self.event)
-                for one, item in zip(self.rows, self.items, strict=True)
-            ),
+        records = tuple(
+            view(one, upload.sha256, item.header, item.report, self.event)
+            for one, item in zip(self.rows, self.items, strict=True)
         )
+        return _kept_upload(upload, records, duplicate=False)
 
 
 def _answer(kept: KeptUpload | _Kept) -> KeptUpload:
@@ -623,15 +616,24 @@ def _kept_already(change: Change, number: int) -> KeptUpload:
     info = storage.upload_info(tx, event_id, number)
     assert info is not None  # found by its SHA-256 in this transaction
     kept = storage.kept_records(tx, event_id, upload=number)
+    records = tuple(record_view(row, sha256, change.event.name) for row, sha256 in kept)
+    return _kept_upload(info, records, duplicate=True)
+
+
+def _kept_upload(
+    upload: UploadRow | UploadInfo, records: tuple[RecordView, ...], *, duplicate: bool
+) -> KeptUpload:
+    """The answer to an upload: the upload as kept (just now, or before when ``duplicate``)
+    and its records."""
     return KeptUpload(
-        upload=info.number,
-        sha256=info.sha256,
-        file=info.file_name,
-        size=info.size,
-        created_at=info.created_at,
-        token=info.token,
-        duplicate=True,
-        records=tuple(record_view(row, sha256, change.event.name) for row, sha256 in kept),
+        upload=upload.number,
+        sha256=upload.sha256,
+        file=upload.file_name,
+        size=upload.size,
+        created_at=upload.created_at,
+        token=upload.token,
+        duplicate=duplicate,
+        records=records,
     )
 
 
