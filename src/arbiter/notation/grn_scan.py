@@ -630,24 +630,17 @@ def move_of_word(word: Word, shift: int) -> Move:
     """The move a word of movetext stands for (moves are interned by their text).
 
     Raises ``InvalidRecordError`` (``off-board``) for a square no board has."""
-    try:
-        return _SEEN_MOVES[word[0]]
-    except KeyError:
-        pass
-    try:
-        move = _patterns().readers[word[1]](word[0])
-    except ValueError:
+    move = _SEEN_MOVES.get(word[0])
+    if move is None:
+        move = _read_move(word[0], word[1], _patterns())
+    if move is None:
         raise InvalidRecordError(
             f"{short(word[0])!r} names a square that no board has (files a to s, ranks 1 to 19)",
             code="off-board",
             move=short(word[0]),
             line=word[2] + shift,
             column=word[3],
-        ) from None
-    if len(word[0]) <= MAX_SEEN_LENGTH:
-        if len(_SEEN_MOVES) >= MAX_SEEN_MOVES:
-            _SEEN_MOVES.clear()
-        _SEEN_MOVES[word[0]] = move
+        )
     return move
 
 
