@@ -162,7 +162,6 @@ def test_bytes_are_counted_only_for_a_bar() -> None:
     """The bytes read feed the bar's share done, which needs the files' sizes: a run that
     knows them counts every byte read, one that does not (no bar: a pipe, ``--quiet``)
     reads the file directly and counts none."""
-    from arbiter.service.cli.runs import bar_wanted
     from arbiter.service.cli.streams import adjudicated_paths
 
     path = SAMPLES / "pilo" / "valid" / "02-blitz-6x6.grn"
@@ -171,4 +170,4 @@ def test_bytes_are_counted_only_for_a_bar() -> None:
     assert [r.valid for _, r in adjudicated_paths([str(path)], tally=sized)] == [True]
     assert [r.valid for _, r in adjudicated_paths([str(path)], tally=unsized)] == [True]
     assert (sized.read_bytes, unsized.read_bytes) == (path.stat().st_size, 0)
-    assert not bar_wanted(quiet=True)
+    assert not progress.bar_wanted(quiet=True)

@@ -124,11 +124,17 @@ def file_sizes(names: Iterable[object]) -> int | None:
     return total
 
 
+def bar_wanted(quiet: bool) -> bool:
+    """Whether a run draws a progress bar: unless ``quiet``, on a terminal. Only then does
+    it need the files' sizes and the bytes read, which cost a call per line read."""
+    return not quiet and sys.stderr.isatty()
+
+
 def watched(items: Iterable[T], tally: Tally, *, quiet: bool,
             valid: Callable[[T], bool]) -> Iterator[T]:  # fmt: skip
     """``items`` passed through, counted in ``tally``; with a terminal on standard error and
     unless ``quiet``, a bar is drawn while they come."""
-    bar = Bar(tally, sys.stderr) if not quiet and sys.stderr.isatty() else None
+    bar = Bar(tally, sys.stderr) if bar_wanted(quiet) else None
     try:
         for item in items:
             tally.count(valid(item))

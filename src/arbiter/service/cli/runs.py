@@ -17,7 +17,13 @@ from functools import partial
 
 from arbiter.adjudicator.replay import Report
 from arbiter.notation.sources import Notation
-from arbiter.service.cli.progress import Tally, file_sizes, terminal_columns, watched
+from arbiter.service.cli.progress import (
+    Tally,
+    bar_wanted,
+    file_sizes,
+    terminal_columns,
+    watched,
+)
 from arbiter.service.cli.streams import (
     Unreadable,
     adjudicated_paths,
@@ -82,12 +88,6 @@ def run_validate(
         if not valid:
             write(text + "\n")
     finish(tally, quiet)
-
-
-def bar_wanted(quiet: bool) -> bool:
-    """Whether a run may draw a progress bar (see ``progress.watched``). Only then does it
-    need the files' sizes and the bytes read, which cost a call per line read."""
-    return not quiet and sys.stderr.isatty()
 
 
 COLLECTOR_THRESHOLD = 20_000
