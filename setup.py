@@ -88,16 +88,23 @@ def extensions() -> list[object]:
         return []
     for module in modules:
         module.optional = True  # no C compiler: the pure-Python module stays
-    return [*modules, tuples_module()]
+    return [*modules, *c_modules()]
 
 
-def tuples_module() -> object:
-    """``arbiter._tuples``, the one module written in C (``src/arbiter/_tuples.c``): named
-    tuples built in one step. Optional like the compiled ones: where it cannot be built,
-    ``arbiter.notation.ast.make`` uses ``tuple.__new__``."""
+def c_modules() -> list[object]:
+    """The modules written in C, each optional like the compiled ones (where one cannot be
+    built, the Python code it stands in for runs):
+
+    - ``arbiter._tuples`` (``src/arbiter/_tuples.c``): named tuples built in one step; without
+      it, ``arbiter.notation.ast.make`` uses ``tuple.__new__``;
+    - ``arbiter._implo`` (``src/arbiter/_implo.c``): Implo's board fills; without it,
+      ``arbiter.adjudicator.implo_board`` runs its own."""
     from setuptools import Extension
 
-    return Extension("arbiter._tuples", ["src/arbiter/_tuples.c"], optional=True)
+    return [
+        Extension(f"arbiter.{name}", [f"src/arbiter/{name}.c"], optional=True)
+        for name in ("_tuples", "_implo")
+    ]
 
 
 setup(ext_modules=extensions())

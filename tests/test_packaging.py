@@ -96,7 +96,7 @@ def test_a_checkout_without_links_builds_the_whole_package(tmp_path: Path) -> No
         if path.is_file()
         and "__pycache__" not in path.parts
         and path.name != "README.md"
-        and path.suffix != ".c"  # the source of arbiter._tuples: the wheel holds it built
+        and path.suffix != ".c"  # the sources of the C modules: the wheel holds them built
     }
     assert expected <= names, sorted(expected - names)[:10]
     assert len([name for name in names if name.endswith(".py")]) > 90

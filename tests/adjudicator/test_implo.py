@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from arbiter.adjudicator import implo_turn
-from arbiter.adjudicator.implo import COLOURS, ImploRules, State
+from arbiter.adjudicator.implo import COLOURS, MARKERS, PIECES, STONES, ImploRules, State
 from arbiter.adjudicator.implo_board import (
     deciding_size,
     marker_groups,
@@ -49,7 +49,18 @@ def finished(text: str, last_mover: int) -> State:
     """A full board after ``last_mover``'s turn (the end position of a game)."""
     board = tuple(cell for row in reversed(text.split("/")) for cell in row.split(","))
     assert "" not in board
-    return State(len(text.split("/")), board, 1 - last_mover, 30, 0, None, last_mover)
+    size = len(text.split("/"))
+    return State(size, PIECES.board(board), 1 - last_mover, 30, 0, None, last_mover)
+
+
+def letters(state: State) -> list[str]:
+    """The engine's board (codes) as Setup letters, ``""`` for an empty point."""
+    return list(PIECES.cells(state.board))
+
+
+def codes(board: list[str]) -> bytes:
+    """A board of Setup letters as the engine's codes, for its board mechanics."""
+    return PIECES.board(board)
 
 
 def move(text: str) -> ImploPlace:
@@ -521,7 +532,7 @@ def _reference_turns(state: State, at: int, limit: int) -> list[tuple[str, tuple
     """Every (move text, final board) for a placement on ``at``, by brute force. Raises
     ``_TooMany`` past ``limit`` sequences."""
     size = state.size
-    board = list(state.board)
+    board = letters(state)
     board[at] = "bw"[state.mover]
     out: list[tuple[str, tuple[str, ...]]] = []
 
@@ -547,7 +558,7 @@ def _reference_forced(state: State, full: ImploPlace, keep: int) -> bool:
     """Whether the steps after the first ``keep`` of ``full`` are each forced: one patch
     left, and no tie for the group to remove."""
     size = state.size
-    board = list(state.board)
+    board = letters(state)
     board[full.at.index(size)] = "bw"[state.mover]
     for i, step in enumerate(full.resolve):
         patches = _reference_patches(board, size)
@@ -599,7 +610,7 @@ class TestProperties:
             assert (RULES.outcome(state) is None) == bool(list(RULES.legal_moves(state)))
         final = states[-1]
         if RULES.outcome(final) is not None:
-            assert "" not in final.board
+            assert "" not in letters(final)
 
     @PROPERTY
     @given(games(), st.data())
@@ -609,9 +620,9 @@ class TestProperties:
         listed: dict[int, Counter[tuple[str, tuple[str, ...]]]] = {}
         for m in RULES.legal_moves(state):
             if isinstance(m, ImploPlace):
-                key = (str(m), RULES.play(state, m).board)
+                key = (str(m), PIECES.cells(RULES.play(state, m).board))
                 listed.setdefault(m.at.index(state.size), Counter())[key] += 1
-        for at, cell in enumerate(state.board):
+        for at, cell in enumerate(letters(state)):
             if cell == "":
                 try:
                     expected = Counter(_reference_turns(state, at, implo_turn.SEQUENCE_CAP))
@@ -673,7 +684,7 @@ def _respelled(state: State, move: ImploPlace, data: st.DataObject) -> ImploPlac
     """``move`` (canonical) with every patch named by a random point of it, and a removal
     named by a random stone of the group, also where the group is the only biggest one."""
     size = state.size
-    board = list(state.board)
+    board = letters(state)
     board[move.at.index(size)] = "bw"[state.mover]
     steps = []
     for step in move.resolve:
@@ -706,6 +717,19 @@ class TestFastPaths:
     """The engine takes shortcuts (see adjudicator/implo.py); these check them against the
     slow reference above."""
 
+    def test_the_board_codes_follow_the_setup_letters(self) -> None:
+        # The board is bytes: 0 empty, then b, w, B, W (the description's order); other
+        # reading: codes in another order, which would swap stones and markers on reading.
+        assert PIECES.board(["", "b", "w", "B", "W"]) == bytes([0, 1, 2, 3, 4])
+        assert PIECES.cells(bytes([4, 0, 1])) == ("W", "", "b")
+        assert RULES.position(start("2,W/b,1,B/w,2")) == (  # rank 1 first
+            ("w", "", ""),
+            ("b", "", "B"),
+            ("", "", "W"),
+        )
+        with pytest.raises(ValueError, match="'x' is not a piece of the game"):
+            PIECES.board(["x"])
+
     @settings(max_examples=examples(300), deadline=None)
     @given(placements(), st.sampled_from("bw"))
     def test_placement_finds_the_small_territories_next_to_it(
@@ -718,7 +742,7 @@ class TestFastPaths:
         expected = sorted(
             p for p in _reference_patches(board, size) if any(q in p for q in nbrs[at])
         )
-        assert sorted(placed_patches(board.copy(), tuple(map(tuple, nbrs)), at)) == expected
+        assert sorted(placed_patches(codes(board), tuple(map(tuple, nbrs)), at)) == expected
 
     @settings(max_examples=examples(300), deadline=None)
     @given(placements(), st.sampled_from("bw"))
@@ -731,7 +755,7 @@ class TestFastPaths:
         board[at] = stone
         nbrs = _neighbours(size)
         made = [p for p in _reference_patches(board, size) if any(q in p for q in nbrs[at])]
-        if surrounded_openly(board, tables(size).rings[at]):
+        if surrounded_openly(codes(board), tables(size).rings[at]):
             assert made == []
 
     @settings(max_examples=examples(300), deadline=None)
@@ -746,7 +770,7 @@ class TestFastPaths:
         groups = {_group(board, nbrs, p) for p, cell in enumerate(board) if cell in ("B", "W")}
         for group in groups:
             expected[board[group[0]] == "W"][len(group)] += 1
-        sizes = marker_groups(tuple(board), size, ("B", "W"))
+        sizes = marker_groups(codes(board), size, MARKERS)
         assert sizes == (dict(expected[0]), dict(expected[1]))
         differing = [k for k in set(sizes[0]) | set(sizes[1]) if sizes[0].get(k) != sizes[1].get(k)]
         assert deciding_size(*sizes) == max(differing, default=None)
@@ -754,10 +778,10 @@ class TestFastPaths:
     def test_the_ring_test_sees_an_open_board(self) -> None:
         # A stone on d4 of an empty 8×8 board: all eight around it empty; on a1: its ring
         # is three points, too few to tell.
-        board = [""] * 64
-        board[27] = board[0] = "b"
-        assert surrounded_openly(board, tables(8).rings[27])
-        assert not surrounded_openly(board, tables(8).rings[0])
+        board = bytearray(64)
+        board[27] = board[0] = STONES[0]
+        assert surrounded_openly(bytes(board), tables(8).rings[27])
+        assert not surrounded_openly(bytes(board), tables(8).rings[0])
 
     @PROPERTY
     @given(games(), st.data())
@@ -786,7 +810,7 @@ class TestFastPaths:
         # instead of counting them; other reading: fields copied from the state before.
         states, moves = game
         for before, played, after in zip(states, moves, states[1:], strict=False):
-            assert after.empty == after.board.count("")
+            assert after.empty == letters(after).count("")
             assert after.ply == before.ply + 1
             swap = isinstance(played, Swap)
             assert after.mover == (before.mover if swap else 1 - before.mover)

@@ -22,7 +22,7 @@ from arbiter.adjudicator.implo_board import (
     Pieces,
     deciding_size,
     marker_groups,
-    placed_patches,
+    patches_after,
     surrounded_openly,
     tables,
     territory,
@@ -47,10 +47,13 @@ DESCRIPTION = GameDescription(
     board="points",
 )
 PIECES: Final = Pieces(DESCRIPTION)
-"""The description's colours and letters, as the board mechanics and the turn take them."""
+"""The description's colours and piece codes, as the board mechanics and the turn take
+them."""
 COLOURS: Final = PIECES.colours
 STONES: Final = PIECES.stones
 MARKERS: Final = PIECES.markers
+STONE_CELLS: Final = (PIECES.cell_bytes[STONES[0]], PIECES.cell_bytes[STONES[1]])
+"""Each colour's stone as a one-cell piece of board, to splice in where it lands."""
 GAME_OVER = "the game is over (the board is full)"
 
 
@@ -60,14 +63,16 @@ class State(NamedTuple):
     A named tuple: immutable, and several times cheaper to build than a frozen dataclass
     (one is built per turn of every replay).
 
-    ``mover`` is the index in ``COLOURS`` of the colour to move; ``ply`` counts the turns
-    played (a swap is a turn); ``empty`` counts the empty points, so that the end of the game
-    is seen without a scan. ``last_move`` is the canonical, fully written form of the last
-    turn (None at the start and after a swap); ``last_mover`` is the colour that played it.
+    ``board`` holds a code per point (see ``implo_board``: 0 empty, then the description's
+    pieces in order); ``mover`` is the index in ``COLOURS`` of the colour to move; ``ply``
+    counts the turns played (a swap is a turn); ``empty`` counts the empty points, so that
+    the end of the game is seen without a scan. ``last_move`` is the canonical, fully
+    written form of the last turn (None at the start and after a swap); ``last_mover`` is
+    the colour that played it.
     """
 
     size: int
-    board: tuple[str, ...]
+    board: bytes
     mover: int = 0
     ply: int = 0
     empty: int = 0
@@ -105,7 +110,7 @@ class ImploRules(Rules[State]):
         return after.last_move if after.last_move is not None and move.type == "place" else move
 
     def position(self, state: State) -> Grid:
-        return geometry(state.size).grid(state.board)
+        return geometry(state.size).grid(PIECES.cells(state.board))
 
     def details(self, state: State) -> dict[str, Any]:
         """Marker groups by colour and size, and stones by colour, as the game stands."""
@@ -120,7 +125,7 @@ class ImploRules(Rules[State]):
 
         Raises ``ValueError`` for a setup no turn can start from: no empty point, or a
         patch."""
-        board = (EMPTY,) * (size * size) if cells is None else _checked(cells, size)
+        board = bytes(size * size) if cells is None else _checked(PIECES.board(cells), size)
         return State(size, board, empty=board.count(EMPTY))
 
     def _game_over(self, state: State) -> str | None:
@@ -189,13 +194,12 @@ class ImploRules(Rules[State]):
             raise IllegalMoveError(f"{point} is occupied (by {PIECES.names[board[at]]})")
         mover = state.mover
         table = tables(size)
-        cells = list(board)
-        cells[at] = STONES[mover]
-        placed = tuple(cells)  # the next board, unless a patch is resolved
-        if surrounded_openly(cells, table.rings[at]):
+        # The next board, unless a patch is resolved: one block of memory copied.
+        placed = board[:at] + STONE_CELLS[mover] + board[at + 1 :]
+        if surrounded_openly(placed, table.rings[at]):
             pending: list[Patch] = []
         else:
-            pending = placed_patches(cells, table.neighbours, at)  # leaves marks in cells
+            pending = patches_after(placed, size, at)
         steps = move.resolve if type(move) is ImploPlace else ()
         # A move whose steps are all kept as written is equal to its canonical form: it is
         # that form, unless a class differs (dataclass equality compares classes).
@@ -207,13 +211,13 @@ class ImploRules(Rules[State]):
             values = (size, placed, 1 - mover, state.ply + 1, state.empty - 1, canonical, mover)
             after: State = _NEW_TUPLE(_STATE, values)
             return after
-        turn = TurnUnderWay(PIECES, size, list(placed), pending, mover, at, [])
+        turn = TurnUnderWay(PIECES, size, bytearray(placed), pending, mover, at, [])
         kept = write_steps(turn, steps)
         turn.finish()  # the record stops here: only forced steps may be left out
         exact = exact and kept == len(turn.steps)
         canonical = move if exact and isinstance(move, ImploPlace) else turn.move()
         empty = state.empty - 1 + turn.freed
-        values = (size, tuple(turn.cells), 1 - mover, state.ply + 1, empty, canonical, mover)
+        values = (size, bytes(turn.cells), 1 - mover, state.ply + 1, empty, canonical, mover)
         after = _NEW_TUPLE(_STATE, values)
         return after
 
@@ -226,20 +230,15 @@ class ImploRules(Rules[State]):
 
 def _placed(state: State, at: int) -> TurnUnderWay:
     """The turn just after the mover's stone lands on the empty point ``at``."""
-    cells = list(state.board)
+    cells = bytearray(state.board)
     cells[at] = STONES[state.mover]
-    pending = placed_patches(cells.copy(), tables(state.size).neighbours, at)
+    pending = patches_after(bytes(cells), state.size, at)
     return TurnUnderWay(PIECES, state.size, cells, pending, state.mover, at, [])
 
 
-def _count(board: tuple[str, ...], letter: str) -> int:
-    """``board.count(letter)``, as a compiled loop (letters are compared by identity first:
-    they are the description's own strings)."""
-    count = 0
-    for cell in board:
-        if cell == letter:
-            count += 1
-    return count
+def _count(board: bytes, code: int) -> int:
+    """How many points of ``board`` hold ``code``."""
+    return board.count(code)
 
 
 def _figures(sizes: tuple[dict[int, int], dict[int, int]], stones: list[int]) -> dict[str, Any]:
@@ -254,7 +253,7 @@ def _by_size(counts: dict[int, int]) -> dict[str, int]:
     return {str(size): counts[size] for size in sorted(counts)}
 
 
-def _checked(board: tuple[str, ...], size: int) -> tuple[str, ...]:
+def _checked(board: bytes, size: int) -> bytes:
     """``board`` if a turn can start from it. Raises ``ValueError`` if not."""
     if EMPTY not in board:
         raise ValueError("the setup has no empty point: no turn can be played")

@@ -1,29 +1,39 @@
 """Implo's board mechanics: patches, their owners, resolving them, marker groups.
 
 Implements the sections "Patches", "Owner", "Resolving" and "End" of ``spec/rules/implo.md``
-on a board that is a list (during a turn) or tuple of one-letter strings indexed by
-``rank * size + file``: ``""`` empty, else a stone or a marker in the Setup letters of the
-game's description. The description is the game's module's, :mod:`arbiter.adjudicator.implo`,
-which imports this one; so this one takes the letters it needs as arguments (see
-:class:`Pieces`). All flood fills are local: a territory is explored only until it proves too
-big to be a patch, a stone group only when a patch next to it is resolved, and a removal
-needs no fill at all (see :func:`resolve`). The turn itself (which steps, in which order) is
-:mod:`arbiter.adjudicator.implo_turn`.
+on a board that is ``bytes`` (between turns) or a ``bytearray`` (during a turn) indexed by
+``rank * size + file``: 0 (:data:`EMPTY`) for an empty point, else a piece's code, one more
+than its place among the pieces of the game's description (see :class:`Pieces`). Bytes, not
+a tuple of letters: a placement copies one block of memory, and the board is not an object
+the cycle collector walks. The description is the game's module's,
+:mod:`arbiter.adjudicator.implo`, which imports this one; so this one takes the codes it
+needs as arguments (see :class:`Pieces`).
+
+All flood fills are local: a territory is explored only until it proves too big to be a
+patch, a stone group only when a patch next to it is resolved, and a removal needs no fill
+at all (see :func:`resolve`). The four fills (:func:`placed_patches`, :func:`options`,
+:func:`put_down`, :func:`count_marker_groups`) also exist in C, in the optional module
+``arbiter._implo`` (``src/arbiter/_implo.c``): :func:`patches_after`, :func:`patch_options`,
+:func:`settle` and :func:`marker_groups` call it where the build has it, and the Python
+functions where not. The Python ones are the reading the rules are tested against; the C ones
+are held to them (``tests/adjudicator/test_implo_core.py``). The turn itself (which steps,
+in which order) is :mod:`arbiter.adjudicator.implo_turn`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Final
+from collections.abc import Iterable, Mapping, Sequence
+from importlib import import_module
+from typing import Any, Final
 
 from arbiter.adjudicator.board import geometry
 from arbiter.notation.ast import Point
 from arbiter.notation.games import GameDescription
 
-EMPTY: Final = ""
-VISITED: Final = "."
-"""Marks the empty points a fill has met, on a scratch copy of the board (see
-:func:`placed_patches`)."""
+EMPTY: Final = 0
+EMPTY_LETTER: Final = ""
+"""An empty point in a board of Setup letters (``Geometry.grid``, the position notation)."""
+"""The code of an empty point (falsy, as a test of a cell reads it)."""
 PATCH_MAX: Final = 4
 """A territory of at most this many points is a patch."""
 
@@ -69,6 +79,21 @@ to the one before (and the last to the first); the even ones are its neighbours.
 _TABLES: Final[dict[int, Tables]] = {}
 
 
+def c_module() -> Any:
+    """The C module ``arbiter._implo`` where the build has it (see ``setup.py``), else None."""
+    try:
+        return import_module("arbiter._implo")
+    except ImportError:
+        return None
+
+
+_C: Final[Any] = c_module()
+_C_PATCHES: Final[Any] = None if _C is None else _C.patches
+_C_OPTIONS: Final[Any] = None if _C is None else _C.options
+_C_SETTLE: Final[Any] = None if _C is None else _C.settle
+_C_MARKER_GROUPS: Final[Any] = None if _C is None else _C.marker_groups
+
+
 def tables(size: int) -> Tables:
     """The tables of a ``size``×``size`` board (built once per size)."""
     found = _TABLES.get(size)
@@ -78,26 +103,52 @@ def tables(size: int) -> Tables:
 
 
 class Pieces:
-    """The colours and letters of a description whose pieces are each colour's stone, then
-    each colour's marker, by colour (0 for the first colour), ready for the mechanics.
+    """The colours and piece codes of a description whose pieces are each colour's stone,
+    then each colour's marker, by colour (0 for the first colour), ready for the mechanics.
 
-    The game's module builds one from its description, once, and hands it over: this module
-    cannot read the description where it is written (that module imports this one)."""
+    A piece's code on the board is one more than its place in the description's pieces
+    (0 is :data:`EMPTY`): ``letters[code]`` is its Setup letter. The game's module builds one
+    from its description, once, and hands it over: this module cannot read the description
+    where it is written (that module imports this one)."""
 
-    __slots__ = ("colours", "stones", "markers", "names")
+    __slots__ = ("colours", "stones", "markers", "names", "letters", "codes", "cell_bytes")
 
     def __init__(self, game: GameDescription) -> None:
-        stones, markers = game.pieces[:2], game.pieces[2:]
         self.colours: Final = game.colours
-        self.stones: Final = (stones[0].letter, stones[1].letter)
-        self.markers: Final = (markers[0].letter, markers[1].letter)
-        self.names: Final[Mapping[str, str]] = {
-            piece.letter: f"a {piece.name}" for piece in game.pieces
+        self.stones: Final = (1, 2)
+        self.markers: Final = (3, 4)
+        self.letters: Final[tuple[str, ...]] = (EMPTY_LETTER,) + tuple(
+            piece.letter for piece in game.pieces
+        )
+        """The Setup letter of each code (``""`` for an empty point)."""
+        self.codes: Final[Mapping[str, int]] = {
+            letter: code for code, letter in enumerate(self.letters)
         }
-        """Each piece in words, for messages: "a black stone"."""
+        """The code of each Setup letter."""
+        self.cell_bytes: Final[tuple[bytes, ...]] = tuple(
+            bytes((code,)) for code in range(len(self.letters))
+        )
+        """Each code as a one-cell board piece, to splice into a board."""
+        self.names: Final[Mapping[int, str]] = {
+            code + 1: f"a {piece.name}" for code, piece in enumerate(game.pieces)
+        }
+        """Each piece in words, by code, for messages: "a black stone"."""
+
+    def board(self, cells: Sequence[str]) -> bytes:
+        """A board of Setup letters (``""`` empty) as codes. Raises ``ValueError`` for a
+        letter that is not one of the game's pieces."""
+        try:
+            return bytes([self.codes[cell] for cell in cells])
+        except KeyError as err:
+            raise ValueError(f"{err.args[0]!r} is not a piece of the game") from None
+
+    def cells(self, board: Iterable[int]) -> tuple[str, ...]:
+        """A board of codes as Setup letters (``""`` empty)."""
+        letters = self.letters
+        return tuple([letters[code] for code in board])
 
 
-def surrounded_openly(cells: list[str], ring: tuple[int, ...]) -> bool:
+def surrounded_openly(cells: bytes, ring: tuple[int, ...]) -> bool:
     """Whether each empty neighbour of a point that holds a stone lies in a territory too
     big to be a patch, as the eight points around it (``ring``, one of :attr:`Tables.rings`)
     show: see :data:`OPEN_RINGS`.
@@ -143,41 +194,46 @@ whether it shows that each empty neighbour of the point is in a territory of mor
 more than ``PATCH_MAX`` empty ones lies in one territory."""
 
 
-def placed_patches(scratch: list[str], nbrs: Neighbours, at: int) -> list[Patch]:
-    """The patches on ``scratch``, a copy of the board where a stone just landed on ``at``:
-    only the territory that held ``at`` can have split, and each of its pieces holds an empty
-    neighbour of ``at``. One fill per piece, stopped as soon as it has found more than
-    ``PATCH_MAX`` points.
+def patches_after(board: bytes, size: int, at: int) -> list[Patch]:
+    """The patches on ``board`` next to ``at``, where a stone just landed: what
+    :func:`placed_patches` finds, found in C where the build has it."""
+    if _C_PATCHES is None:
+        return placed_patches(board, tables(size).neighbours, at)
+    found: list[Patch] = _C_PATCHES(board, size, at)
+    return found
 
-    The fills mark the points they meet with ``VISITED`` in ``scratch`` (and leave them so):
-    a fill needs no list of the points met, a neighbour of ``at`` met by an earlier fill needs
-    no fill, and a fill that meets a point of an earlier one is in a piece already found too
-    big (a patch, once found, is a whole territory). Loops over lists of native ints, not
-    ``in``: compiled, a generic membership test costs more than the whole fill."""
+
+def placed_patches(board: bytes, nbrs: Neighbours, at: int) -> list[Patch]:
+    """The patches on ``board``, where a stone just landed on ``at``: only the territory that
+    held ``at`` can have split, and each of its pieces holds an empty neighbour of ``at``.
+    One fill per piece, stopped as soon as it has found more than ``PATCH_MAX`` points.
+
+    The points every fill met are kept in one short list (at most five per neighbour of
+    ``at``): a neighbour met by an earlier fill needs no fill, and a fill that meets a point
+    of an earlier one is in a piece already found too big (a patch, once found, is a whole
+    territory). The board is read, never written: it stays ``bytes``, whose cells compiled
+    code reads as native ints. Loops over lists of native ints, not ``in``: compiled, a
+    generic membership test costs more than the whole fill."""
     pending: list[Patch] = []
+    met: list[int] = []  # the points of the pieces explored so far
     for start in nbrs[at]:
-        if scratch[start]:  # a piece, or a point of a piece already explored
+        if board[start] or contains(met, start):  # a piece, or in a piece already explored
             continue
-        scratch[start] = VISITED
         members = [start]
         small = True
         i = 0
         while small and i < len(members):  # ``members`` grows while it is walked
             for q in nbrs[members[i]]:
-                piece = scratch[q]
-                if not piece:
-                    if len(members) == PATCH_MAX:
+                if not board[q] and not contains(members, q):
+                    if len(members) == PATCH_MAX or contains(met, q):
                         small = False
                         break
-                    scratch[q] = VISITED
                     members.append(q)
-                elif piece is VISITED and not contains(members, q):
-                    small = False
-                    break
             i += 1
         if small:
             members.sort()
             pending.append(tuple(members))
+        met += members
     return pending
 
 
@@ -189,7 +245,7 @@ def contains(points: list[int], point: int) -> bool:
     return False
 
 
-def territory(cells: Sequence[str], nbrs: Neighbours, start: int) -> Patch | None:
+def territory(cells: bytes, nbrs: Neighbours, start: int) -> Patch | None:
     """The territory of the empty point ``start`` (sorted) if it is a patch, else None.
     Stops exploring as soon as it has found more than ``PATCH_MAX`` points."""
     members = [start]  # at most five points: a list is the fastest set here
@@ -202,21 +258,33 @@ def territory(cells: Sequence[str], nbrs: Neighbours, start: int) -> Patch | Non
     return tuple(sorted(members))
 
 
+def patch_options(
+    cells: bytearray, size: int, patch: Patch, mover: int, stones: tuple[int, int]
+) -> tuple[int, list[list[int]]]:
+    """The owner of ``patch`` and the owner's tied biggest adjacent groups, as
+    :func:`options` gives them, found in C where the build has it."""
+    if _C_OPTIONS is None:
+        table = tables(size)
+        return options(cells, table.neighbours, table.arounds, patch, mover, stones)
+    found: tuple[int, list[list[int]]] = _C_OPTIONS(cells, size, patch, mover, stones[0], stones[1])
+    return found
+
+
 def options(
-    cells: list[str],
+    cells: bytearray,
     nbrs: Neighbours,
     arounds: dict[Patch, tuple[int, ...]],
     patch: Patch,
     mover: int,
-    stones: tuple[str, str],
+    stones: tuple[int, int],
 ) -> tuple[int, list[list[int]]]:
     """The owner of ``patch`` and the owner's tied biggest adjacent groups, each sorted, the
     one with the lowest stone first (a new list: the caller may keep it). ``stones`` are the
-    stone letters of the two colours (:attr:`Pieces.stones`).
+    stone codes of the two colours (:attr:`Pieces.stones`).
 
     Ownership compares the biggest adjacent group of each colour, not stone totals; a tie
     (0 against 0 included) gives the patch to the mover's opponent. Written out flat, with
-    the letters in locals, because every resolution of every replay runs it."""
+    the codes in locals, because every resolution of every replay runs it."""
     around = arounds.get(patch)
     if around is None:
         around = arounds[patch] = _around(patch, nbrs)
@@ -260,11 +328,11 @@ def options(
 
 
 def resolve(
-    cells: list[str],
-    nbrs: Neighbours,
+    cells: bytearray,
+    size: int,
     pending: list[Patch],
     patch: Patch,
-    marker: str,
+    marker: int,
     group: list[int],
 ) -> int:
     """Resolve ``patch``: its owner's ``marker`` on it, ``group`` removed, ``pending`` updated.
@@ -275,18 +343,18 @@ def resolve(
     small enough. No fill is needed: a turn starts without a patch and ``pending`` holds
     every patch, so an empty point outside ``pending`` lies in a territory of more than
     ``PATCH_MAX`` points. Kept in one piece: it runs once per resolution of every replay."""
-    for p in patch:
-        cells[p] = marker
+    opened = settle(cells, size, patch, marker, group)
     pending.remove(patch)
     change = len(group) - len(patch)
     if not group:
         return change
-    for p in group:
-        cells[p] = EMPTY
-    if not pending:  # the usual case: no other patch to take in
-        if len(group) <= PATCH_MAX and not _open_next_to(group, cells, nbrs):
+    if not opened:  # nothing empty next to the group: its points are a territory alone
+        if len(group) <= PATCH_MAX:
             pending.append(tuple(sorted(group)))
         return change
+    if not pending:  # the usual case: what is empty next to it lies in a big territory
+        return change
+    nbrs = tables(size).neighbours
     merged = group.copy()
     small = len(group) <= PATCH_MAX
     for p in group:
@@ -307,7 +375,25 @@ def resolve(
     return change
 
 
-def _open_next_to(group: list[int], cells: list[str], nbrs: Neighbours) -> bool:
+def settle(cells: bytearray, size: int, patch: Patch, marker: int, group: list[int]) -> bool:
+    """Put ``marker`` on every point of ``patch`` and remove ``group``; return whether an
+    empty point outside ``group`` touches it (in C where the build has it)."""
+    if _C_SETTLE is not None:
+        opened: bool = _C_SETTLE(cells, size, patch, marker, group)
+        return opened
+    return put_down(cells, size, patch, marker, group)
+
+
+def put_down(cells: bytearray, size: int, patch: Patch, marker: int, group: list[int]) -> bool:
+    """:func:`settle`, in Python."""
+    for p in patch:
+        cells[p] = marker
+    for p in group:
+        cells[p] = EMPTY
+    return _open_next_to(group, cells, tables(size).neighbours)
+
+
+def _open_next_to(group: list[int], cells: bytearray, nbrs: Neighbours) -> bool:
     """Whether an empty point outside ``group`` touches it: with no patch pending, such a
     point lies in a territory of more than ``PATCH_MAX`` points."""
     for p in group:
@@ -328,10 +414,23 @@ def _around(patch: Patch, nbrs: Neighbours) -> tuple[int, ...]:
 
 
 def marker_groups(
-    board: Sequence[str], size: int, markers: tuple[str, str]
+    board: bytes, size: int, markers: tuple[int, int]
 ) -> tuple[dict[int, int], dict[int, int]]:
     """The number of marker groups of each size, for each colour (its marker in
-    ``markers``). One pass over the board, each group filled from its first point."""
+    ``markers``). One pass over the board, each group filled from its first point (in C
+    where the build has it)."""
+    if _C_MARKER_GROUPS is not None:
+        counted: tuple[dict[int, int], dict[int, int]] = _C_MARKER_GROUPS(
+            board, size, markers[0], markers[1]
+        )
+        return counted
+    return count_marker_groups(board, size, markers)
+
+
+def count_marker_groups(
+    board: bytes, size: int, markers: tuple[int, int]
+) -> tuple[dict[int, int], dict[int, int]]:
+    """:func:`marker_groups`, in Python."""
     nbrs = tables(size).neighbours
     cells = list(board)  # a marker met by a fill is emptied here: it is not met again
     black, white = markers

@@ -18,7 +18,7 @@ from arbiter.adjudicator.implo_board import (
     Patch,
     Pieces,
     contains,
-    options,
+    patch_options,
     resolve,
     tables,
 )
@@ -37,28 +37,27 @@ HINTS = 3
 class TurnUnderWay:
     """A turn under way: a mutable board, the patches still to resolve, the steps taken.
 
-    ``pieces`` are the game's letters and colours; ``pending`` always holds every patch on
+    ``pieces`` are the game's piece codes and colours; ``pending`` always holds every patch on
     the board (see ``implo_board.Patch``); ``steps`` are the steps taken so far as the
     canonical writer writes them. ``play`` needs a turn object only for steps a record leaves
     out; ``legal_moves`` walks the choices with copies of one."""
 
     __slots__ = (
-        "pieces", "size", "nbrs", "arounds", "cells", "pending", "mover", "at", "steps", "freed"
+        "pieces", "size", "cells", "pending", "mover", "at", "steps", "freed"
     )  # fmt: skip
 
     def __init__(
         self,
         pieces: Pieces,
         size: int,
-        cells: list[str],
+        cells: bytearray,
         pending: list[Patch],
         mover: int,
         at: int,
         steps: list[Resolve],
     ) -> None:
         self.pieces = pieces
-        table = tables(size)
-        self.size, self.nbrs, self.arounds = size, table.neighbours, table.arounds
+        self.size = size
         self.cells, self.pending, self.mover, self.at, self.steps = (
             cells,
             pending,
@@ -82,12 +81,12 @@ class TurnUnderWay:
 
     def options(self, patch: Patch) -> tuple[int, list[list[int]]]:
         """The owner of ``patch`` and the owner's tied biggest adjacent groups."""
-        return options(self.cells, self.nbrs, self.arounds, patch, self.mover, self.pieces.stones)
+        return patch_options(self.cells, self.size, patch, self.mover, self.pieces.stones)
 
     def apply(self, patch: Patch, owner: int, group: list[int], tied: bool) -> None:
         """Resolve ``patch``; the step is recorded as the canonical writer names it."""
         marker = self.pieces.markers[owner]
-        self.freed += resolve(self.cells, self.nbrs, self.pending, patch, marker, group)
+        self.freed += resolve(self.cells, self.size, self.pending, patch, marker, group)
         points = tables(self.size).points
         self.steps.append(Resolve(points[patch[0]], points[group[0]] if tied else None))
 
@@ -215,7 +214,7 @@ def write_steps(turn: TurnUnderWay, steps: tuple[Resolve, ...]) -> int:
         else:
             group = biggest[0] if biggest else []
             tied, canonical = False, True
-        turn.freed += resolve(cells, turn.nbrs, pending, patch, markers[owner], group)
+        turn.freed += resolve(cells, size, pending, patch, markers[owner], group)
         if canonical and index == patch[0] and type(step) is Resolve and type(named) is Point:
             done.append(step)  # the record's own step: it is the canonical one
             kept += 1
@@ -247,7 +246,7 @@ def choice_sequences(turn: TurnUnderWay) -> list[tuple[Resolve, ...]]:
 
 
 def walk(
-    turn: TurnUnderWay, seen: set[tuple[str, ...]] | None, budget: list[int] | None
+    turn: TurnUnderWay, seen: set[bytes] | None, budget: list[int] | None
 ) -> Iterator[tuple[Resolve, ...]]:
     """Depth-first ways to finish ``turn``. With ``seen``, a board met before is not walked
     again; with ``budget`` (a one-item counter), the walk stops after that many steps."""
@@ -264,7 +263,7 @@ def walk(
             after = turn.copy()
             after.apply(patch, owner, group, len(biggest) > 1)
             if seen is not None:
-                key = tuple(after.cells)
+                key = bytes(after.cells)
                 if key in seen:
                     continue
                 seen.add(key)
