@@ -95,6 +95,12 @@ _PARSED: dict[str, Point] = {}
 """Coordinates already read, by their text: reading records looks up the same few hundred."""
 
 
+MAX_STEPS: Final = 20_000
+_STEPS: dict[str, Resolve] = {}
+"""Implo resolution steps already read, by their text (``c3``, ``c3:d4``): an archive
+repeats most of them. Emptied when full, so that it stays small whatever a file holds."""
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # a form may be added without compiling
 class Move(Plain):
     """A move, of one of the registered forms. Each form is a subclass that describes
@@ -186,8 +192,14 @@ class Resolve(Plain):
     @classmethod
     def parse(cls, text: str) -> Resolve:
         """Read ``c3`` or ``c3:d4``. Raises ``ValueError`` for a square no board has."""
-        patch, _, remove = text.partition(":")
-        return Resolve(Point.parse(patch), Point.parse(remove) if remove else None)
+        found = _STEPS.get(text)
+        if found is None:
+            patch, _, remove = text.partition(":")
+            found = Resolve(Point.parse(patch), Point.parse(remove) if remove else None)
+            if len(_STEPS) >= MAX_STEPS:
+                _STEPS.clear()
+            _STEPS[text] = found
+        return found
 
     @classmethod
     def from_json(cls, obj: Mapping[str, str]) -> Resolve:

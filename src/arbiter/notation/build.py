@@ -18,7 +18,6 @@ from arbiter.notation.ast import (
     Location,
     Move,
     Place,
-    Point,
     Record,
     Tag,
     Turn,
@@ -340,16 +339,23 @@ def _implo_on_board(move: ImploPlace, size: int) -> bool:
 
 def _with_steps(move: Place) -> ImploPlace:
     """An Implo placement written without steps, as the Implo move it is (one object per
-    point: moves are immutable values)."""
-    found = _IMPLO_PLACES.get(move.at)
+    point: moves are immutable values, and two placements are equal when their points
+    are)."""
+    at = move.at
+    file, rank = at.file, at.rank
+    if not (0 <= file < _PLACES_SIDE and 0 <= rank < _PLACES_SIDE):
+        return ImploPlace(at)
+    index = rank * _PLACES_SIDE + file  # a list index: a point's hash makes a tuple
+    found = _IMPLO_PLACES[index]
     if found is None:
-        found = _IMPLO_PLACES[move.at] = ImploPlace(move.at)
+        found = _IMPLO_PLACES[index] = ImploPlace(at)
     return found
 
 
-_IMPLO_PLACES: dict[Point, ImploPlace] = {}
-"""By the placement's point: a point hashes faster than a move, and two placements are
-equal when their points are."""
+_PLACES_SIDE: Final = 32
+"""Wider than any board (19 points a side at most: the files a to s)."""
+_IMPLO_PLACES: list[ImploPlace | None] = [None] * (_PLACES_SIDE * _PLACES_SIDE)
+"""The placements made so far, by the point's rank and file."""
 
 
 def _form_of(move: Move, game: GameDescription) -> bool:

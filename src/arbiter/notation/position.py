@@ -56,10 +56,12 @@ def _parse_rank(row: str, spec: GameDescription, size: int, rank: int) -> tuple[
 
 def format_position(grid: Grid) -> str:
     """Write ``grid`` canonically: top rank first, runs of empty squares as one number."""
-    return "/".join(_format_rank(row) for row in reversed(grid))
+    return "/".join([_format_rank(row) for row in reversed(grid)])
 
 
 def _format_rank(row: tuple[str, ...]) -> str:
+    if "" not in row:  # a full rank (all of a finished Implo or Pilo board): no run to count
+        return ",".join(row)
     cells: list[str] = []
     empty = 0
     for square in row:
