@@ -151,10 +151,63 @@ int_list(const Py_ssize_t *points, Py_ssize_t count)
     return made;
 }
 
+/* For each set of empty points around a point (bit i for the i-th step of RING, going round),
+ * whether it shows every empty neighbour of the point to lie in a territory too big to be a
+ * patch: ``implo_board.OPEN_RINGS``, made by the same rule at import. */
+static unsigned char open_rings[256];
+static const int RING[8][2] = {{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}};
+
+/* Whether every neighbour set in ``mask`` lies in a run of more than PATCH_MAX set bits, going
+ * round (consecutive points of the ring are next to each other). */
+static int
+open_ring(int mask)
+{
+    if (mask == 255) {
+        return 1;
+    }
+    int start = 0; /* a clear bit */
+    while (mask >> start & 1) {
+        start++;
+    }
+    int run = 0, neighbour = 0;
+    for (int step = 1; step < 9; step++) { /* round the ring, back to start */
+        int k = (start + step) % 8;
+        if (mask >> k & 1) {
+            run++;
+            neighbour = neighbour || k % 2 == 0;
+        }
+        else {
+            if (neighbour && run <= PATCH_MAX) {
+                return 0;
+            }
+            run = 0;
+            neighbour = 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether the ring test shows that the stone on ``at`` makes no patch: eight reads, no fill
+ * (a point past the edge counts as taken, as the stone's own point does). */
+static int
+surrounded_openly(const unsigned char *cells, Py_ssize_t size, Py_ssize_t at)
+{
+    Py_ssize_t file = at % size, rank = at / size;
+    int mask = 0;
+    for (int i = 0; i < 8; i++) {
+        Py_ssize_t f = file + RING[i][0], r = rank + RING[i][1];
+        if (0 <= f && f < size && 0 <= r && r < size && !cells[r * size + f]) {
+            mask |= 1 << i;
+        }
+    }
+    return open_rings[mask];
+}
+
 /* patches(board, size, at): the patches next to ``at``, where a stone just landed, each a
- * sorted tuple, in the order ``implo_board.placed_patches`` finds them. One fill per piece of
- * the territory that held ``at``, stopped past PATCH_MAX points; a fill that meets a point of
- * an earlier one is in a piece already found too big. */
+ * sorted tuple, in the order ``implo_board.placed_patches`` finds them: none at once when the
+ * ring test says so, else one fill per piece of the territory that held ``at``, stopped past
+ * PATCH_MAX points; a fill that meets a point of an earlier one is in a piece already found
+ * too big. */
 static PyObject *
 implo_patches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -171,8 +224,8 @@ implo_patches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *pending = PyList_New(0);
-    if (pending == NULL) {
-        return NULL;
+    if (pending == NULL || (cells[at] && surrounded_openly(cells, size, at))) {
+        return pending;
     }
     Py_ssize_t met[4 * PATCH_MAX], met_count = 0, starts[4];
     int start_count = neighbours(at, size, starts);
@@ -495,5 +548,8 @@ static struct PyModuleDef implo_module = {
 PyMODINIT_FUNC
 PyInit__implo(void)
 {
+    for (int mask = 0; mask < 256; mask++) {
+        open_rings[mask] = (unsigned char)open_ring(mask);
+    }
     return PyModule_Create(&implo_module);
 }

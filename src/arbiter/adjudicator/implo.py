@@ -18,12 +18,10 @@ from arbiter.adjudicator.base import Outcome, Rules, check_pie
 from arbiter.adjudicator.board import geometry
 from arbiter.adjudicator.implo_board import (
     EMPTY,
-    Patch,
     Pieces,
     deciding_size,
     marker_groups,
     patches_after,
-    surrounded_openly,
     tables,
     territory,
 )
@@ -196,10 +194,7 @@ class ImploRules(Rules[State]):
         table = tables(size)
         # The next board, unless a patch is resolved: one block of memory copied.
         placed = board[:at] + STONE_CELLS[mover] + board[at + 1 :]
-        if surrounded_openly(placed, table.rings[at]):
-            pending: list[Patch] = []
-        else:
-            pending = patches_after(placed, size, at)
+        pending = patches_after(placed, size, at)
         steps = move.resolve if type(move) is ImploPlace else ()
         # A move whose steps are all kept as written is equal to its canonical form: it is
         # that form, unless a class differs (dataclass equality compares classes).

@@ -195,10 +195,14 @@ more than ``PATCH_MAX`` empty ones lies in one territory."""
 
 
 def patches_after(board: bytes, size: int, at: int) -> list[Patch]:
-    """The patches on ``board`` next to ``at``, where a stone just landed: what
-    :func:`placed_patches` finds, found in C where the build has it."""
+    """The patches on ``board`` next to ``at``, where a stone just landed: none when the
+    ring test (:func:`surrounded_openly`) shows it, else what :func:`placed_patches` finds;
+    both in C where the build has it."""
     if _C_PATCHES is None:
-        return placed_patches(board, tables(size).neighbours, at)
+        table = tables(size)
+        if surrounded_openly(board, table.rings[at]):
+            return []
+        return placed_patches(board, table.neighbours, at)
     found: list[Patch] = _C_PATCHES(board, size, at)
     return found
 
