@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Token, UnexpectedInput
 
-from arbiter.notation import grn_reader, grn_scan
+from arbiter.notation import ast, grn_reader, grn_scan
 from arbiter.notation.ast import Move, Record
 from arbiter.notation.errors import RecordError
 from arbiter.notation.games import move_forms
@@ -194,3 +194,16 @@ def test_a_word_tried_is_not_kept_among_the_words_read() -> None:
     grn_scan._SEEN_MOVES.pop("q17", None)  # noqa: SLF001
     assert grn_scan.move_of_text("q17") is not None
     assert "q17" not in grn_scan._SEEN_MOVES  # noqa: SLF001
+
+
+def test_the_steps_remembered_stay_few_and_read_alike() -> None:
+    # Resolve.parse remembers each step text it reads, up to MAX_STEPS, then starts again:
+    # an archive of every possible step keeps the table bounded, and a step read after it
+    # was emptied is the same step.
+    names = [f"{file}{rank}" for file in "abcdefghijklmnopqrs" for rank in range(1, 20)]
+    texts = [f"{patch}:{remove}" for patch in names[:60] for remove in names]
+    assert len(texts) > ast.MAX_STEPS
+    for text in texts:
+        step = ast.Resolve.parse(text)
+        assert len(ast._STEPS) <= ast.MAX_STEPS  # noqa: SLF001
+    assert str(step) == texts[-1] and ast.Resolve.parse("c3") == ast.Resolve(ast.Point(2, 2))
