@@ -98,12 +98,14 @@ def c_modules() -> list[object]:
     - ``arbiter._tuples`` (``src/arbiter/_tuples.c``): named tuples built in one step; without
       it, ``arbiter.notation.ast.make`` uses ``tuple.__new__``;
     - ``arbiter._implo`` (``src/arbiter/_implo.c``): Implo's board fills; without it,
-      ``arbiter.adjudicator.implo_board`` runs its own."""
+      ``arbiter.adjudicator.implo_board`` runs its own;
+    - ``arbiter._pilare`` (``src/arbiter/_pilare.c``): a Pilare sowing; without it,
+      ``arbiter.adjudicator.pilare`` sows in Python."""
     from setuptools import Extension
 
     return [
         Extension(f"arbiter.{name}", [f"src/arbiter/{name}.c"], optional=True)
-        for name in ("_tuples", "_implo")
+        for name in ("_tuples", "_implo", "_pilare")
     ]
 
 

@@ -1,8 +1,8 @@
 """The compiled build behaves exactly as the pure-Python code it is compiled from.
 
 ``pip install`` compiles the modules listed in ``setup.py`` with mypyc where a C compiler is
-present, and builds the C modules ``arbiter._tuples`` and ``arbiter._implo`` (``make bench``
-measures that build).
+present, and builds the C modules ``arbiter._tuples``, ``arbiter._implo`` and
+``arbiter._pilare`` (``make bench`` measures that build).
 The suite runs on the pure-Python modules; this test runs the installed wheel and the
 repository's code side by side on the same records (every sample, random legal games of
 every game, and broken copies of them) and compares what each prints, byte for byte.
@@ -96,7 +96,7 @@ def test_the_compiled_build_prints_what_the_pure_code_prints(
     if compiler() is None:
         pytest.skip("no C compiler: the wheel holds the pure-Python modules alone")
     assert compiled, "a C compiler is here, yet the wheel holds no compiled module"
-    for module in ("_tuples", "_implo"):  # the modules written in C
+    for module in ("_tuples", "_implo", "_pilare"):  # the modules written in C
         assert any(name.startswith(f"arbiter/{module}.") for name in compiled), f"no {module}"
     paths = [path for path in corpus(tmp_path) if not path.name.endswith(".expected.json")]
     pure = run(paths, None, ROOT)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
+from importlib import import_module
 from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules
@@ -255,7 +256,32 @@ def _off_board(size: int, here: int, d: int, step: int) -> str:
     )
 
 
+def _c_sow() -> Any:
+    """``sow`` of the C module ``arbiter._pilare`` where the build has it (see ``setup.py``),
+    else None."""
+    try:
+        return import_module("arbiter._pilare").sow
+    except ImportError:
+        return None
+
+
+_C_SOW: Final[Any] = _c_sow()
+
+
 def _sown(state: State, start: int, stack: str, path: str) -> State:
+    """:func:`sown_in_python`, by the C module where the build has it: it sows a legal path
+    and returns None for any other, which the Python walk then words."""
+    if _C_SOW is not None:
+        red, black = state.topped
+        sown: tuple[tuple[str, ...], tuple[int, int]] | None = _C_SOW(
+            state.board, state.size, start, path, MEN[0], MEN[1], red, black
+        )
+        if sown is not None:
+            return make(State, (state.size, sown[0], state.ply + 1, sown[1]))
+    return sown_in_python(state, start, stack, path)
+
+
+def sown_in_python(state: State, start: int, stack: str, path: str) -> State:
     """The state after the stack on ``start`` is sown along ``path``, bottom man first, one
     man on each square the steps reach; O(len(path)).
 
