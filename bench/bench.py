@@ -292,15 +292,20 @@ def machine() -> str:
             f"Python {platform.python_version()}")  # fmt: skip
 
 
+C_MODULES = ("arbiter._tuples", "arbiter._implo", "arbiter._pilare")
+"""The modules written in C (``setup.py``), each built where a C compiler is present."""
+
+
 def build() -> str:
-    """Whether the installed package runs compiled modules, and its C module."""
+    """Whether the installed package runs compiled modules, and which C modules it has."""
+    from importlib.util import find_spec
+
     from arbiter.adjudicator import replay
-    from arbiter.notation import ast
 
     if not replay.__file__.endswith((".so", ".pyd")):
         return "pure Python"
-    return "compiled with mypyc" + (", with arbiter._tuples" if ast.tuple_maker() is not
-                                    tuple.__new__ else "")  # fmt: skip
+    built = [name for name in C_MODULES if find_spec(name) is not None]
+    return "compiled with mypyc" + (f", with {', '.join(built)}" if built else "")
 
 
 def render(rows: list[Row], chess_whole: float, chess_in: float, startup: tuple[float, float],

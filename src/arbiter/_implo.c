@@ -1,7 +1,8 @@
 /* arbiter._implo: the board fills an Implo replay makes at every turn, in C.
  *
  * After a stone lands, the engine looks for the patches (empty territories of at most four
- * points) next to it; before each resolution, it finds the owner of a patch and the owner's
+ * points) next to it, unless the ring of eight points around it shows there can be none;
+ * before each resolution, it finds the owner of a patch and the owner's
  * biggest groups next to it; a resolution puts markers down, removes a group and looks
  * around it; a finished game counts its marker groups. ``arbiter.adjudicator.implo_board``
  * has all four in Python (``placed_patches``, ``options``, ``settle``, ``marker_groups``),
