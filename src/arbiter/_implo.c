@@ -210,20 +210,8 @@ surrounded_openly(const unsigned char *cells, Py_ssize_t size, Py_ssize_t at)
  * PATCH_MAX points; a fill that meets a point of an earlier one is in a piece already found
  * too big. */
 static PyObject *
-implo_patches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+find_patches(const unsigned char *cells, Py_ssize_t size, Py_ssize_t at)
 {
-    if (nargs != 3) {
-        PyErr_Format(PyExc_TypeError, "patches() takes 3 arguments (%zd given)", nargs);
-        return NULL;
-    }
-    Py_ssize_t size, at;
-    if (read_int(args[1], 1, SIZE_MAX_, "the size", &size) < 0) {
-        return NULL;
-    }
-    const unsigned char *cells = board_cells(args[0], size);
-    if (cells == NULL || read_int(args[2], 0, size * size - 1, "the point", &at) < 0) {
-        return NULL;
-    }
     PyObject *pending = PyList_New(0);
     if (pending == NULL || (cells[at] && surrounded_openly(cells, size, at))) {
         return pending;
@@ -267,6 +255,64 @@ implo_patches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         met_count += count;
     }
     return pending;
+}
+
+static PyObject *
+implo_patches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "patches() takes 3 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    Py_ssize_t size, at;
+    if (read_int(args[1], 1, SIZE_MAX_, "the size", &size) < 0) {
+        return NULL;
+    }
+    const unsigned char *cells = board_cells(args[0], size);
+    if (cells == NULL || read_int(args[2], 0, size * size - 1, "the point", &at) < 0) {
+        return NULL;
+    }
+    return find_patches(cells, size, at);
+}
+
+/* place(board, size, at, stone): the board with ``stone`` (a code) on ``at`` (a new bytes)
+ * and the patches it makes, as ``patches`` finds them: a placement's two steps in one call. */
+static PyObject *
+implo_place(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "place() takes 4 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    Py_ssize_t size, at, stone;
+    if (read_int(args[1], 1, SIZE_MAX_, "the size", &size) < 0) {
+        return NULL;
+    }
+    const unsigned char *cells = board_cells(args[0], size);
+    if (cells == NULL || read_int(args[2], 0, size * size - 1, "the point", &at) < 0 ||
+        read_int(args[3], 1, 255, "a stone code", &stone) < 0) {
+        return NULL;
+    }
+    PyObject *placed = PyBytes_FromStringAndSize((const char *)cells, size * size);
+    if (placed == NULL) {
+        return NULL;
+    }
+    unsigned char *after = (unsigned char *)PyBytes_AS_STRING(placed);
+    after[at] = (unsigned char)stone;
+    PyObject *pending = find_patches(after, size, at);
+    if (pending == NULL) {
+        Py_DECREF(placed);
+        return NULL;
+    }
+    PyObject *found = PyTuple_New(2);
+    if (found == NULL) {
+        Py_DECREF(placed);
+        Py_DECREF(pending);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(found, 0, placed);
+    PyTuple_SET_ITEM(found, 1, pending);
+    return found;
 }
 
 /* options(cells, size, patch, mover, black, white): the owner of ``patch`` (0 or 1) and the
@@ -530,6 +576,8 @@ implo_marker_groups(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyMethodDef implo_methods[] = {
     {"patches", (PyCFunction)(void (*)(void))implo_patches, METH_FASTCALL,
      "patches(board, size, at): the patches next to at, where a stone just landed."},
+    {"place", (PyCFunction)(void (*)(void))implo_place, METH_FASTCALL,
+     "place(board, size, at, stone): the board with stone on at, and the patches it makes."},
     {"options", (PyCFunction)(void (*)(void))implo_options, METH_FASTCALL,
      "options(cells, size, patch, mover, black, white): the owner of patch and the owner's "
      "biggest groups next to it."},

@@ -22,6 +22,7 @@ from arbiter.adjudicator.implo_board import (
     deciding_size,
     marker_groups,
     patches_after,
+    place_stone,
     tables,
     territory,
 )
@@ -50,8 +51,6 @@ them."""
 COLOURS: Final = PIECES.colours
 STONES: Final = PIECES.stones
 MARKERS: Final = PIECES.markers
-STONE_CELLS: Final = (PIECES.cell_bytes[STONES[0]], PIECES.cell_bytes[STONES[1]])
-"""Each colour's stone as a one-cell piece of board, to splice in where it lands."""
 GAME_OVER = "the game is over (the board is full)"
 
 
@@ -191,17 +190,17 @@ class ImploRules(Rules[State]):
         if board[at]:
             raise IllegalMoveError(f"{point} is occupied (by {PIECES.names[board[at]]})")
         mover = state.mover
-        table = tables(size)
         # The next board, unless a patch is resolved: one block of memory copied.
-        placed = board[:at] + STONE_CELLS[mover] + board[at + 1 :]
-        pending = patches_after(placed, size, at)
+        placed, pending = place_stone(board, size, at, STONES[mover])
         steps = move.resolve if type(move) is ImploPlace else ()
         # A move whose steps are all kept as written is equal to its canonical form: it is
         # that form, unless a class differs (dataclass equality compares classes).
         exact = type(move) is ImploPlace and type(point) is Point and type(steps) is tuple
         if not (pending or steps):
             canonical = (
-                move if exact and isinstance(move, ImploPlace) else ImploPlace(table.points[at])
+                move
+                if exact and isinstance(move, ImploPlace)
+                else ImploPlace(tables(size).points[at])
             )
             values = (size, placed, 1 - mover, state.ply + 1, state.empty - 1, canonical, mover)
             after: State = _NEW_TUPLE(_STATE, values)

@@ -89,6 +89,7 @@ def c_module() -> Any:
 
 _C: Final[Any] = c_module()
 _C_PATCHES: Final[Any] = None if _C is None else _C.patches
+_C_PLACE: Final[Any] = None if _C is None else _C.place
 _C_OPTIONS: Final[Any] = None if _C is None else _C.options
 _C_SETTLE: Final[Any] = None if _C is None else _C.settle
 _C_MARKER_GROUPS: Final[Any] = None if _C is None else _C.marker_groups
@@ -111,7 +112,7 @@ class Pieces:
     from its description, once, and hands it over: this module cannot read the description
     where it is written (that module imports this one)."""
 
-    __slots__ = ("colours", "stones", "markers", "names", "letters", "codes", "cell_bytes")
+    __slots__ = ("colours", "stones", "markers", "names", "letters", "codes")
 
     def __init__(self, game: GameDescription) -> None:
         self.colours: Final = game.colours
@@ -125,10 +126,6 @@ class Pieces:
             letter: code for code, letter in enumerate(self.letters)
         }
         """The code of each Setup letter."""
-        self.cell_bytes: Final[tuple[bytes, ...]] = tuple(
-            bytes((code,)) for code in range(len(self.letters))
-        )
-        """Each code as a one-cell board piece, to splice into a board."""
         self.names: Final[Mapping[int, str]] = {
             code + 1: f"a {piece.name}" for code, piece in enumerate(game.pieces)
         }
@@ -192,6 +189,16 @@ OPEN_RINGS: Final = tuple(_open_ring(mask) for mask in range(256))
 whether it shows that each empty neighbour of the point is in a territory of more than
 ``PATCH_MAX`` points: going round, consecutive points are next to each other, so a run of
 more than ``PATCH_MAX`` empty ones lies in one territory."""
+
+
+def place_stone(board: bytes, size: int, at: int, stone: int) -> tuple[bytes, list[Patch]]:
+    """``board`` with the stone ``stone`` (a code) on the empty point ``at``, and the patches
+    that makes (:func:`patches_after`); in one call into C where the build has it."""
+    if _C_PLACE is None:
+        after = board[:at] + bytes((stone,)) + board[at + 1 :]
+        return after, patches_after(after, size, at)
+    found: tuple[bytes, list[Patch]] = _C_PLACE(board, size, at, stone)
+    return found
 
 
 def patches_after(board: bytes, size: int, at: int) -> list[Patch]:

@@ -14,7 +14,8 @@ from typing import Any, Final, NamedTuple
 from arbiter.adjudicator.board import geometry
 from arbiter.notation.games import GameDescription
 
-BLUE, ORANGE = 0, 1
+BLUE: Final = 0
+ORANGE: Final = 1
 """The colours by their place in the description: Blue (the first) moves first."""
 
 

@@ -91,6 +91,11 @@ class State(NamedTuple):
     topped: tuple[int, int]
 
 
+_STATE: Final[type[State]] = State
+"""``State`` as a constant: compiled code looks a class that is not compiled up in the
+module's globals at every use (here, every ply), and reads a constant from a static."""
+
+
 class PilareRules(Rules[State]):
     """The rules of Pilare (``spec/rules/pilare.md``), on the sizes of its description."""
 
@@ -277,7 +282,7 @@ def _sown(state: State, start: int, stack: str, path: str) -> State:
             state.board, state.size, start, path, MEN[0], MEN[1], red, black
         )
         if sown is not None:
-            return make(State, (state.size, sown[0], state.ply + 1, sown[1]))
+            return make(_STATE, (state.size, sown[0], state.ply + 1, sown[1]))
     return sown_in_python(state, start, stack, path)
 
 
@@ -327,7 +332,7 @@ def sown_in_python(state: State, start: int, stack: str, path: str) -> State:
         elif man == black_man:
             black += 1
         left, here, previous = here, target, d
-    return make(State, (size, tuple(board), state.ply + 1, (red, black)))
+    return make(_STATE, (size, tuple(board), state.ply + 1, (red, black)))
 
 
 def _count_topped(board: tuple[str, ...]) -> tuple[int, int]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules
 from arbiter.adjudicator.board import EAST, NORTH, SOUTH, WEST, geometry
@@ -32,13 +32,16 @@ DESCRIPTION = GameDescription(
     komi=True,
     board="points",
 )
-EMPTY, BLACK, WHITE = 0, 1, 2
-NAMES = {BLACK: DESCRIPTION.colours[0], WHITE: DESCRIPTION.colours[1]}
-LETTERS = ("", *DESCRIPTION.letters)  # indexed by EMPTY, BLACK, WHITE: the Setup letters
-SWAPPED = (EMPTY, WHITE, BLACK)  # a cell with its colour exchanged
-STONE_BYTES = tuple(bytes((cell,)) for cell in (EMPTY, BLACK, WHITE))  # a cell as bytes
-CONTROL = (EMPTY, BLACK, WHITE, EMPTY)  # pinch mask -> controller (3: both pinch, nobody)
-SIGHT = (WEST, EAST, SOUTH, NORTH)  # the order of each point's rays in _controller
+# Final: compiled code reads each from a static (or inlines it), not from the module.
+EMPTY: Final = 0
+BLACK: Final = 1
+WHITE: Final = 2
+NAMES: Final = {BLACK: DESCRIPTION.colours[0], WHITE: DESCRIPTION.colours[1]}
+LETTERS: Final = ("", *DESCRIPTION.letters)  # indexed by EMPTY, BLACK, WHITE: Setup letters
+SWAPPED: Final = (EMPTY, WHITE, BLACK)  # a cell with its colour exchanged
+STONE_BYTES: Final = tuple(bytes((cell,)) for cell in (EMPTY, BLACK, WHITE))  # cells as bytes
+CONTROL: Final = (EMPTY, BLACK, WHITE, EMPTY)  # pinch mask -> controller (3: both, nobody)
+SIGHT: Final = (WEST, EAST, SOUTH, NORTH)  # the order of each point's rays in _controller
 BUTTON_VALUE = 0.5
 GAME_OVER = "the game is over (both players passed)"
 
@@ -69,6 +72,11 @@ class State(NamedTuple):
     def button_in_play(self) -> bool:
         """The button is used only when komi and size have the same parity."""
         return self.komi % 2 == self.size % 2
+
+
+_STATE: Final[type[State]] = State
+"""``State`` as a constant: compiled code looks a class that is not compiled up in the
+module's globals at every use (here, every ply), and reads a constant from a static."""
 
 
 class PletoreRules(Rules[State]):
@@ -184,7 +192,7 @@ def _mover(ply: int) -> int:
 
 def _next(state: State, board: bytes) -> State:
     """The state after a board play: the pass streak is broken."""
-    return make(State, (state.size, state.komi, board, state.ply + 1, 0, state.button))
+    return make(_STATE, (state.size, state.komi, board, state.ply + 1, 0, state.button))
 
 
 def _set(board: bytes, i: int, colour: int) -> bytes:

@@ -96,7 +96,7 @@ _PARSED: dict[str, Point] = {}
 
 
 MAX_STEPS: Final = 20_000
-_STEPS: dict[str, Resolve] = {}
+_STEPS: Final[dict[str, Resolve]] = {}
 """Implo resolution steps already read, by their text (``c3``, ``c3:d4``): an archive
 repeats most of them. Emptied when full, so that it stays small whatever a file holds."""
 
@@ -261,8 +261,9 @@ class ImploPlace(Move):
 
     @classmethod
     def from_grn(cls, word: str) -> Move:
-        at, *steps = word.split("/")
-        return ImploPlace(Point.parse(at), tuple([Resolve.parse(step) for step in steps]))
+        parts = word.split("/")
+        steps = tuple([Resolve.parse(parts[i]) for i in range(1, len(parts))])
+        return ImploPlace(Point.parse(parts[0]), steps)
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Move:

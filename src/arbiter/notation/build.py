@@ -43,6 +43,11 @@ class RawValue(Plain):
         self.where: Final = where
 
 
+_TURN: Final[type[Turn]] = Turn
+"""``Turn`` as a constant: compiled code looks a class that is not compiled up in the
+module's globals at every use (here, every ply), and reads a constant from a static."""
+
+
 def build_record(
     *,
     game: RawValue | None,
@@ -305,7 +310,7 @@ def _check_turn(turn: Turn, spec: GameDescription, size: int, ply: int) -> Turn:
         if at.file < size and at.rank < size and "place" in spec.moves:
             if not spec.resolve:
                 return turn
-            return make(Turn, (_with_steps(move), turn.comment, turn.where))
+            return make(_TURN, (_with_steps(move), turn.comment, turn.where))
     elif type(move) is Capture:
         origin, target = move.origin, move.target
         if (
@@ -354,7 +359,7 @@ def _with_steps(move: Place) -> ImploPlace:
 
 _PLACES_SIDE: Final = 32
 """Wider than any board (19 points a side at most: the files a to s)."""
-_IMPLO_PLACES: list[ImploPlace | None] = [None] * (_PLACES_SIDE * _PLACES_SIDE)
+_IMPLO_PLACES: Final[list[ImploPlace | None]] = [None] * (_PLACES_SIDE * _PLACES_SIDE)
 """The placements made so far, by the point's rank and file."""
 
 

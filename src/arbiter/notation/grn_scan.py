@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from functools import cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from arbiter.notation import limits
 from arbiter.notation.ast import Location, Move, Record, Tag, Turn, make
@@ -56,6 +56,13 @@ MARGIN = "[0-9]+(?:\\.[0-9]+)?|[rtf]"
 Word = tuple[str, str, int, int]
 """A token of movetext: its text, its kind (a word terminal, ``COMMENT`` or ``RESULT``),
 its line (from 1 in the record's text) and column."""
+
+
+_TURN: Final[type[Turn]] = Turn
+_LOCATION: Final[type[Location]] = Location
+"""The named tuples made per ply, as constants: compiled code looks a class that is not
+compiled up in the module's globals at every use (here, every ply), and reads a constant
+from a static."""
 
 
 class TagLine(NamedTuple):
@@ -201,16 +208,17 @@ def _tag_line(line: str, patterns: _Patterns) -> tuple[str, str, int, int] | Non
 
 MAX_TAG_LINES = 10_000
 MAX_TAG_LINE = 200
-_TAG_LINES: dict[str, tuple[str, str, int, int]] = {}
+_TAG_LINES: Final[dict[str, tuple[str, str, int, int]]] = {}
 """The tags of the tag lines met so far, by the line's text: an archive repeats most of its
 tag lines (the game, the size, the event, the players), which are then read with one
 look-up instead of the tag expression. Only short lines are kept, so the table stays
 small whatever a file holds."""
 
 
-_NOT_PLAIN = "{}\x0b\x0c\x1c\x1d\x1e\x1f"
+_NOT_PLAIN: Final = re.compile("[{}\x0b\x0c\x1c-\x1f]")
 """Characters a plain line may not hold: comments, and the few that ``str.split`` (with no
-argument) takes for white space but the grammar does not."""
+argument) takes for white space but the grammar does not. A set of characters, so that a
+line is searched in one call."""
 
 
 def _movetext(lines: list[str], first: int, patterns: _Patterns) -> list[Word] | None:
@@ -223,7 +231,7 @@ def _movetext(lines: list[str], first: int, patterns: _Patterns) -> list[Word] |
     kinds = _KINDS
     for number in range(first, len(lines)):
         line = lines[number]
-        if not line.isascii() or any(char in line for char in _NOT_PLAIN):
+        if not line.isascii() or _NOT_PLAIN.search(line) is not None:
             rest = _tokens("\n".join(lines[number:]), number + 1, patterns)
             return None if rest is None else words + rest
         position = 0
@@ -263,7 +271,7 @@ def _plain_movetext(lines: list[str], first: int, shift: int,
     start: Location | None = None
     for index in range(first, len(lines)):
         line = lines[index]
-        if not line.isascii() or any(char in line for char in _NOT_PLAIN):
+        if not line.isascii() or _NOT_PLAIN.search(line) is not None:
             return None
         row = index + 1 + shift
         if "\t" in line or "\r" in line:  # blanks of one character, as a space is
@@ -275,7 +283,7 @@ def _plain_movetext(lines: list[str], first: int, shift: int,
             if not word:
                 continue
             if start is None:
-                start = make(Location, (row, column + 1, None))
+                start = make(_LOCATION, (row, column + 1, None))
             ply = len(turns) + 1
             if ply >= len(numbers):
                 numbers = _numbers(ply)
@@ -292,7 +300,7 @@ def _plain_movetext(lines: list[str], first: int, shift: int,
                         return None
                     if not _only_blanks_after(lines, index, line, word, column):
                         return None
-                    where = make(Location, (row, column + 1, None))
+                    where = make(_LOCATION, (row, column + 1, None))
                     return turns, None, RawValue(word, where), start
                 if kind == "MOVE_NUMBER":
                     return None
@@ -302,7 +310,7 @@ def _plain_movetext(lines: list[str], first: int, shift: int,
             numbered = False
             if ply > most:
                 return None
-            turns.append(make(Turn, (move, None, make(Location, (row, column + 1, None)))))
+            turns.append(make(_TURN, (move, None, make(_LOCATION, (row, column + 1, None)))))
     if numbered:
         return None
     return turns, None, None, start
@@ -316,7 +324,7 @@ def _numbers(ply: int) -> list[str]:
     return _NUMBERS
 
 
-_NUMBERS: list[str] = [""]
+_NUMBERS: Final[list[str]] = [""]
 """The move number each ply takes, by ply (from 1): ``1.``, ``1...``, ``2.``, ..."""
 
 
@@ -346,7 +354,7 @@ def _kind(word: str, patterns: _Patterns) -> str | None:
 
 
 MAX_KINDS = 100_000
-_KINDS: dict[str, str] = {}
+_KINDS: Final[dict[str, str]] = {}
 """The word terminal of each word met so far: most words of an archive repeat."""
 
 
@@ -418,7 +426,7 @@ def build(
     if movetext is None:
         movetext = _read_movetext(words, shift, problems)
     turns, comment, result_word, first = movetext
-    start = make(Location, (tags[0].line + shift, tags[0].column, None)) if tags else first
+    start = make(_LOCATION, (tags[0].line + shift, tags[0].column, None)) if tags else first
     result = _result(named.get("Result"), result_word, spec, problems)
     return build_record(
         game=game_value,
@@ -457,7 +465,7 @@ def _read_tags(tags: list[TagLine], shift: int, problems: list[RecordError]) -> 
                 raise repeated
             problems.append(repeated)
             continue
-        where = make(Location, (tag.line + shift, tag.value_column, None))
+        where = make(_LOCATION, (tag.line + shift, tag.value_column, None))
         named[tag.name] = RawValue(unescape(tag.value[1:-1]), where)
     return named
 
@@ -585,12 +593,12 @@ def _read_movetext(words: Iterable[Word], shift: int, problems: list[RecordError
                 problems.append(err.located(ply=len(moves) + 1))
                 ended = True
                 continue
-            moves.append((move, make(Location, (line + shift, column, None))))
+            moves.append((move, make(_LOCATION, (line + shift, column, None))))
             comments.append([])
     if number is not None and not ended:
         problems.append(_bad_number(number, "is not followed by a move", shift))
     turns = [
-        make(Turn, (move, " ".join(notes) if notes else None, where))
+        make(_TURN, (move, " ".join(notes) if notes else None, where))
         for (move, where), notes in zip(moves, comments[1:], strict=True)
     ]
     return turns, (" ".join(comments[0]) if comments[0] else None), result, first
@@ -647,5 +655,5 @@ def move_of_word(word: Word, shift: int) -> Move:
 MAX_SEEN_MOVES = 100_000
 MAX_SEEN_LENGTH = 40
 """Only short words are kept: the cache stays small whatever words a file holds."""
-_SEEN_MOVES: dict[str, Move] = {}
+_SEEN_MOVES: Final[dict[str, Move]] = {}
 """Moves already read, by their text (moves are immutable values); most words repeat."""
