@@ -76,6 +76,20 @@ def test_patches_are_those_the_python_fill_finds(placement: tuple[int, bytes, in
 
 
 @EXAMPLES
+@given(boards(largest=10), st.data())
+def test_a_placement_is_the_board_and_the_patches_python_gives(
+    board: tuple[int, bytes], data: st.DataObject
+) -> None:
+    size, cells = board
+    at = data.draw(st.integers(0, size * size - 1))
+    stone = data.draw(st.sampled_from(STONES))
+    after = cells[:at] + bytes((stone,)) + cells[at + 1 :]
+    placed, found = core.place(cells, size, at, stone)
+    assert type(placed) is bytes and placed == after
+    assert found == placed_patches(after, tables(size).neighbours, at)
+
+
+@EXAMPLES
 @given(patches(), st.sampled_from([0, 1]))
 def test_owner_and_groups_are_those_python_finds(
     patch: tuple[int, bytes, tuple[int, ...]], mover: int
@@ -126,6 +140,10 @@ GOOD = bytes(9)
         ("patches", (GOOD, 2**70, 0), ValueError),
         ("patches", (GOOD, 3, 9), ValueError),  # off the board
         ("patches", (GOOD, 3, -1), ValueError),
+        ("place", (GOOD, 3, 0), TypeError),
+        ("place", (GOOD, 3, 0, 0), ValueError),  # 0 is no stone
+        ("place", (GOOD, 3, 9, 1), ValueError),
+        ("place", (bytes(10), 3, 0, 1), ValueError),
         ("options", (GOOD, 3, [0], 0, 1, 2), TypeError),  # a patch is a tuple
         ("options", (GOOD, 3, (0, 9), 0, 1, 2), ValueError),
         ("options", (GOOD, 3, ("a1",), 0, 1, 2), TypeError),
