@@ -26,7 +26,28 @@ class Three(NamedTuple):
 
 def test_make_uses_the_c_module_where_it_is_built() -> None:
     assert ast.tuple_maker() is tuples.new
+    assert ast.tuple_of() is tuples.of
     assert make(Location, (3, 4, None)) == Location(3, 4, None)
+
+
+@given(st.tuples(st.integers(), st.text(), st.none() | st.floats(allow_nan=False)))
+def test_of_builds_from_arguments_what_new_builds_from_a_tuple(
+    values: tuple[Any, Any, Any],
+) -> None:
+    built = tuples.of(Three, *values)
+    assert type(built) is Three and built == tuple.__new__(Three, values)
+    assert ast._of_values(Three, *values) == built  # noqa: SLF001  # the pure build's
+
+
+def test_of_a_plain_tuple_and_of_no_values() -> None:
+    assert tuples.of(tuple, 1, 2) == (1, 2) and type(tuples.of(tuple, 1, 2)) is tuple
+    assert tuples.of(tuple) == ()
+
+
+@pytest.mark.parametrize("arguments", [(), (int, 1), ("Three", 1, 2, 3), (None,)])
+def test_what_of_cannot_build_is_a_type_error(arguments: tuple[Any, ...]) -> None:
+    with pytest.raises(TypeError):
+        tuples.of(*arguments)
 
 
 @given(st.tuples(st.integers(), st.text(), st.none() | st.floats(allow_nan=False)))

@@ -17,7 +17,7 @@ letters and colours are each game's, from its description, as :class:`Pieces`.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from typing import Any, ClassVar, Final, NamedTuple, TypeVar
 
 from arbiter.adjudicator.base import Outcome, Rules, check_pie
 from arbiter.adjudicator.board import Direction, geometry
@@ -30,12 +30,15 @@ from arbiter.adjudicator.patch_scoring import (
     scores,
     tiebreak,
 )
-from arbiter.notation.ast import Capture, Grid, Move, Pass, Place, Swap, make
+from arbiter.notation.ast import Capture, Grid, Move, Pass, Place, Swap, tuple_of
 from arbiter.notation.errors import IllegalMoveError
 
 __all__ = ["BLUE", "ORANGE", "CaptureRules", "CaptureState", "Pieces", "score_patches"]
 
-EMPTY = ""
+EMPTY: Final = ""
+_OF: Final[Any] = tuple_of()
+"""``ast.tuple_of()``: a named tuple built from values given as arguments (one per ply here),
+held in a constant of this module, which compiled code reads from a static."""
 GAME_OVER = "the game is over (both players passed)"
 
 
@@ -197,8 +200,10 @@ class CaptureRules(Rules[S]):
 
     def _next(self, state: S, board: tuple[str, ...], *, empty: int) -> S:
         """The state after a board play by the colour to move."""
-        values = (state.size, board, 1 - state.turn, state.ply + 1, 0, state.turn, empty)
-        return make(self.state_type, values)
+        after: S = _OF(
+            self.state_type, state.size, board, 1 - state.turn, state.ply + 1, 0, state.turn, empty
+        )
+        return after
 
     def _board_plays(self, state: S) -> Iterator[Place | Capture]:
         """Every placement, then every capture, of the colour to move."""

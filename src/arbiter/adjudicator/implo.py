@@ -27,7 +27,7 @@ from arbiter.adjudicator.implo_board import (
     territory,
 )
 from arbiter.adjudicator.implo_turn import TurnUnderWay, choice_sequences, write_steps
-from arbiter.notation.ast import Grid, ImploPlace, Move, Place, Point, Swap, tuple_maker
+from arbiter.notation.ast import Grid, ImploPlace, Move, Place, Point, Swap, tuple_of
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
 
@@ -77,9 +77,9 @@ class State(NamedTuple):
     last_mover: int | None = None
 
 
-_NEW_TUPLE: Final[Any] = tuple_maker()
-"""What ``ast.make`` calls: a named tuple built without its ``__new__`` (written in Python),
-from all its values; held here as a constant, which compiled code reads without a lookup."""
+_OF: Final[Any] = tuple_of()
+"""``ast.tuple_of()``: a named tuple built from values given as arguments (one per ply here),
+held in a constant of this module, which compiled code reads from a static."""
 _STATE: Final[type[State]] = State
 """``State`` as a constant: compiled code looks a named tuple class up by name, each time."""
 
@@ -202,8 +202,9 @@ class ImploRules(Rules[State]):
                 if exact and isinstance(move, ImploPlace)
                 else ImploPlace(tables(size).points[at])
             )
-            values = (size, placed, 1 - mover, state.ply + 1, state.empty - 1, canonical, mover)
-            after: State = _NEW_TUPLE(_STATE, values)
+            after: State = _OF(
+                _STATE, size, placed, 1 - mover, state.ply + 1, state.empty - 1, canonical, mover
+            )
             return after
         turn = TurnUnderWay(PIECES, size, bytearray(placed), pending, mover, at, [])
         kept = write_steps(turn, steps)
@@ -211,8 +212,9 @@ class ImploRules(Rules[State]):
         exact = exact and kept == len(turn.steps)
         canonical = move if exact and isinstance(move, ImploPlace) else turn.move()
         empty = state.empty - 1 + turn.freed
-        values = (size, bytes(turn.cells), 1 - mover, state.ply + 1, empty, canonical, mover)
-        after = _NEW_TUPLE(_STATE, values)
+        after = _OF(
+            _STATE, size, bytes(turn.cells), 1 - mover, state.ply + 1, empty, canonical, mover
+        )
         return after
 
     def _swap(self, state: State, move: Swap) -> State:

@@ -18,7 +18,7 @@ from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules
 from arbiter.adjudicator.board import OFF, geometry
-from arbiter.notation.ast import FILES, STEPS, Grid, Move, Point, Sow, make
+from arbiter.notation.ast import FILES, STEPS, Grid, Move, Point, Sow, tuple_of
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
 
@@ -94,6 +94,10 @@ class State(NamedTuple):
 _STATE: Final[type[State]] = State
 """``State`` as a constant: compiled code looks a class that is not compiled up in the
 module's globals at every use (here, every ply), and reads a constant from a static."""
+
+_OF: Final[Any] = tuple_of()
+"""``ast.tuple_of()``: a named tuple built from values given as arguments (one per ply here),
+held in a constant of this module, which compiled code reads from a static."""
 
 
 class PilareRules(Rules[State]):
@@ -282,7 +286,8 @@ def _sown(state: State, start: int, stack: str, path: str) -> State:
             state.board, state.size, start, path, MEN[0], MEN[1], red, black
         )
         if sown is not None:
-            return make(_STATE, (state.size, sown[0], state.ply + 1, sown[1]))
+            after: State = _OF(_STATE, state.size, sown[0], state.ply + 1, sown[1])
+            return after
     return sown_in_python(state, start, stack, path)
 
 
@@ -332,7 +337,8 @@ def sown_in_python(state: State, start: int, stack: str, path: str) -> State:
         elif man == black_man:
             black += 1
         left, here, previous = here, target, d
-    return make(_STATE, (size, tuple(board), state.ply + 1, (red, black)))
+    sown_here: State = _OF(_STATE, size, tuple(board), state.ply + 1, (red, black))
+    return sown_here
 
 
 def _count_topped(board: tuple[str, ...]) -> tuple[int, int]:

@@ -17,7 +17,7 @@ from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules
 from arbiter.adjudicator.board import EAST, NORTH, SOUTH, WEST, geometry
-from arbiter.notation.ast import Button, Flip, Grid, Move, Pass, Place, Point, make
+from arbiter.notation.ast import Button, Flip, Grid, Move, Pass, Place, Point, tuple_of
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
 
@@ -77,6 +77,10 @@ class State(NamedTuple):
 _STATE: Final[type[State]] = State
 """``State`` as a constant: compiled code looks a class that is not compiled up in the
 module's globals at every use (here, every ply), and reads a constant from a static."""
+
+_OF: Final[Any] = tuple_of()
+"""``ast.tuple_of()``: a named tuple built from values given as arguments (one per ply here),
+held in a constant of this module, which compiled code reads from a static."""
 
 
 class PletoreRules(Rules[State]):
@@ -192,7 +196,8 @@ def _mover(ply: int) -> int:
 
 def _next(state: State, board: bytes) -> State:
     """The state after a board play: the pass streak is broken."""
-    return make(_STATE, (state.size, state.komi, board, state.ply + 1, 0, state.button))
+    after: State = _OF(_STATE, state.size, state.komi, board, state.ply + 1, 0, state.button)
+    return after
 
 
 def _set(board: bytes, i: int, colour: int) -> bytes:

@@ -508,6 +508,23 @@ _new_tuple: Final[Any] = tuple_maker()
 """Final: compiled code keeps it in a static rather than looking it up in the module."""
 
 
+def tuple_of() -> Any:
+    """``of(kind, *values)``, the named tuple ``kind`` holding ``values`` given as arguments:
+    ``of`` of the C module ``arbiter._tuples`` where the wheel has it, else a function that
+    calls ``tuple.__new__``. A hot path holds it in a constant of its own module
+    (``_OF: Final = tuple_of()``) and calls it with the values: the call builds no tuple of
+    them first, as a call of :func:`make` does."""
+    try:
+        return import_module("arbiter._tuples").of
+    except ImportError:
+        return _of_values
+
+
+def _of_values(kind: type[TupleType], *values: Any) -> TupleType:
+    """``of``, without the C module."""
+    return tuple.__new__(kind, values)
+
+
 class Turn(NamedTuple):
     """One turn of the movetext: the move, the comment written after it, and where it stood.
 

@@ -8,7 +8,7 @@ are not checked here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from arbiter.notation import limits
 from arbiter.notation.ast import (
@@ -21,7 +21,7 @@ from arbiter.notation.ast import (
     Record,
     Tag,
     Turn,
-    make,
+    tuple_of,
 )
 from arbiter.notation.errors import InvalidRecordError, LimitError, RecordError
 from arbiter.notation.games import GameDescription, find_game
@@ -44,8 +44,10 @@ class RawValue(Plain):
 
 
 _TURN: Final[type[Turn]] = Turn
-"""``Turn`` as a constant: compiled code looks a class that is not compiled up in the
-module's globals at every use (here, every ply), and reads a constant from a static."""
+_OF: Final[Any] = tuple_of()
+"""``Turn`` and ``ast.tuple_of()`` (which makes one from values given as arguments) as
+constants: compiled code looks a class that is not compiled up in the module's globals at
+every use (here, every ply), and reads a constant from a static."""
 
 
 def build_record(
@@ -310,7 +312,8 @@ def _check_turn(turn: Turn, spec: GameDescription, size: int, ply: int) -> Turn:
         if at.file < size and at.rank < size and "place" in spec.moves:
             if not spec.resolve:
                 return turn
-            return make(_TURN, (_with_steps(move), turn.comment, turn.where))
+            made: Turn = _OF(_TURN, _with_steps(move), turn.comment, turn.where)
+            return made
     elif type(move) is Capture:
         origin, target = move.origin, move.target
         if (
