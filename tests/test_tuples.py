@@ -44,6 +44,44 @@ def test_of_a_plain_tuple_and_of_no_values() -> None:
     assert tuples.of(tuple) == ()
 
 
+@given(
+    st.lists(st.text(max_size=3), min_size=1, max_size=40),
+    st.lists(st.tuples(st.integers(0, 39), st.text(max_size=3)), max_size=3),
+)
+def test_replaced_copies_once_with_the_pairs_put_in(
+    items: list[str], pairs: list[tuple[int, str]]
+) -> None:
+    board = tuple(items)
+    pairs = [(index % len(board), value) for index, value in pairs]
+    flat = [part for pair in pairs for part in pair]
+    expected = list(board)
+    for index, value in pairs:
+        expected[index] = value
+    made = tuples.replaced(board, *flat)
+    assert type(made) is tuple and made == tuple(expected) and board == tuple(items)
+    assert ast._replaced_items(board, *flat) == made  # noqa: SLF001  # the pure build's
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        ((), TypeError),
+        (([1, 2], 0, 5), TypeError),  # a list
+        (((1, 2), 0), TypeError),  # an index without its value
+        (((1, 2), "0", 5), TypeError),
+        (((1, 2), 2, 5), IndexError),
+        (((1, 2), -1, 5), IndexError),
+        (((1, 2), 2**70, 5), IndexError),
+    ],
+)
+def test_what_replaced_cannot_do_is_refused(arguments: tuple[Any, ...], error: type) -> None:
+    with pytest.raises(error):
+        tuples.replaced(*arguments)
+    if arguments and isinstance(arguments[0], tuple) and error is IndexError:
+        with pytest.raises(IndexError):
+            ast._replaced_items(*arguments)  # noqa: SLF001
+
+
 @pytest.mark.parametrize("arguments", [(), (int, 1), ("Three", 1, 2, 3), (None,)])
 def test_what_of_cannot_build_is_a_type_error(arguments: tuple[Any, ...]) -> None:
     with pytest.raises(TypeError):

@@ -6,7 +6,8 @@
  * ``__new__``: an argument tuple, argument parsing, a plain tuple made first and then copied
  * into one of the named class. ``new(kind, values)`` allocates the named tuple and copies
  * the values into it: the same object, several times fewer instructions. ``of(kind, *values)``
- * takes the values as arguments, so that its caller makes no tuple of them first.
+ * takes the values as arguments, so that its caller makes no tuple of them first; and
+ * ``replaced(items, index, value, ...)`` copies a tuple once with some items replaced.
  *
  * Optional: a build without a C compiler leaves it out, and ``make`` then calls
  * ``tuple.__new__``, which gives an equal object (tests/test_tuples.py compares the two).
@@ -77,9 +78,56 @@ tuples_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return made;
 }
 
+/* replaced(items, index, value, ...): the tuple ``items`` with ``value`` at ``index``, for each
+ * pair given (later pairs win), copied once: a board of a capture game after a move. */
+static PyObject *
+tuples_replaced(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 1 || nargs % 2 == 0 || !PyTuple_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "replaced() takes a tuple and pairs of index, value");
+        return NULL;
+    }
+    PyObject *items = args[0];
+    Py_ssize_t size = PyTuple_GET_SIZE(items);
+    for (Py_ssize_t k = 1; k < nargs; k += 2) {
+        if (!PyLong_CheckExact(args[k])) {
+            PyErr_SetString(PyExc_TypeError, "replaced(): an index must be an int");
+            return NULL;
+        }
+        Py_ssize_t index = PyLong_AsSsize_t(args[k]);
+        if (index == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            index = -1;
+        }
+        if (index < 0 || index >= size) {
+            PyErr_SetString(PyExc_IndexError, "replaced(): index out of range");
+            return NULL;
+        }
+    }
+    PyObject *made = PyTuple_New(size);
+    if (made == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *item = PyTuple_GET_ITEM(items, i);
+        Py_INCREF(item);
+        PyTuple_SET_ITEM(made, i, item);
+    }
+    for (Py_ssize_t k = 1; k < nargs; k += 2) {
+        Py_ssize_t index = PyLong_AsSsize_t(args[k]);
+        PyObject *old = PyTuple_GET_ITEM(made, index);
+        Py_INCREF(args[k + 1]);
+        PyTuple_SET_ITEM(made, index, args[k + 1]);
+        Py_DECREF(old);
+    }
+    return made;
+}
+
 static PyMethodDef tuples_methods[] = {
     {"new", (PyCFunction)(void (*)(void))tuples_new, METH_FASTCALL,
      "new(kind, values): the tuple of class kind (a subclass of tuple) holding values."},
+    {"replaced", (PyCFunction)(void (*)(void))tuples_replaced, METH_FASTCALL,
+     "replaced(items, index, value, ...): the tuple items with value at index, for each pair."},
     {"of", (PyCFunction)(void (*)(void))tuples_of, METH_FASTCALL,
      "of(kind, *values): the tuple of class kind (a subclass of tuple) holding values."},
     {NULL, NULL, 0, NULL},

@@ -17,7 +17,7 @@ letters and colours are each game's, from its description, as :class:`Pieces`.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar, Final, NamedTuple, TypeVar
+from typing import Any, ClassVar, Final, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules, check_pie
 from arbiter.adjudicator.board import Direction, geometry
@@ -30,7 +30,17 @@ from arbiter.adjudicator.patch_scoring import (
     scores,
     tiebreak,
 )
-from arbiter.notation.ast import Capture, Grid, Move, Pass, Place, Swap, tuple_of
+from arbiter.notation.ast import (
+    Capture,
+    Grid,
+    Move,
+    Pass,
+    Place,
+    Point,
+    Swap,
+    tuple_of,
+    tuple_replacer,
+)
 from arbiter.notation.errors import IllegalMoveError
 
 __all__ = ["BLUE", "ORANGE", "CaptureRules", "CaptureState", "Pieces", "score_patches"]
@@ -63,10 +73,14 @@ class CaptureState(NamedTuple):
     empty: int = 0
 
 
-S = TypeVar("S", bound=CaptureState)
+_REPLACED: Final[Any] = tuple_replacer()
+"""``ast.tuple_replacer()``: a board copied once with the squares a move changed."""
+_STATE: Final[type[CaptureState]] = CaptureState
+"""``CaptureState`` as a constant: compiled code looks a class that is not compiled up in
+the module's globals at every use (here, every ply), and reads a constant from a static."""
 
 
-class CaptureRules(Rules[S]):
+class CaptureRules(Rules[CaptureState]):
     """The rules Pilo and Petrify share. Subclasses set the class attributes and the hooks.
 
     Hooks: :meth:`_square_fault` (what a Setup square may hold), :meth:`_board_fault` (a
@@ -81,15 +95,14 @@ class CaptureRules(Rules[S]):
     directions: ClassVar[tuple[Direction, ...]]
     piece: ClassVar[str]  # "stack" or "disk", for messages
     lines: ClassVar[str]  # "one row or column", for messages
-    state_type: type[S]  # the game's own State class
 
-    def to_move(self, state: S) -> str:
+    def to_move(self, state: CaptureState) -> str:
         return self.pieces.colours[state.turn]
 
-    def position(self, state: S) -> Grid:
+    def position(self, state: CaptureState) -> Grid:
         return geometry(state.size).grid(state.board)
 
-    def details(self, state: S) -> dict[str, Any]:
+    def details(self, state: CaptureState) -> dict[str, Any]:
         """The patch count of the board as it stands (what the score would be if the game
         ended now), in the form of ``Outcome.details``."""
         patches = score_patches(state.board, state.size, self.pieces)
@@ -97,14 +110,14 @@ class CaptureRules(Rules[S]):
 
     # The interface's parts -----------------------------------------------------------------
 
-    def _initial(self, size: int, komi: int | None, cells: tuple[str, ...] | None) -> S:
+    def _initial(self, size: int, komi: int | None, cells: tuple[str, ...] | None) -> CaptureState:
         board = (EMPTY,) * (size * size) if cells is None else self._checked(cells, size)
-        return self.state_type(size=size, board=board, empty=board.count(EMPTY))
+        return CaptureState(size=size, board=board, empty=board.count(EMPTY))
 
-    def _game_over(self, state: S) -> str | None:
+    def _game_over(self, state: CaptureState) -> str | None:
         return GAME_OVER if state.passes >= 2 else None
 
-    def _outcome(self, state: S) -> Outcome:
+    def _outcome(self, state: CaptureState) -> Outcome:
         """The patch scores and, if they tie, the tie-break."""
         colours = self.pieces.colours
         patches = score_patches(state.board, state.size, self.pieces)
@@ -121,7 +134,7 @@ class CaptureRules(Rules[S]):
             details=patch_details(patches, state.size, colours),
         )
 
-    def _legal_moves(self, state: S) -> Iterator[Move]:
+    def _legal_moves(self, state: CaptureState) -> Iterator[Move]:
         """Placements (a1, b1, ... rank by rank), captures (by origin, direction, distance),
         then pass if there was no board play, then swap on the second turn."""
         played = False
@@ -165,47 +178,47 @@ class CaptureRules(Rules[S]):
 
     # Moves ---------------------------------------------------------------------------------
 
-    def _place(self, state: S, move: Place) -> S:
+    def _place(self, state: CaptureState, move: Place) -> CaptureState:
         at = move.at
-        i = geometry(state.size).index(at)
-        cell = state.board[i]
+        i = _index(at, state.size)
+        board = state.board
+        cell = board[i]
         if cell:
             raise IllegalMoveError(f"{at} is occupied by {self._describe(cell)}")
-        cells = list(state.board)  # one copy, then the new tuple (fewer than three slices)
-        cells[i] = self.pieces.disks[state.turn]
-        return self._next(state, tuple(cells), empty=state.empty - 1)
+        after: tuple[str, ...] = _REPLACED(board, i, self.pieces.disks[state.turn])
+        return self._next(state, after, empty=state.empty - 1)
 
-    def _capture(self, state: S, move: Capture) -> S:
-        table = geometry(state.size)
-        origin, target = table.index(move.origin), table.index(move.target)
+    def _capture(self, state: CaptureState, move: Capture) -> CaptureState:
+        size = state.size
+        origin, target = _index(move.origin, size), _index(move.target, size)
         fault = self._capture_fault(state, origin, target)
         if fault:
             raise IllegalMoveError(f"{move}: {fault}")
-        board = list(state.board)
-        board[target] = self._landed(board[origin])
-        board[origin] = self.pieces.block
-        return self._next(state, tuple(board), empty=state.empty)
+        board = state.board
+        landed = self._landed(board[origin])
+        after: tuple[str, ...] = _REPLACED(board, target, landed, origin, self.pieces.block)
+        return self._next(state, after, empty=state.empty)
 
-    def _pass(self, state: S, move: Pass) -> S:
+    def _pass(self, state: CaptureState, move: Pass) -> CaptureState:
         play = self._first_board_play(state)
         if play is not None:
             raise IllegalMoveError(f"cannot pass: a board play is available (e.g. {play})")
         return state._replace(turn=1 - state.turn, ply=state.ply + 1, passes=state.passes + 1)
 
-    def _swap(self, state: S, move: Swap) -> S:
+    def _swap(self, state: CaptureState, move: Swap) -> CaptureState:
         # The players exchange colours; in colour terms the same colour moves again, and a
         # swap is a turn, so it also ends any run of passes.
         check_pie(state.ply)
         return state._replace(ply=2, passes=0)
 
-    def _next(self, state: S, board: tuple[str, ...], *, empty: int) -> S:
+    def _next(self, state: CaptureState, board: tuple[str, ...], *, empty: int) -> CaptureState:
         """The state after a board play by the colour to move."""
-        after: S = _OF(
-            self.state_type, state.size, board, 1 - state.turn, state.ply + 1, 0, state.turn, empty
+        after: CaptureState = _OF(
+            _STATE, state.size, board, 1 - state.turn, state.ply + 1, 0, state.turn, empty
         )
         return after
 
-    def _board_plays(self, state: S) -> Iterator[Place | Capture]:
+    def _board_plays(self, state: CaptureState) -> Iterator[Place | Capture]:
         """Every placement, then every capture, of the colour to move."""
         board, n = state.board, state.size
         names = geometry(n).points
@@ -219,7 +232,7 @@ class CaptureRules(Rules[S]):
                 for target in self._targets(board, n, origin, rays[origin], 1 - state.turn):
                     yield Capture(names[origin], names[target])
 
-    def _first_board_play(self, state: S) -> Place | Capture | None:
+    def _first_board_play(self, state: CaptureState) -> Place | Capture | None:
         """The first move :meth:`_board_plays` would give, or None: what a pass must not
         have. A plain loop, not the generator, since every pass of every replay asks (and
         at the end of a game, when a board is full, every stack's lines are looked at)."""
@@ -262,25 +275,26 @@ class CaptureRules(Rules[S]):
                     break
         return found
 
-    def _capture_fault(self, state: S, origin: int, target: int) -> str | None:
-        """Why moving from ``origin`` to ``target`` is no legal capture (None if it is)."""
+    def _capture_fault(self, state: CaptureState, origin: int, target: int) -> str | None:
+        """Why moving from ``origin`` to ``target`` is no legal capture (None if it is). The
+        squares' names are looked up only for a refusal."""
         board, n = state.board, state.size
-        names = geometry(n).names
         disks, block = self.pieces.disks, self.pieces.block
         mine, theirs = disks[state.turn], disks[1 - state.turn]
         if origin == target:
             return f"a {self.piece} must move to another square"
         if board[origin][:1] != mine:
-            return self._origin_problem(board[origin], names[origin], state.turn)
+            return self._origin_problem(board[origin], geometry(n).names[origin], state.turn)
         if board[target][:1] != theirs:
-            return self._target_problem(board[target], names[target])
+            return self._target_problem(board[target], geometry(n).names[target])
         step = self._step(origin, target, n)
         if step is None:
+            names = geometry(n).names
             return f"{names[origin]} and {names[target]} are not on {self.lines}"
         for between in range(origin + step, target, step):
             cell = board[between]
             if cell == block or cell[:1] == theirs:
-                return f"{self._describe(cell)} on {names[between]} is in the way"
+                return f"{self._describe(cell)} on {geometry(n).names[between]} is in the way"
         if not self._may_take(board[origin], board[target]):
             return self._why_not_take(board, n, origin, target)
         if not self._may_leave(board, n, origin):
@@ -334,3 +348,13 @@ class CaptureRules(Rules[S]):
 
 def _sign(value: int) -> int:
     return (value > 0) - (value < 0)
+
+
+def _index(point: Point, size: int) -> int:
+    """The flat index of ``point`` (``Geometry.index`` without the call through the cache of
+    ``geometry``: one per move of every replay). Raises ``IllegalMoveError`` if it is off the
+    board."""
+    file, rank = point.file, point.rank
+    if not (0 <= file < size and 0 <= rank < size):
+        raise IllegalMoveError(f"{point} is off the {size}×{size} board")
+    return rank * size + file

@@ -46,7 +46,7 @@ class Formation(NamedTuple):
     edge: bool
 
 
-class PetrifyRules(CaptureRules[State]):
+class PetrifyRules(CaptureRules):
     """Petrify (Luis Bolaños Mures, 2021) as ``spec/rules/petrify.md`` states it."""
 
     description = DESCRIPTION
@@ -54,7 +54,6 @@ class PetrifyRules(CaptureRules[State]):
     directions = EIGHT
     piece = "disk"
     lines = "one row, column or diagonal"
-    state_type = State
 
     def _board_fault(self, board: tuple[str, ...], size: int) -> str | None:
         # Every block was left by a capture that may not complete a formation, so a position

@@ -33,7 +33,7 @@ one-coloured stack such as ``"bbb"`` (Blue, height 3), bottom to top, as in the 
 notation."""
 
 
-class PiloRules(CaptureRules[State]):
+class PiloRules(CaptureRules):
     """Pilo (Luis Bolaños Mures, 2021) as ``spec/rules/pilo.md`` states it."""
 
     description = DESCRIPTION
@@ -41,7 +41,6 @@ class PiloRules(CaptureRules[State]):
     directions = ORTHOGONAL
     piece = "stack"
     lines = "one row or column"
-    state_type = State
 
     def _square_fault(self, cell: str) -> str | None:
         # A stack only ever grows by capturing, which adds a disk of the mover's own colour,

@@ -525,6 +525,28 @@ def _of_values(kind: type[TupleType], *values: Any) -> TupleType:
     return tuple.__new__(kind, values)
 
 
+def tuple_replacer() -> Any:
+    """``replaced(items, index, value, ...)``, the tuple ``items`` with ``value`` at
+    ``index`` for each pair (an index from 0 to ``len(items) - 1``, else ``IndexError``):
+    ``replaced`` of the C module ``arbiter._tuples`` where the wheel has it, which copies the
+    tuple once, else a function that copies it through a list."""
+    try:
+        return import_module("arbiter._tuples").replaced
+    except ImportError:
+        return _replaced_items
+
+
+def _replaced_items(items: tuple[Any, ...], *pairs: Any) -> tuple[Any, ...]:
+    """``replaced``, without the C module."""
+    cells = list(items)
+    for k in range(0, len(pairs), 2):
+        index = pairs[k]
+        if not 0 <= index < len(cells):
+            raise IndexError("replaced(): index out of range")
+        cells[index] = pairs[k + 1]
+    return tuple(cells)
+
+
 class Turn(NamedTuple):
     """One turn of the movetext: the move, the comment written after it, and where it stood.
 
