@@ -22,7 +22,7 @@ in which order) is :mod:`arbiter.adjudicator.implo_turn`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import Any, Final
 
@@ -139,10 +139,10 @@ class Pieces:
         except KeyError as err:
             raise ValueError(f"{err.args[0]!r} is not a piece of the game") from None
 
-    def cells(self, board: Iterable[int]) -> tuple[str, ...]:
+    def cells(self, board: bytes) -> tuple[str, ...]:
         """A board of codes as Setup letters (``""`` empty)."""
         letters = self.letters
-        return tuple([letters[code] for code in board])
+        return tuple([letters[board[i]] for i in range(len(board))])
 
 
 def surrounded_openly(cells: bytes, ring: tuple[int, ...]) -> bool:

@@ -151,7 +151,6 @@ def replay(record: Record, *, canonical: bool = False, keep: int = 0) -> Replay:
     game; an illegal move is returned in ``Replay.error``, not raised."""
     rules = get_rules(record.game)
     state = _initial_state(rules, record)
-    play = rules.play
     swapped = False
     spelled: list[Turn] = []
     ring: list[Any] = [None] * keep
@@ -159,7 +158,7 @@ def replay(record: Record, *, canonical: bool = False, keep: int = 0) -> Replay:
         if keep:
             ring[ply % keep] = state
         try:
-            state = play(state, turn.move)
+            state = rules.play(state, turn.move)  # compiled: a call through the vtable
         except IllegalMoveError as err:
             err.located(ply=ply, move=str(turn.move), where=turn.where)
             kept = {p - 1: ring[p % keep] for p in range(max(1, ply - keep + 1), ply + 1)}

@@ -60,7 +60,10 @@ def format_position(grid: Grid) -> str:
 
 
 def _format_rank(row: tuple[str, ...]) -> str:
-    if "" not in row:  # a full rank (all of a finished Implo or Pilo board): no run to count
+    for square in row:
+        if not square:
+            break
+    else:  # a full rank (all of a finished Implo or Pilo board): no run to count
         return ",".join(row)
     cells: list[str] = []
     empty = 0
