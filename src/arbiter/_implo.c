@@ -18,6 +18,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <string.h>
 
 #define PATCH_MAX 4    /* a territory of at most this many points is a patch */
@@ -209,6 +210,12 @@ surrounded_openly(const unsigned char *cells, Py_ssize_t size, Py_ssize_t at)
  * ring test says so, else one fill per piece of the territory that held ``at``, stopped past
  * PATCH_MAX points; a fill that meets a point of an earlier one is in a piece already found
  * too big. */
+/* Marks of the points the fills of one call met: a point met by the fill numbered f holds f.
+ * Each call numbers its fills from ``base`` on, so the marks of earlier calls (smaller
+ * numbers) need no clearing until the count wraps round. Under the GIL: one call at a time. */
+static unsigned int fill_marks[CELLS_MAX];
+static unsigned int fills_made;
+
 static PyObject *
 find_patches(const unsigned char *cells, Py_ssize_t size, Py_ssize_t at)
 {
@@ -216,28 +223,36 @@ find_patches(const unsigned char *cells, Py_ssize_t size, Py_ssize_t at)
     if (pending == NULL || (cells[at] && surrounded_openly(cells, size, at))) {
         return pending;
     }
-    Py_ssize_t met[4 * PATCH_MAX], met_count = 0, starts[4];
+    if (fills_made > UINT_MAX - 8) {
+        memset(fill_marks, 0, sizeof(fill_marks));
+        fills_made = 0;
+    }
+    unsigned int base = fills_made + 1; /* a mark from base on: met by a fill of this call */
+    Py_ssize_t starts[4];
     int start_count = neighbours(at, size, starts);
     for (int s = 0; s < start_count; s++) {
         Py_ssize_t start = starts[s];
-        if (cells[start] || holds(met, met_count, start)) {
+        if (cells[start] || fill_marks[start] >= base) {
             continue;
         }
+        unsigned int fill = ++fills_made;
         Py_ssize_t members[PATCH_MAX], count = 1;
         members[0] = start;
+        fill_marks[start] = fill;
         int small = 1;
         for (Py_ssize_t i = 0; small && i < count; i++) {
             Py_ssize_t around[4];
             int around_count = neighbours(members[i], size, around);
             for (int j = 0; j < around_count; j++) {
                 Py_ssize_t q = around[j];
-                if (cells[q] || holds(members, count, q)) {
+                if (cells[q] || fill_marks[q] == fill) {
                     continue;
                 }
-                if (count == PATCH_MAX || holds(met, met_count, q)) {
+                if (count == PATCH_MAX || fill_marks[q] >= base) { /* too big, or met before */
                     small = 0;
                     break;
                 }
+                fill_marks[q] = fill;
                 members[count++] = q;
             }
         }
@@ -251,8 +266,6 @@ find_patches(const unsigned char *cells, Py_ssize_t size, Py_ssize_t at)
             }
             Py_DECREF(patch);
         }
-        memcpy(met + met_count, members, (size_t)count * sizeof(Py_ssize_t));
-        met_count += count;
     }
     return pending;
 }

@@ -186,7 +186,7 @@ def write_steps(turn: TurnUnderWay, steps: tuple[Resolve, ...]) -> int:
     ``AmbiguousMoveError`` if a needed group is unnamed. Runs in every replay: the common
     step (written canonically) costs one membership test and one ownership check."""
     size, cells, pending, done = turn.size, turn.cells, turn.pending, turn.steps
-    markers = turn.pieces.markers
+    markers, stones, mover = turn.pieces.markers, turn.pieces.stones, turn.mover
     kept = number = 0
     for step in steps:
         number += 1
@@ -197,7 +197,7 @@ def write_steps(turn: TurnUnderWay, steps: tuple[Resolve, ...]) -> int:
                 break
         else:
             raise turn.not_a_patch(named, index, f"step {number} ({step})")
-        owner, biggest = turn.options(patch)
+        owner, biggest = patch_options(cells, size, patch, mover, stones)
         group: list[int]
         remove = step.remove
         if remove is not None:

@@ -155,7 +155,7 @@ def json_line(report: Report) -> str:
     return _ENCODER.encode(report.to_dict())
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)  # a report is a tree
 
 
 def _first(item: tuple[bool, str]) -> bool:
