@@ -117,10 +117,11 @@ sort_points(Py_ssize_t *points, Py_ssize_t count)
     }
 }
 
+/* The points as a new tuple (``as_tuple``) or list of ints. */
 static PyObject *
-int_tuple(const Py_ssize_t *points, Py_ssize_t count)
+int_sequence(const Py_ssize_t *points, Py_ssize_t count, int as_tuple)
 {
-    PyObject *made = PyTuple_New(count);
+    PyObject *made = as_tuple ? PyTuple_New(count) : PyList_New(count);
     if (made == NULL) {
         return NULL;
     }
@@ -130,25 +131,12 @@ int_tuple(const Py_ssize_t *points, Py_ssize_t count)
             Py_DECREF(made);
             return NULL;
         }
-        PyTuple_SET_ITEM(made, i, point);
-    }
-    return made;
-}
-
-static PyObject *
-int_list(const Py_ssize_t *points, Py_ssize_t count)
-{
-    PyObject *made = PyList_New(count);
-    if (made == NULL) {
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *point = PyLong_FromSsize_t(points[i]);
-        if (point == NULL) {
-            Py_DECREF(made);
-            return NULL;
+        if (as_tuple) {
+            PyTuple_SET_ITEM(made, i, point);
         }
-        PyList_SET_ITEM(made, i, point);
+        else {
+            PyList_SET_ITEM(made, i, point);
+        }
     }
     return made;
 }
@@ -258,7 +246,7 @@ find_patches(const unsigned char *cells, Py_ssize_t size, Py_ssize_t at)
         }
         if (small) {
             sort_points(members, count);
-            PyObject *patch = int_tuple(members, count);
+            PyObject *patch = int_sequence(members, count, 1);
             if (patch == NULL || PyList_Append(pending, patch) < 0) {
                 Py_XDECREF(patch);
                 Py_DECREF(pending);
@@ -423,7 +411,7 @@ implo_options(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     for (Py_ssize_t t = 0; t < top_count; t++) {
-        PyObject *group = int_list(grouped + starts[tops[t]], lengths[tops[t]]);
+        PyObject *group = int_sequence(grouped + starts[tops[t]], lengths[tops[t]], 0);
         if (group == NULL) {
             Py_DECREF(listed);
             return NULL;
