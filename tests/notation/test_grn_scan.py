@@ -203,7 +203,8 @@ def test_the_steps_remembered_stay_few_and_read_alike() -> None:
     names = [f"{file}{rank}" for file in "abcdefghijklmnopqrs" for rank in range(1, 20)]
     texts = [f"{patch}:{remove}" for patch in names[:60] for remove in names]
     assert len(texts) > ast.MAX_STEPS
+    read = []
     for text in texts:
-        step = ast.Resolve.parse(text)
+        read.append(ast.Resolve.parse(text))
         assert len(ast._STEPS) <= ast.MAX_STEPS  # noqa: SLF001
-    assert str(step) == texts[-1] and ast.Resolve.parse("c3") == ast.Resolve(ast.Point(2, 2))
+    assert list(map(str, read)) == texts and ast.Resolve.parse("c3") == ast.Resolve(ast.Point(2, 2))
