@@ -21,7 +21,6 @@ from arbiter.adjudicator.implo_board import (
     Pieces,
     deciding_size,
     marker_groups,
-    patches_after,
     place_stone,
     tables,
     territory,
@@ -226,10 +225,8 @@ class ImploRules(Rules[State]):
 
 def _placed(state: State, at: int) -> TurnUnderWay:
     """The turn just after the mover's stone lands on the empty point ``at``."""
-    cells = bytearray(state.board)
-    cells[at] = STONES[state.mover]
-    pending = patches_after(bytes(cells), state.size, at)
-    return TurnUnderWay(PIECES, state.size, cells, pending, state.mover, at, [])
+    placed, pending = place_stone(state.board, state.size, at, STONES[state.mover])
+    return TurnUnderWay(PIECES, state.size, bytearray(placed), pending, state.mover, at, [])
 
 
 def _count(board: bytes, code: int) -> int:

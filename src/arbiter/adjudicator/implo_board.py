@@ -219,7 +219,7 @@ def placed_patches(board: bytes, nbrs: Neighbours, at: int) -> list[Patch]:
     held ``at`` can have split, and each of its pieces holds an empty neighbour of ``at``.
     One fill per piece, stopped as soon as it has found more than ``PATCH_MAX`` points.
 
-    The points every fill met are kept in one short list (at most five per neighbour of
+    The points every fill met are kept in one short list (at most four per neighbour of
     ``at``): a neighbour met by an earlier fill needs no fill, and a fill that meets a point
     of an earlier one is in a piece already found too big (a patch, once found, is a whole
     territory). The board is read, never written: it stays ``bytes``, whose cells compiled
