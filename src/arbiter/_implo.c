@@ -18,7 +18,6 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <limits.h>
 #include <string.h>
 
 #define PATCH_MAX 4    /* a territory of at most this many points is a patch */
@@ -198,12 +197,6 @@ surrounded_openly(const unsigned char *cells, Py_ssize_t size, Py_ssize_t at)
  * ring test says so, else one fill per piece of the territory that held ``at``, stopped past
  * PATCH_MAX points; a fill that meets a point of an earlier one is in a piece already found
  * too big. */
-/* Marks of the points the fills of one call met: a point met by the fill numbered f holds f.
- * Each call numbers its fills from ``base`` on, so the marks of earlier calls (smaller
- * numbers) need no clearing until the count wraps round. Under the GIL: one call at a time. */
-static unsigned int fill_marks[CELLS_MAX];
-static unsigned int fills_made;
-
 static PyObject *
 find_patches(const unsigned char *cells, Py_ssize_t size, Py_ssize_t at)
 {
@@ -211,36 +204,37 @@ find_patches(const unsigned char *cells, Py_ssize_t size, Py_ssize_t at)
     if (pending == NULL || (cells[at] && surrounded_openly(cells, size, at))) {
         return pending;
     }
-    if (fills_made > UINT_MAX - 8) {
-        memset(fill_marks, 0, sizeof(fill_marks));
-        fills_made = 0;
-    }
-    unsigned int base = fills_made + 1; /* a mark from base on: met by a fill of this call */
+    /* The points each fill met, marked with the fill's number (1 to 4): a point marked by an
+     * earlier fill is in a piece already explored. On the stack: another thread may run this
+     * while one waits for an allocation. */
+    unsigned char marks[CELLS_MAX];
+    memset(marks, 0, (size_t)(size * size));
     Py_ssize_t starts[4];
     int start_count = neighbours(at, size, starts);
+    unsigned char fill = 0;
     for (int s = 0; s < start_count; s++) {
         Py_ssize_t start = starts[s];
-        if (cells[start] || fill_marks[start] >= base) {
+        if (cells[start] || marks[start]) {
             continue;
         }
-        unsigned int fill = ++fills_made;
+        fill++;
         Py_ssize_t members[PATCH_MAX], count = 1;
         members[0] = start;
-        fill_marks[start] = fill;
+        marks[start] = fill;
         int small = 1;
         for (Py_ssize_t i = 0; small && i < count; i++) {
             Py_ssize_t around[4];
             int around_count = neighbours(members[i], size, around);
             for (int j = 0; j < around_count; j++) {
                 Py_ssize_t q = around[j];
-                if (cells[q] || fill_marks[q] == fill) {
+                if (cells[q] || marks[q] == fill) {
                     continue;
                 }
-                if (count == PATCH_MAX || fill_marks[q] >= base) { /* too big, or met before */
+                if (count == PATCH_MAX || marks[q]) { /* too big, or met by an earlier fill */
                     small = 0;
                     break;
                 }
-                fill_marks[q] = fill;
+                marks[q] = fill;
                 members[count++] = q;
             }
         }
