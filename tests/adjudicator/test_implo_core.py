@@ -63,7 +63,7 @@ def patches(draw: st.DrawFn) -> tuple[int, bytes, tuple[int, ...]]:
 
 
 def test_the_engine_calls_the_c_module_where_it_is_built() -> None:
-    assert implo_board.c_module() is core
+    assert implo_board._C is core and implo_board._C_PATCHES is core.patches  # noqa: SLF001
 
 
 @EXAMPLES

@@ -56,7 +56,7 @@ def test_every_sowing_of_a_random_game_is_the_python_one(data: st.DataObject, si
 
 
 def test_the_engine_sows_through_the_c_module_where_it_is_built() -> None:
-    assert pilare._c_sow() is core.sow  # noqa: SLF001
+    assert pilare._C_SOW is core.sow  # noqa: SLF001
 
 
 def test_a_path_back_over_its_start_drops_on_the_emptied_square() -> None:

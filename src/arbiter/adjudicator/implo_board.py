@@ -23,11 +23,10 @@ in which order) is :mod:`arbiter.adjudicator.implo_turn`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from importlib import import_module
 from typing import Any, Final
 
 from arbiter.adjudicator.board import geometry
-from arbiter.notation.ast import Point
+from arbiter.notation.ast import Point, c_module
 from arbiter.notation.games import GameDescription
 
 EMPTY: Final = 0
@@ -79,15 +78,7 @@ to the one before (and the last to the first); the even ones are its neighbours.
 _TABLES: Final[dict[int, Tables]] = {}
 
 
-def c_module() -> Any:
-    """The C module ``arbiter._implo`` where the build has it (see ``setup.py``), else None."""
-    try:
-        return import_module("arbiter._implo")
-    except ImportError:
-        return None
-
-
-_C: Final[Any] = c_module()
+_C: Final[Any] = c_module("_implo")
 _C_PATCHES: Final[Any] = None if _C is None else _C.patches
 _C_PLACE: Final[Any] = None if _C is None else _C.place
 _C_OPTIONS: Final[Any] = None if _C is None else _C.options

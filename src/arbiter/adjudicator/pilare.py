@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
-from importlib import import_module
 from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules
 from arbiter.adjudicator.board import OFF, geometry
-from arbiter.notation.ast import FILES, STEPS, Grid, Move, Point, Sow, tuple_of
+from arbiter.notation.ast import FILES, STEPS, Grid, Move, Point, Sow, c_module, tuple_of
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
 
@@ -265,16 +264,8 @@ def _off_board(size: int, here: int, d: int, step: int) -> str:
     )
 
 
-def _c_sow() -> Any:
-    """``sow`` of the C module ``arbiter._pilare`` where the build has it (see ``setup.py``),
-    else None."""
-    try:
-        return import_module("arbiter._pilare").sow
-    except ImportError:
-        return None
-
-
-_C_SOW: Final[Any] = _c_sow()
+_C: Final[Any] = c_module("_pilare")
+_C_SOW: Final[Any] = None if _C is None else _C.sow
 
 
 def _sown(state: State, start: int, stack: str, path: str) -> State:

@@ -494,14 +494,24 @@ def make(kind: type[TupleType], values: tuple[Any, ...]) -> TupleType:
     return _new_tuple(kind, values)  # type: ignore[no-any-return]
 
 
+def c_module(name: str) -> Any:
+    """The optional C module ``arbiter.<name>`` where the build has it (``setup.py`` builds
+    each where a C compiler is present), else None: the caller then runs the Python code the
+    module stands in for."""
+    try:
+        return import_module(f"arbiter.{name}")
+    except ImportError:
+        return None
+
+
+_TUPLES: Final[Any] = c_module("_tuples")
+
+
 def tuple_maker() -> Any:
     """What :func:`make` calls: ``new`` of the optional C module ``arbiter._tuples`` where
     the wheel has it (it builds the named tuple in one step), else ``tuple.__new__``, which
     builds an equal one through the generic path of a class's ``__new__``."""
-    try:
-        return import_module("arbiter._tuples").new
-    except ImportError:
-        return tuple.__new__
+    return tuple.__new__ if _TUPLES is None else _TUPLES.new
 
 
 _new_tuple: Final[Any] = tuple_maker()
@@ -514,10 +524,7 @@ def tuple_of() -> Any:
     calls ``tuple.__new__``. A hot path holds it in a constant of its own module
     (``_OF: Final = tuple_of()``) and calls it with the values: the call builds no tuple of
     them first, as a call of :func:`make` does."""
-    try:
-        return import_module("arbiter._tuples").of
-    except ImportError:
-        return _of_values
+    return _of_values if _TUPLES is None else _TUPLES.of
 
 
 def _of_values(kind: type[TupleType], *values: Any) -> TupleType:
@@ -530,10 +537,7 @@ def tuple_replacer() -> Any:
     ``index`` for each pair (an index from 0 to ``len(items) - 1``, else ``IndexError``):
     ``replaced`` of the C module ``arbiter._tuples`` where the wheel has it, which copies the
     tuple once, else a function that copies it through a list."""
-    try:
-        return import_module("arbiter._tuples").replaced
-    except ImportError:
-        return _replaced_items
+    return _replaced_items if _TUPLES is None else _TUPLES.replaced
 
 
 def _replaced_items(items: tuple[Any, ...], *pairs: Any) -> tuple[Any, ...]:
