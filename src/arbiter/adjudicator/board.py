@@ -61,10 +61,7 @@ class Geometry:
 
     def index(self, point: Point) -> int:
         """The flat index of ``point``. Raises ``IllegalMoveError`` if it is off the board."""
-        file, rank, size = point.file, point.rank, self.size
-        if not (0 <= file < size and 0 <= rank < size):
-            raise IllegalMoveError(f"{point} is off the {size}×{size} board")
-        return rank * size + file
+        return point_index(point, self.size)
 
     def on_board(self, point: Point) -> bool:
         return 0 <= point.file < self.size and 0 <= point.rank < self.size
@@ -95,6 +92,16 @@ class Geometry:
         if len(grid) != size or any(len(rank) != size for rank in grid):
             raise ValueError(f"the setup is not a {size}×{size} position")
         return tuple(cell for rank in grid for cell in rank)
+
+
+def point_index(point: Point, size: int) -> int:
+    """The flat index of ``point`` on a ``size``×``size`` board (what :meth:`Geometry.index`
+    gives, for an engine that has the size but not the tables: ``geometry`` is a call through
+    a cache). Raises ``IllegalMoveError`` if it is off the board."""
+    file, rank = point.file, point.rank
+    if not (0 <= file < size and 0 <= rank < size):
+        raise IllegalMoveError(f"{point} is off the {size}×{size} board")
+    return rank * size + file
 
 
 @cache

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar, Final, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules, check_pie
-from arbiter.adjudicator.board import Direction, geometry
+from arbiter.adjudicator.board import Direction, geometry, point_index
 from arbiter.adjudicator.patch_scoring import (
     BLUE,
     ORANGE,
@@ -36,7 +36,6 @@ from arbiter.notation.ast import (
     Move,
     Pass,
     Place,
-    Point,
     Swap,
     tuple_of,
     tuple_replacer,
@@ -180,7 +179,7 @@ class CaptureRules(Rules[CaptureState]):
 
     def _place(self, state: CaptureState, move: Place) -> CaptureState:
         at = move.at
-        i = _index(at, state.size)
+        i = point_index(at, state.size)
         board = state.board
         cell = board[i]
         if cell:
@@ -190,7 +189,7 @@ class CaptureRules(Rules[CaptureState]):
 
     def _capture(self, state: CaptureState, move: Capture) -> CaptureState:
         size = state.size
-        origin, target = _index(move.origin, size), _index(move.target, size)
+        origin, target = point_index(move.origin, size), point_index(move.target, size)
         fault = self._capture_fault(state, origin, target)
         if fault:
             raise IllegalMoveError(f"{move}: {fault}")
@@ -348,13 +347,3 @@ class CaptureRules(Rules[CaptureState]):
 
 def _sign(value: int) -> int:
     return (value > 0) - (value < 0)
-
-
-def _index(point: Point, size: int) -> int:
-    """The flat index of ``point`` (``Geometry.index`` without the call through the cache of
-    ``geometry``: one per move of every replay). Raises ``IllegalMoveError`` if it is off the
-    board."""
-    file, rank = point.file, point.rank
-    if not (0 <= file < size and 0 <= rank < size):
-        raise IllegalMoveError(f"{point} is off the {size}×{size} board")
-    return rank * size + file
