@@ -70,6 +70,17 @@ read_int(PyObject *arg, Py_ssize_t low, Py_ssize_t high, const char *what, Py_ss
     return 0;
 }
 
+/* The board every function here takes first, with its size second: its cells, and the size
+ * in ``size``; NULL with an exception set if either is not one. */
+static const unsigned char *
+sized_board(PyObject *const *args, Py_ssize_t *size)
+{
+    if (read_int(args[1], 1, SIZE_MAX_, "the size", size) < 0) {
+        return NULL;
+    }
+    return board_cells(args[0], *size);
+}
+
 /* The orthogonal neighbours of ``p`` on the board, in the order of ``Geometry.neighbours``
  * (east, west, north, south); returns how many there are. */
 static int
@@ -260,10 +271,7 @@ implo_patches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     Py_ssize_t size, at;
-    if (read_int(args[1], 1, SIZE_MAX_, "the size", &size) < 0) {
-        return NULL;
-    }
-    const unsigned char *cells = board_cells(args[0], size);
+    const unsigned char *cells = sized_board(args, &size);
     if (cells == NULL || read_int(args[2], 0, size * size - 1, "the point", &at) < 0) {
         return NULL;
     }
@@ -280,10 +288,7 @@ implo_place(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     Py_ssize_t size, at, stone;
-    if (read_int(args[1], 1, SIZE_MAX_, "the size", &size) < 0) {
-        return NULL;
-    }
-    const unsigned char *cells = board_cells(args[0], size);
+    const unsigned char *cells = sized_board(args, &size);
     if (cells == NULL || read_int(args[2], 0, size * size - 1, "the point", &at) < 0 ||
         read_int(args[3], 1, 255, "a stone code", &stone) < 0) {
         return NULL;
@@ -322,10 +327,7 @@ implo_options(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     Py_ssize_t size, mover, stones[2];
-    if (read_int(args[1], 1, SIZE_MAX_, "the size", &size) < 0) {
-        return NULL;
-    }
-    const unsigned char *cells = board_cells(args[0], size);
+    const unsigned char *cells = sized_board(args, &size);
     if (cells == NULL || read_int(args[3], 0, 1, "the mover", &mover) < 0 ||
         read_int(args[4], 1, 255, "a stone code", &stones[0]) < 0 ||
         read_int(args[5], 1, 255, "a stone code", &stones[1]) < 0) {
@@ -462,8 +464,7 @@ implo_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     Py_ssize_t size, marker, patch[CELLS_MAX], group[CELLS_MAX];
-    if (read_int(args[1], 1, SIZE_MAX_, "the size", &size) < 0 ||
-        board_cells(args[0], size) == NULL ||
+    if (sized_board(args, &size) == NULL ||
         read_int(args[3], 0, 255, "the marker", &marker) < 0) {
         return NULL;
     }
@@ -525,10 +526,7 @@ implo_marker_groups(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     Py_ssize_t size, markers[2];
-    if (read_int(args[1], 1, SIZE_MAX_, "the size", &size) < 0) {
-        return NULL;
-    }
-    const unsigned char *cells = board_cells(args[0], size);
+    const unsigned char *cells = sized_board(args, &size);
     if (cells == NULL || read_int(args[2], 1, 255, "a marker code", &markers[0]) < 0 ||
         read_int(args[3], 1, 255, "a marker code", &markers[1]) < 0) {
         return NULL;

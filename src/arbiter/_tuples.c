@@ -15,6 +15,32 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+/* ``kind`` as a tuple class; NULL with a TypeError naming ``function`` if it is none. */
+static PyTypeObject *
+tuple_class(PyObject *kind, const char *function)
+{
+    if (!PyType_Check(kind) || !PyType_IsSubtype((PyTypeObject *)kind, &PyTuple_Type)) {
+        PyErr_Format(PyExc_TypeError, "%s(): the first argument must be a tuple class", function);
+        return NULL;
+    }
+    return (PyTypeObject *)kind;
+}
+
+/* A new tuple of the class ``type`` holding the ``size`` items of ``items``. */
+static PyObject *
+filled(PyTypeObject *type, PyObject *const *items, Py_ssize_t size)
+{
+    PyObject *made = type == &PyTuple_Type ? PyTuple_New(size) : type->tp_alloc(type, size);
+    if (made == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        Py_INCREF(items[i]);
+        PyTuple_SET_ITEM(made, i, items[i]);
+    }
+    return made;
+}
+
 static PyObject *
 tuples_new(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -22,32 +48,20 @@ tuples_new(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_TypeError, "new() takes 2 arguments (%zd given)", nargs);
         return NULL;
     }
-    PyObject *kind = args[0];
-    PyObject *values = args[1];
-    if (!PyType_Check(kind) || !PyType_IsSubtype((PyTypeObject *)kind, &PyTuple_Type)) {
-        PyErr_SetString(PyExc_TypeError, "new(): the first argument must be a tuple class");
+    PyTypeObject *type = tuple_class(args[0], "new");
+    if (type == NULL) {
         return NULL;
     }
+    PyObject *values = args[1];
     if (!PyTuple_CheckExact(values)) {
         PyErr_SetString(PyExc_TypeError, "new(): the values must be a tuple");
         return NULL;
     }
-    PyTypeObject *type = (PyTypeObject *)kind;
-    if (type == &PyTuple_Type) {
+    if (type == &PyTuple_Type) { /* as tuple.__new__(tuple, values): the same object */
         Py_INCREF(values);
         return values;
     }
-    Py_ssize_t size = PyTuple_GET_SIZE(values);
-    PyObject *made = type->tp_alloc(type, size);
-    if (made == NULL) {
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < size; i++) {
-        PyObject *item = PyTuple_GET_ITEM(values, i);
-        Py_INCREF(item);
-        PyTuple_SET_ITEM(made, i, item);
-    }
-    return made;
+    return filled(type, &PyTuple_GET_ITEM(values, 0), PyTuple_GET_SIZE(values));
 }
 
 /* of(kind, *values): new(kind, values) with the values as arguments, so that the caller builds
@@ -59,23 +73,8 @@ tuples_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "of() takes a tuple class and its values");
         return NULL;
     }
-    PyObject *kind = args[0];
-    if (!PyType_Check(kind) || !PyType_IsSubtype((PyTypeObject *)kind, &PyTuple_Type)) {
-        PyErr_SetString(PyExc_TypeError, "of(): the first argument must be a tuple class");
-        return NULL;
-    }
-    PyTypeObject *type = (PyTypeObject *)kind;
-    Py_ssize_t size = nargs - 1;
-    PyObject *made = type == &PyTuple_Type ? PyTuple_New(size) : type->tp_alloc(type, size);
-    if (made == NULL) {
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < size; i++) {
-        PyObject *item = args[i + 1];
-        Py_INCREF(item);
-        PyTuple_SET_ITEM(made, i, item);
-    }
-    return made;
+    PyTypeObject *type = tuple_class(args[0], "of");
+    return type == NULL ? NULL : filled(type, args + 1, nargs - 1);
 }
 
 /* replaced(items, index, value, ...): the tuple ``items`` with ``value`` at ``index``, for each
@@ -104,14 +103,9 @@ tuples_replaced(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             return NULL;
         }
     }
-    PyObject *made = PyTuple_New(size);
+    PyObject *made = filled(&PyTuple_Type, &PyTuple_GET_ITEM(items, 0), size);
     if (made == NULL) {
         return NULL;
-    }
-    for (Py_ssize_t i = 0; i < size; i++) {
-        PyObject *item = PyTuple_GET_ITEM(items, i);
-        Py_INCREF(item);
-        PyTuple_SET_ITEM(made, i, item);
     }
     for (Py_ssize_t k = 1; k < nargs; k += 2) {
         Py_ssize_t index = PyLong_AsSsize_t(args[k]);
