@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules, check_pie
-from arbiter.adjudicator.board import geometry
+from arbiter.adjudicator.board import geometry, point_index
 from arbiter.adjudicator.implo_board import (
     EMPTY,
     Pieces,
@@ -181,10 +181,7 @@ class ImploRules(Rules[State]):
         # This runs once per ply of every record replayed, so it is written out flat; the
         # common turn (nothing to resolve, nothing written) builds its state at once.
         size, point = state.size, move.at
-        file, rank = point.file, point.rank
-        if not (0 <= file < size and 0 <= rank < size):
-            raise IllegalMoveError(f"{point} is off the {size}×{size} board")
-        at = rank * size + file
+        at = point_index(point, size)
         board = state.board
         if board[at]:
             raise IllegalMoveError(f"{point} is occupied (by {PIECES.names[board[at]]})")

@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules
-from arbiter.adjudicator.board import OFF, geometry
+from arbiter.adjudicator.board import OFF, geometry, point_index
 from arbiter.notation.ast import FILES, STEPS, Grid, Move, Point, Sow, c_module, tuple_of
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
@@ -182,7 +182,7 @@ class PilareRules(Rules[State]):
         the mover, the path's length differs from the stack's height, or a step turns
         straight back or leaves the board."""
         size = state.size
-        start = geometry(size).index(move.origin)
+        start = point_index(move.origin, size)
         stack = state.board[start]
         _check_stack(stack, move.origin, state.ply % 2)
         path = move.path.lower()

@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.base import Outcome, Rules
-from arbiter.adjudicator.board import EAST, NORTH, SOUTH, WEST, geometry
+from arbiter.adjudicator.board import EAST, NORTH, SOUTH, WEST, geometry, point_index
 from arbiter.notation.ast import Button, Flip, Grid, Move, Pass, Place, Point, tuple_of
 from arbiter.notation.errors import IllegalMoveError
 from arbiter.notation.games import GameDescription, Piece
@@ -100,7 +100,7 @@ class PletoreRules(Rules[State]):
 
     def controller(self, state: State, at: Point) -> str | None:
         """The colour that controls ``at`` (empty or not), or None."""
-        index = geometry(state.size).index(at)
+        index = point_index(at, state.size)
         return NAMES.get(_controller(state.board, state.size, index))
 
     def control_map(self, state: State) -> tuple[str | None, ...]:
@@ -143,7 +143,7 @@ class PletoreRules(Rules[State]):
 
     def _place(self, state: State, move: Place) -> State:
         at = move.at
-        i = geometry(state.size).index(at)
+        i = point_index(at, state.size)
         if state.board[i] != EMPTY:
             raise IllegalMoveError(f"{at} is occupied")
         mover = _mover(state.ply)
@@ -154,7 +154,7 @@ class PletoreRules(Rules[State]):
 
     def _flip(self, state: State, move: Flip) -> State:
         at = move.at
-        i = geometry(state.size).index(at)
+        i = point_index(at, state.size)
         me, cell = _mover(state.ply), state.board[i]
         if cell == EMPTY:
             raise IllegalMoveError(f"cannot flip {at}: it is empty")
@@ -241,7 +241,7 @@ def _candidates(state: State) -> Iterator[Move]:
 def _board_after(state: State, move: Move) -> bytes:
     """The board after a move already known to be legal (a pass or the button changes none)."""
     if isinstance(move, (Place, Flip)):
-        return _set(state.board, geometry(state.size).index(move.at), state.mover)
+        return _set(state.board, point_index(move.at, state.size), state.mover)
     return state.board
 
 
@@ -274,7 +274,7 @@ def _mirrored(board: bytes) -> bool:
 
 def _mirror_message(state: State, move: Move) -> str:
     if isinstance(move, (Place, Flip)):
-        i = geometry(state.size).index(move.at)
+        i = point_index(move.at, state.size)
         answered = geometry(state.size).names[len(state.board) - 1 - i]
         return f"mirror rule: {move} answers {answered}"
     return (
