@@ -244,18 +244,26 @@ def test_a_players_upload_waits_for_the_directors_confirmation(client: FlaskClie
         f"/api/v1/events/{event}/records/{numbers[0]}/confirm", headers=bearer(player)
     )
     assert refused.status_code == 403 and body(refused)["error"]["code"] == "not-allowed"
+    receipts = []
     for number in numbers:
         done = client.post(
             f"/api/v1/events/{event}/records/{number}/confirm", headers=bearer(token)
         )
         assert done.status_code == 200 and body(done)["status"] == "accepted"
+        receipts.append(body(done)["receipt"])
     assert len(body(client.get(f"/api/v1/events/{event}/standings"))["standings"]) == 6
+    entries = len(body(client.get(f"/api/v1/events/{event}/log"))["log"])
     again = client.post(
         f"/api/v1/events/{event}/records/{numbers[0]}/confirm", headers=bearer(token)
-    )
-    assert again.status_code == 409 and body(again)["error"]["code"] == "not-pending"
+    )  # a confirmation sent twice is answered as the first, and written once
+    assert again.status_code == 200 and body(again)["receipt"] == receipts[0]
+    assert len(body(client.get(f"/api/v1/events/{event}/log"))["log"]) == entries
+    director = post_files(client, event, token, ROUNDS[1])
+    counted = body(director)["uploads"][0]["records"][0]["record"]
+    never = client.post(f"/api/v1/events/{event}/records/{counted}/confirm", headers=bearer(token))
+    assert never.status_code == 409 and body(never)["error"]["code"] == "not-pending"
     log = body(client.get(f"/api/v1/events/{event}/log"))["log"]
-    assert [e["token"] for e in log if e["action"] == "uploaded"] == [2]
+    assert [e["token"] for e in log if e["action"] == "uploaded"] == [2, 1]
 
 
 def test_an_event_may_count_players_uploads_at_once(client: FlaskClient) -> None:

@@ -31,7 +31,10 @@ from arbiter.service.events.rows import EventRow, PairingRow, PlayerRow, RecordR
 
 __all__ = [
     "ACTIONS",
+    "AS_PAIRED",
     "BOARD_RESULTS",
+    "REVERSED",
+    "SEATS",
     "BoardResultCleared",
     "BoardResultSet",
     "ByeRequested",
@@ -171,6 +174,7 @@ class RecordFacts:
     board_round: int | None = None
     board: int | None = None
     placement: str | None = None
+    seats: str | None = None
 
     @classmethod
     def of(cls, row: RecordRow) -> RecordFacts:
@@ -183,6 +187,7 @@ class RecordFacts:
             row.board_round,
             row.board,
             row.placement,
+            row.seats,
         )
 
 
@@ -526,22 +531,32 @@ class KeptRecord:
         return cls(kept["record"], kept["status"], kept["digest"], place)
 
 
+AS_PAIRED, REVERSED = "as-paired", "reversed"
+"""How a record's players sit on the board it stands on: its first colour in the board's
+first seat, or in its second."""
+SEATS = (AS_PAIRED, REVERSED)
+
+
 @dataclass(frozen=True, slots=True)
 class Placement:
     """Where a record of a paired event stands: the board it counts on (its round and
-    number), or why it counts on none (``placement``: ``not-paired``, ``seats-reversed``,
-    ``wrong-round``, ``board-has-a-result``), with the board it was found on, if any."""
+    number) and how its players sit there (``seats``), or why it counts on none
+    (``placement``: ``not-paired``, ``seats-reversed``, ``wrong-round``,
+    ``board-has-a-result``), with the board it was found on, if any. An entry written before
+    seats were kept says none (``seats`` None)."""
 
     board_round: int | None
     board: int | None
     placement: str | None
+    seats: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"board_round": self.board_round, "board": self.board, "placement": self.placement}
+        said = {"board_round": self.board_round, "board": self.board, "placement": self.placement}
+        return said if self.seats is None else {**said, "seats": self.seats}
 
     @classmethod
     def from_dict(cls, kept: Mapping[str, Any]) -> Placement:
-        return cls(kept["board_round"], kept["board"], kept["placement"])
+        return cls(kept["board_round"], kept["board"], kept["placement"], kept.get("seats"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -585,7 +600,7 @@ class Uploaded(Action):
             place = kept.place or Placement(None, None, None)
             records[kept.record] = RecordFacts(
                 self.upload, position, kept.status, kept.digest, None,
-                place.board_round, place.board, place.placement,
+                place.board_round, place.board, place.placement, place.seats,
             )  # fmt: skip
         return Effect(uploads={self.upload: upload}, records=records)
 
@@ -1031,7 +1046,10 @@ class BoardResultCleared(Paired):
 @dataclass(frozen=True, slots=True)
 class RecordPlaced(Paired):
     """``record-placed``: the director counts a record on a board its tags did not find
-    (seats reversed, another round, another board): the director's decision."""
+    (seats reversed, another round, another board, names written otherwise): the director's
+    decision. ``seats`` says how the record's players sit on the board, and ``names`` the
+    record's names taken as the board's first seat and second (None in entries written
+    before either was kept)."""
 
     NAME: ClassVar[str] = "record-placed"
     TRF_CODE: ClassVar[str] = "PLC"
@@ -1040,22 +1058,48 @@ class RecordPlaced(Paired):
     round: int
     board: int
     was: str | None
+    seats: str | None = None
+    names: tuple[str, str] | None = None
 
     def details(self) -> dict[str, Any]:
-        return {"record": self.record, "round": self.round, "board": self.board, "was": self.was}
+        said: dict[str, Any] = {
+            "record": self.record, "round": self.round, "board": self.board, "was": self.was,
+        }  # fmt: skip
+        if self.seats is not None:
+            said["seats"] = self.seats
+        if self.names is not None:
+            said["names"] = list(self.names)
+        return said
 
     @classmethod
     def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["record"], details["round"], details["board"], details["was"])
+        names = details.get("names")
+        return cls(
+            details["record"], details["round"], details["board"], details["was"],
+            details.get("seats"), None if names is None else (str(names[0]), str(names[1])),
+        )  # fmt: skip
 
     def effect(self, state: State, at: str) -> Effect:
+        if self.seats is not None and self.seats not in SEATS:
+            raise ValueError(f"{self.seats!r} is no way to sit on a board")
         return _record_now(
-            state, self.record, board_round=self.round, board=self.board, placement=None
-        )
+            state, self.record, board_round=self.round, board=self.board, placement=None,
+            seats=self.seats,
+        )  # fmt: skip
 
     def words(self, state: State) -> str:
         was = f" (it was {self.was})" if self.was else ""
-        return f"record {self.record} counted on round {self.round} board {self.board}{was}"
+        said = f"record {self.record} counted on round {self.round} board {self.board}{was}"
+        pairing = state.pairings.get(self.round)
+        if self.names is None or pairing is None or not 1 <= self.board <= len(pairing.boards):
+            return said
+        seated = {facts.number: facts.name for facts in state.players.values()}
+        taken = [
+            f"{written} as {seated.get(number, number)}"
+            for written, number in zip(self.names, pairing.boards[self.board - 1], strict=True)
+            if written != seated.get(number)
+        ]
+        return said + (f"; its {' and '.join(taken)}" if taken else "")
 
 
 ACTIONS: Mapping[str, type[Action]] = {

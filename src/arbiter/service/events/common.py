@@ -102,6 +102,14 @@ Code = Literal[
     "no-board-result",
     "already-withdrawn",
     "too-many-players",
+    "cannot-place",
+    "player-was-paired",
+    "no-such-bye",
+    "not-withdrawn",
+    "player-changed",
+    "idempotency-key-reused",
+    "request-in-progress",
+    "bad-name",
 ]
 """Every reason the events layer refuses a request, as the error bodies and the command line
 name it. What each means for HTTP is the web face's to say (``web/events_api.py``)."""

@@ -29,6 +29,7 @@ from arbiter.notation.sources import Notation, read_records
 from arbiter.service.core.batch import report_for
 from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import (
+    AS_PAIRED,
     Action,
     Confirmed,
     Effect,
@@ -50,8 +51,16 @@ from arbiter.service.events.actions import (
     TokenRevoked,
     Uploaded,
 )
+from arbiter.service.events.boards import BoardGuide
 from arbiter.service.events.chain import GENESIS, Entry, digest, make_entry
-from arbiter.service.events.common import DIRECTOR, UPLOAD, now
+from arbiter.service.events.common import ACCEPTED, DIRECTOR, EXCLUDED, UPLOAD, now
+from arbiter.service.events.idempotency import (
+    ANSWERING,
+    KEYED,
+    RequestKey,
+    expired,
+    replay,
+)
 from arbiter.service.events.reading import (
     event_summary,
     record,
@@ -61,6 +70,7 @@ from arbiter.service.events.reading import (
     wrong_game,
 )
 from arbiter.service.events.rows import (
+    AnswerRow,
     ChainEnd,
     ChangeFacts,
     EventRow,
@@ -83,6 +93,7 @@ from arbiter.service.events.views import (
 )
 
 __all__ = [
+    "REPEATED",
     "WRITTEN",
     "Actor",
     "Change",
@@ -97,6 +108,7 @@ __all__ = [
     "finalise",
     "header_of",
     "issue_token",
+    "keep_answer",
     "list_tokens",
     "new_event_id",
     "new_secret",
@@ -205,10 +217,27 @@ class Change:
         WRITTEN.set(entry)
         return entry
 
+    def repeat(self, first: Entry | None) -> None:
+        """The change asked for was made already, by the entry ``first``: nothing is
+        written, and the answer is the one the first request had, its receipt signing
+        ``first`` (the event's head when it cannot be found)."""
+        if first is not None:
+            WRITTEN.set(first)
+        REPEATED.set(True)
+
+    def made_by(self, actions: Sequence[str], **about: int) -> Entry | None:
+        """The last entry of ``actions`` about ``about`` (``record=5``): what made the
+        state a change sent again finds."""
+        return storage.latest_entry(self.tx, self.event.id, actions, about)
+
 
 WRITTEN: ContextVar[Entry | None] = ContextVar("arbiter_events_written", default=None)
 """The last entry this context appended to a trail: what the API signs as the receipt of a
 change (``spec/events.md`` §6). A face sets it to None before it calls an operation."""
+REPEATED: ContextVar[bool] = ContextVar("arbiter_events_repeated", default=False)
+"""Whether the change this context asked for was found made already (the same request sent
+again): nothing was written, and the answer is the first one's. A face sets it to False
+before it calls an operation, and says so in its answer."""
 
 
 @contextlib.contextmanager
@@ -233,14 +262,51 @@ def changing(
         facts = storage.change_facts(tx, event_id, secret_hash(secret), sources)
         actor = rules.actor(facts.token, event_id, role)
         rules.open_event(event)
+        keyed = _keyed(tx, event_id, None if sources is None else tuple(sources))
         change = Change(tx, event, actor, now(), facts.end, facts)
         yield change
         number = change.end.number if change.end else 0
         if number != event.version:
             storage.set_version(tx, event_id, number)
+        if keyed is not None:
+            _keep_request(tx, event_id, keyed, number, change.at)
+
+
+def _keyed(tx: Tx, scope: str, sources: tuple[str, ...] | None) -> tuple[RequestKey, str] | None:
+    """The key a change was sent with and its request's fingerprint (None: sent without
+    one); raises :class:`~.idempotency.Replayed` with the first answer when the key was
+    sent before with the same request (``spec/events.md`` §5)."""
+    keyed = KEYED.get()
+    if keyed is None:
+        return None
+    fingerprint = keyed.fingerprint(sources)
+    found = storage.kept_answer(tx, scope, keyed.key_hash)
+    if found is not None:
+        raise replay(found, keyed, fingerprint)
+    return keyed, fingerprint
+
+
+def _keep_request(tx: Tx, scope: str, keyed: tuple[RequestKey, str], entry: int, at: str) -> None:
+    """Keep the key of a change made, in its transaction: the same key sent again waits
+    for its answer (:func:`keep_answer`) and is never made twice."""
+    key, fingerprint = keyed
+    row = AnswerRow(scope, key.key_hash, fingerprint, entry, None, None, at)
+    storage.keep_request(tx, row, expired(at))
+    ANSWERING.set((scope, key))
+
+
+def keep_answer(store: Store, scope: str, key: RequestKey, status: int, body: bytes) -> None:
+    """The answer to a change made with ``key`` (in ``scope``), sealed for the key, kept to
+    answer the same request sent again."""
+    with storage.writing(store) as tx:
+        storage.keep_answer(tx, scope, key.key_hash, status, key.seal(scope, body))
 
 
 # --- events and tokens --------------------------------------------------------------------
+
+
+CREATIONS = ""
+"""The scope of the keys events are created with (no event has the empty id)."""
 
 
 def create_event(store: Store, fields: Mapping[str, object]) -> Created:
@@ -264,10 +330,13 @@ def create_event(store: Store, fields: Mapping[str, object]) -> Created:
     effect = action.effect(State(), at)
     assert effect.event is not None  # a creation makes the event
     with storage.writing(store) as tx:
+        keyed = _keyed(tx, CREATIONS, None)
         row = _event_row(event_id, effect.event)
         storage.insert_event(tx, row)
         storage.insert_token(tx, _token_row(event_id, 1, effect.tokens[1]))
         Change(tx, row, Actor(event_id, 1, DIRECTOR), at).log(action)
+        if keyed is not None:
+            _keep_request(tx, CREATIONS, keyed, 1, at)
     return Created(event_summary(store, event_id), secret)
 
 
@@ -486,7 +555,8 @@ def upload(
         seating = _Seating(change) if change.event.pairing != "none" else None
         for source, sha, items in read:
             if sha in known:  # kept before, or earlier in this upload
-                answers.append(_kept_already(change, known[sha]))
+                guide = seating.guide() if seating else None
+                answers.append(_kept_already(change, known[sha], guide))
                 continue
             size += len(source.data)
             rules.room_for_upload(records + len(items), size)
@@ -494,7 +564,8 @@ def upload(
             known[sha] = number
             number += 1
             records += len(items)
-    return UploadAnswer(event_id, tuple(_answer(one) for one in answers))
+        boards = seating.guide() if seating else None
+    return UploadAnswer(event_id, tuple(_answer(one, boards) for one in answers))
 
 
 class _Seating:
@@ -508,9 +579,17 @@ class _Seating:
         self.rounds = rounds
         self.seats = rounds.seats(change.tx, change.event)
 
+    def guide(self) -> BoardGuide:
+        """The event's boards as this upload leaves them, to tell a director what each
+        record's names say (the warnings and suggestions of :mod:`.boards`)."""
+        seating = self.seats.seating
+        names = {number: name for name, number in seating.numbers.items()}
+        return BoardGuide(names, seating.boards, seating.taken, self.seats.colours)
+
     def place(self, read: Read) -> Placement:
-        self.seats, where = self.rounds.place(self.seats, read.header, read.round)
-        return Placement(*where)
+        self.seats, where = self.rounds.place(self.seats, read.header, read.round, read.report)
+        board_round, board, why = where
+        return Placement(board_round, board, why, AS_PAIRED if why is None else None)
 
 
 def _keep(
@@ -574,17 +653,17 @@ class _Kept:
     items: tuple[Read, ...]
     event: str
 
-    def answer(self) -> KeptUpload:
+    def answer(self, boards: BoardGuide | None = None) -> KeptUpload:
         upload = self.upload
         records = tuple(
-            view(one, upload.sha256, item.header, item.report, self.event)
+            view(one, upload.sha256, item.header, item.report, self.event, boards)
             for one, item in zip(self.rows, self.items, strict=True)
         )
         return _kept_upload(upload, records, duplicate=False)
 
 
-def _answer(kept: KeptUpload | _Kept) -> KeptUpload:
-    return kept if isinstance(kept, KeptUpload) else kept.answer()
+def _answer(kept: KeptUpload | _Kept, boards: BoardGuide | None) -> KeptUpload:
+    return kept if isinstance(kept, KeptUpload) else kept.answer(boards)
 
 
 def _record_row(event_id: str, number: int, facts: RecordFacts, read: Read) -> RecordRow:
@@ -603,6 +682,7 @@ def _record_row(event_id: str, number: int, facts: RecordFacts, read: Read) -> R
         board_round=facts.board_round,
         board=facts.board,
         placement=facts.placement,
+        seats=facts.seats,
     )
 
 
@@ -610,13 +690,13 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False)
 
 
-def _kept_already(change: Change, number: int) -> KeptUpload:
+def _kept_already(change: Change, number: int, boards: BoardGuide | None = None) -> KeptUpload:
     """An upload kept already, as the answer to the same bytes sent again."""
     tx, event_id = change.tx, change.event.id
     info = storage.upload_info(tx, event_id, number)
     assert info is not None  # found by its SHA-256 in this transaction
     kept = storage.kept_records(tx, event_id, upload=number)
-    records = tuple(record_view(row, sha256, change.event.name) for row, sha256 in kept)
+    records = tuple(record_view(row, sha256, change.event.name, boards) for row, sha256 in kept)
     return _kept_upload(info, records, duplicate=True)
 
 
@@ -657,6 +737,23 @@ def _correct(change: Change, row: RecordRow, action: Action, reason: str | None)
     change.log(action, reason)
 
 
+def _repeated(change: Change, row: RecordRow, action: str, **same: object) -> bool:
+    """Whether the change asked for was made already to the record of ``row``: the last
+    correction of it is an entry of ``action`` (with the details ``same``). It is then
+    answered as the first was (:meth:`Change.repeat`)."""
+    last = change.made_by(tuple(CORRECTION_ACTIONS), record=row.number)
+    if last is None or last.action != action:
+        return False
+    if any(last.details.get(key) != value for key, value in same.items()):
+        return False
+    change.repeat(last)
+    return True
+
+
+CORRECTION_ACTIONS = ("confirmed", "excluded", "reinstated", "result-set", "result-cleared")
+"""The actions that change whether a record counts, or with which result."""
+
+
 def confirm(
     store: Store, event_id: str, secret: str | None, number: int, reason: object = None
 ) -> RecordView:
@@ -664,6 +761,8 @@ def confirm(
     why = rules.reason(reason, required=False)
     with changing(store, event_id, secret, DIRECTOR) as change:
         row = _record(change, number)
+        if row.status == ACCEPTED and _repeated(change, row, Confirmed.NAME):
+            return record(store, event_id, number)
         rules.confirmable(row)
         _correct(change, row, Confirmed(number), why)
     return record(store, event_id, number)
@@ -676,6 +775,8 @@ def exclude(
     why = rules.reason(reason)
     with changing(store, event_id, secret, DIRECTOR) as change:
         row = _record(change, number)
+        if row.status == EXCLUDED and _repeated(change, row, Excluded.NAME):
+            return record(store, event_id, number)
         rules.excludable(row)
         _correct(change, row, Excluded(number, row.status), why)
     return record(store, event_id, number)
@@ -688,9 +789,36 @@ def reinstate(
     why = rules.reason(reason)
     with changing(store, event_id, secret, DIRECTOR) as change:
         row = _record(change, number)
+        if row.status == ACCEPTED and _repeated(change, row, Reinstated.NAME):
+            return record(store, event_id, number)
         rules.reinstatable(row)
+        if change.event.pairing != "none":
+            _board_still_free(change, row)
         _correct(change, row, Reinstated(number), why)
     return record(store, event_id, number)
+
+
+def _board_still_free(change: Change, row: RecordRow) -> None:
+    """A record of a paired event counts again on its board only if no other record or
+    result took the board meanwhile."""
+    if row.placement is not None or row.board_round is None or row.board is None:
+        return
+    given = storage.result_rows(change.tx, change.event.id)
+    result = next(
+        (r.result for r in given if (r.round, r.board) == (row.board_round, row.board)), None
+    )
+    standing = next(
+        (
+            other
+            for other in storage.placed_records(change.tx, change.event.id)
+            if (other.board_round, other.board) == (row.board_round, row.board)
+            and other.placement is None
+            and other.status != EXCLUDED
+            and other.number != row.number
+        ),
+        None,
+    )
+    rules.free_board(row.board_round, row.board, result, standing, row.number)
 
 
 def set_result(
@@ -703,6 +831,10 @@ def set_result(
     with changing(store, event_id, secret, DIRECTOR) as change:
         row = _record(change, number)
         official = rules.official_result(result, rules.correctable(row))
+        if row.official_result == official and _repeated(
+            change, row, ResultSet.NAME, result=official
+        ):
+            return record(store, event_id, number)
         report = json.loads(row.report)
         action = ResultSet(number, official, report["result"], report["valid"], row.official_result)
         _correct(change, row, action, why)
@@ -716,6 +848,8 @@ def clear_result(
     why = rules.reason(reason)
     with changing(store, event_id, secret, DIRECTOR) as change:
         row = _record(change, number)
+        if row.official_result is None and _repeated(change, row, ResultCleared.NAME):
+            return record(store, event_id, number)
         _correct(change, row, ResultCleared(number, rules.clearable(row)), why)
     return record(store, event_id, number)
 
@@ -774,7 +908,8 @@ def repair(
         words = f"corrected copy of record {number} ({said}); {why}"
         read = _read_upload(source, change.event.game)
         kept = _keep(change, held.uploads + 1, sha, source, read, copy, status, seating, words)
-    return Repaired(record(store, event_id, number), kept.answer())
+        boards = seating.guide() if seating else None
+    return Repaired(record(store, event_id, number), kept.answer(boards))
 
 
 def _corrections(value: object) -> list[str]:

@@ -37,6 +37,7 @@ from arbiter.service.events.reading import (
     record,
 )
 from arbiter.service.events.rows import EventRow, RecordRow
+from arbiter.service.events.rules import placement_words
 from arbiter.service.events.store import Store
 from arbiter.service.events.views import EventSummary, RecordView
 
@@ -143,13 +144,6 @@ def error_words(report: Mapping[str, Any]) -> str:
 
 # --- whether each record counts --------------------------------------------------------------
 
-PLACEMENT_WORDS = {
-    "not-paired": "its players were not paired together in its round",
-    "seats-reversed": "its players were paired the other way round",
-    "wrong-round": "its players were not paired in the round its tags give",
-    "board-has-a-result": "its board has a result or a record already",
-}
-
 
 def counting(
     view: RecordView, reasons: Mapping[int, str | None], left_out: Mapping[int, str]
@@ -165,7 +159,7 @@ def counting(
     if view.board is not None:
         board_round, board, placement = view.board
         if placement is not None:
-            return Counting(OUT, f"does not count: {PLACEMENT_WORDS.get(placement, placement)}")
+            return Counting(OUT, f"does not count: {placement_words(placement, view.report)}")
         if not view.valid and not view.official_result:
             words = error_words(view.report)
             return Counting(OUT, f"does not count: {words}; board {board} waits for its result")

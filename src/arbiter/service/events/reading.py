@@ -21,6 +21,7 @@ from arbiter.notation.ast import Record, Tag
 from arbiter.notation.games import find_game
 from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import ACTIONS, Paired, State, correction, parse
+from arbiter.service.events.boards import BoardGuide, guide, told
 from arbiter.service.events.chain import GENESIS, Entry
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
 from arbiter.service.events.receipts import Head
@@ -170,10 +171,13 @@ def version(store: Store, event_id: str) -> int:
     return found
 
 
-def record_view(row: RecordRow, sha256: str, event: str) -> RecordView:
-    """One kept record of the event named ``event`` as ``GET .../records`` gives it."""
+def record_view(
+    row: RecordRow, sha256: str, event: str, boards: BoardGuide | None = None
+) -> RecordView:
+    """One kept record of the event named ``event`` as ``GET .../records`` gives it (with
+    ``boards``, a paired event's: what its names say of its board, or the boards it fits)."""
     header = json.loads(row.header) if row.header else None
-    return view(row, sha256, header, json.loads(row.report), event)
+    return view(row, sha256, header, json.loads(row.report), event, boards)
 
 
 def view(
@@ -182,10 +186,13 @@ def view(
     header: dict[str, Any] | None,
     report: dict[str, Any],
     event: str,
+    boards: BoardGuide | None = None,
 ) -> RecordView:
     """A record's row with its header and report (read already), as the API shows it, with
-    what a director of the event named ``event`` should look at in it."""
+    what a director of the event named ``event`` should look at in it (and in a paired
+    event, ``boards``: the warnings of its names, or the boards it fits best)."""
     official = row.official_result
+    warned, suggested = told(boards, row, header)
     return RecordView(
         record=row.number,
         upload=row.upload,
@@ -201,7 +208,9 @@ def view(
         valid=report["valid"],
         report=report,
         board=_board_of(row),
-        warnings=rules.event_tag_warnings(header["tags"], event) if header else (),
+        warnings=(rules.event_tag_warnings(header["tags"], event) if header else ()) + warned,
+        suggestions=suggested,
+        seats=row.seats if row.placement is None else None,
     )
 
 
@@ -218,7 +227,8 @@ def list_records(store: Store, event_id: str, round_number: int | None = None) -
     with storage.reading(store) as tx:
         event = event_row(tx, event_id)
         kept = storage.kept_records(tx, event_id, round_number=round_number)
-    return [record_view(row, sha256, event.name) for row, sha256 in kept]
+        boards = guide(tx, event)
+    return [record_view(row, sha256, event.name, boards) for row, sha256 in kept]
 
 
 def record(store: Store, event_id: str, number: int) -> RecordView:
@@ -228,8 +238,9 @@ def record(store: Store, event_id: str, number: int) -> RecordView:
     with storage.reading(store) as tx:
         event = event_row(tx, event_id)
         kept = storage.kept_records(tx, event_id, number=number)
+        boards = guide(tx, event) if kept else None
     row, sha256 = kept[0] if kept else (None, "")
-    return record_view(rules.found_record(row, number), sha256, event.name)
+    return record_view(rules.found_record(row, number), sha256, event.name, boards)
 
 
 def list_uploads(store: Store, event_id: str) -> list[UploadSummary]:
@@ -483,7 +494,8 @@ def records_output(store: Store, event_id: str, round_number: int | None = None)
     with storage.reading(store) as tx:
         row = event_row(tx, event_id)
         kept = storage.kept_records(tx, event_id, round_number=round_number)
-    found = [record_view(one, sha256, row.name).to_dict() for one, sha256 in kept]
+        boards = guide(tx, row)
+    found = [record_view(one, sha256, row.name, boards).to_dict() for one, sha256 in kept]
     text = json.dumps({"records": found}, ensure_ascii=False, separators=(",", ":")) + "\n"
     return RENDERINGS.put(key, Rendered(row.version, text.encode(), "application/json"))
 

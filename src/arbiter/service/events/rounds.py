@@ -27,22 +27,28 @@ from arbiter.notation.games import find_game
 from arbiter.pairing import Bye, Game, Pairing, PairingError, Player, Tournament, pair, write_trf
 from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import (
+    AS_PAIRED,
+    REVERSED,
+    SEATS,
     Board,
     BoardResultCleared,
     BoardResultSet,
     ByeGiven,
     ByeRequested,
+    Confirmed,
     PairingFacts,
     PlayerAdded,
     PlayerFacts,
     PlayerWithdrawn,
+    RecordFacts,
     RecordPlaced,
     RoundPaired,
     RoundReplaced,
     RoundUnpaired,
     State,
 )
-from arbiter.service.events.common import ACCEPTED, DIRECTOR, EXCLUDED, EventError
+from arbiter.service.events.boards import seats_by_names
+from arbiter.service.events.common import ACCEPTED, DIRECTOR, EXCLUDED, PENDING, EventError
 from arbiter.service.events.operations import Change, changing
 from arbiter.service.events.rows import (
     EventRow,
@@ -189,15 +195,35 @@ def outcome(paired: Paired, round_number: int, board: int) -> Outcome | None:
     if row is None or row.status != ACCEPTED or row.header is None:
         return None
     report = _report(row)
-    if not report.valid or report.result == "*" or report.winner_player is None:
+    if not report.valid or report.result == "*" or report.winner is None:
         return None
-    names = {facts.name: facts.number for facts in paired.players.values()}
-    winner = names.get(" ".join(report.winner_player.split()))
-    if winner not in (first, second):
+    header = json.loads(row.header)
+    colours = find_game(header["game"]).colours
+    started_as = report.winner
+    if report.swapped:  # the result's colours are those at the end of the moves played
+        started_as = colours[1] if started_as == colours[0] else colours[0]
+    if started_as not in colours[:2]:
         return None
+    reversed_seats = seats_of(row, header, _board_names(paired, first, second)) == REVERSED
+    winner = (first, second)[(started_as == colours[1]) != reversed_seats]
     forfeit = report.termination == "forfeit"
     symbol = ("+-" if forfeit else "1-0") if winner == first else ("-+" if forfeit else "0-1")
     return Outcome(symbol, winner, report.termination or "rules", _margin(report), row)
+
+
+def _board_names(paired: Paired, first: int, second: int) -> tuple[str, str]:
+    by_number = {facts.number: facts.name for facts in paired.players.values()}
+    return by_number.get(first, ""), by_number.get(second, "")
+
+
+def seats_of(row: RecordRow, header: Mapping[str, Any], board: tuple[str, str]) -> str:
+    """How the players of the record of ``row`` (read: ``header``) sit on the board it
+    stands on, whose players are named ``board`` (first seat, second): as kept when it was
+    placed; for a record placed before seats were kept, as its names say (its first colour
+    named as the board's second player, or its second as the first: reversed)."""
+    if row.seats in SEATS:
+        return row.seats
+    return seats_by_names(header, board)
 
 
 def _report(row: RecordRow) -> Report:
@@ -640,20 +666,19 @@ def set_board_result(
     fields: Mapping[str, object],
 ) -> RoundView:  # fmt: skip
     """Give a board its result (``{"result": "+-"|"-+"|"--"|"1-0"|"0-1", "reason"}``): a
-    forfeit, a double forfeit or no-show, or a game decided without a record. A board on
-    which a record counts takes no result: exclude the record first."""
+    forfeit, a double forfeit or no-show, or a game decided without a record; also on a
+    board where a record stands (the director's result counts in place of the record's,
+    which stays there). The same result given again is answered as the first time."""
     result = rules.board_result(fields.get("result"))
     why = rules.reason(fields.get("reason"))
     with changing(store, event_id, secret, DIRECTOR) as change:
         paired = read_paired(change.tx, rules.paired(change.event))
         _board(paired, round_number, board)
-        if paired.on_board(round_number, board) is not None:
-            raise EventError(
-                "board-has-a-result",
-                f"a record stands on round {round_number} board {board}: exclude it first",
-            )
-        action = BoardResultSet(round_number, board, result,
-                                paired.results.get((round_number, board)))  # fmt: skip
+        was = paired.results.get((round_number, board))
+        if was == result:
+            change.repeat(change.made_by(("board-result-set",), round=round_number, board=board))
+            return _round(paired, round_number)
+        action = BoardResultSet(round_number, board, result, was)
         change.effect(action, paired.state)
         storage.put_result(change.tx, ResultRow(event_id, round_number, board, result))
         change.log(action, why)
@@ -671,6 +696,12 @@ def clear_board_result(
         _board(paired, round_number, board)
         was = paired.results.get((round_number, board))
         if was is None:
+            cleared = change.made_by(
+                ("board-result-cleared", "board-result-set"), round=round_number, board=board
+            )
+            if cleared is not None and cleared.action == "board-result-cleared":
+                change.repeat(cleared)  # the same sent again
+                return _round(paired, round_number)
             raise EventError(
                 "no-board-result", f"round {round_number} board {board} has no result to take back"
             )
@@ -694,42 +725,54 @@ def place_record(
     store: Store, event_id: str, secret: str | None, number: int, fields: Mapping[str, object]
 ) -> RecordRow:
     """The director's decision: record ``number`` counts on ``{"round", "board"}`` (a board
-    its tags did not find: seats reversed, another round, a name misspelt), with a reason."""
+    its tags did not find: seats reversed, another round, names written otherwise), with a
+    reason, and gives the board its result; ``"seats"`` (``as-paired`` or ``reversed``)
+    says how its players sit there, by default as their names come closest to the board's.
+    The record's names are then taken as the board's players (the entry says which as
+    which). A record waiting for confirmation is confirmed by it. Refused, with why, when
+    it could not give the board a result: a record of another game or unreadable, one
+    excluded, one that gives no finished result, or a board that has one already. The same
+    placement asked again is answered as the first was."""
     why = rules.reason(fields.get("reason"))
-    round_number = fields.get("round")
-    board = fields.get("board")
-    if not all(isinstance(n, int) and not isinstance(n, bool) for n in (round_number, board)):
-        raise EventError("bad-field", "'round' and 'board' must be numbers", field="board")
-    assert isinstance(round_number, int) and isinstance(board, int)
+    round_number, board = rules.board_of_fields(fields)
+    asked = rules.seats_field(fields.get("seats"))
     with changing(store, event_id, secret, DIRECTOR) as change:
         paired = read_paired(change.tx, rules.paired(change.event))
-        _board(paired, round_number, board)
+        first, second = _board(paired, round_number, board)
         row = storage.record_row(change.tx, event_id, number) if rules.names_a_row(number) else None
         found = rules.found_record(row, number)
-        standing = paired.on_board(round_number, board)
-        if (
-            standing is not None
-            and standing.number != number
-            or ((round_number, board) in paired.results)
+        if (found.board_round, found.board, found.placement) == (round_number, board, None) and (
+            found.status != EXCLUDED and asked in (None, found.seats)
         ):
-            raise EventError(
-                "board-has-a-result",
-                f"round {round_number} board {board} has a result or a record already",
-            )
-        action = RecordPlaced(number, round_number, board, found.placement)
-        state = State(records={number: _facts(found)})
-        effect = change.effect(action, state)
-        facts = effect.records[number]
-        placed = replace(found, board_round=facts.board_round, board=facts.board,
-                         placement=facts.placement)  # fmt: skip
+            change.repeat(change.made_by(("record-placed",), record=number)
+                          or change.made_by(("uploaded",), upload=found.upload))  # fmt: skip
+            return found
+        header = rules.placeable(found, json.loads(found.report))
+        rules.free_board(round_number, board, paired.results.get((round_number, board)),
+                         paired.on_board(round_number, board), number)  # fmt: skip
+        names = _board_names(paired, first, second)
+        seats = asked or seats_by_names(header, names)
+        colours = find_game(header["game"]).colours
+        written = tuple(str(header["players"].get(c) or "") for c in colours[:2])
+        as_seated = (written[0], written[1]) if seats == AS_PAIRED else (written[1], written[0])
+        state = State(records={number: _facts(found)}, players=paired.players,
+                      pairings=paired.pairings)  # fmt: skip
+        if found.status == PENDING:  # placed by the director: it counts
+            confirmed = Confirmed(number)
+            state = state.after(change.effect(confirmed, state))
+            change.log(confirmed, f"placed on round {round_number} board {board}: {why}")
+        action = RecordPlaced(number, round_number, board, found.placement, seats, as_seated)
+        facts = change.effect(action, state).records[number]
+        placed = replace(
+            found, status=facts.status, board_round=facts.board_round, board=facts.board,
+            placement=facts.placement, seats=facts.seats,
+        )  # fmt: skip
         storage.update_record(change.tx, placed)
         change.log(action, why)
         return placed
 
 
-def _facts(row: RecordRow) -> Any:
-    from arbiter.service.events.actions import RecordFacts
-
+def _facts(row: RecordRow) -> RecordFacts:
     return RecordFacts.of(row)
 
 
@@ -746,28 +789,37 @@ class Seats:
 
 
 def seats(tx: Tx, event: EventRow) -> Seats:
-    paired = read_paired(tx, event)
+    return seats_of_paired(read_paired(tx, event))
+
+
+def seats_of_paired(paired: Paired) -> Seats:
+    """Where records find their boards in the event ``paired`` holds."""
     taken = {key for key in paired.results}
     taken |= {
         (row.board_round, row.board)
         for row in paired.placed
         if row.placement is None and row.status != EXCLUDED and row.board_round and row.board
     }
-    seating = rules.Seating(
-        numbers={" ".join(f.name.split()): f.number for f in paired.players.values()},
-        boards={r: f.boards for r, f in paired.pairings.items()},
-        taken=frozenset(taken),
+    seating = rules.Seating.of(
+        {f.number: f.name for f in paired.players.values()},
+        {r: f.boards for r, f in paired.pairings.items()},
+        taken,
     )
-    return Seats(seating, find_game(event.game).colours)
+    return Seats(seating, find_game(paired.event.game).colours)
 
 
 def place(
-    found: Seats, header: Mapping[str, Any] | None, round_number: int | None
+    found: Seats,
+    header: Mapping[str, Any] | None,
+    round_number: int | None,
+    report: Mapping[str, Any] | None = None,
 ) -> tuple[Seats, tuple[int | None, int | None, str | None]]:
     """Where a record with ``header`` stands, and the seats with its board taken if it
-    counts there (a second record of the same board in one upload finds it taken)."""
+    counts there (a second record of the same board in one upload finds it taken). A
+    record without a header stands on no board: one of another game (``wrong-game``, its
+    ``report`` says), or one that could not be read (``unreadable``)."""
     if header is None:
-        return found, (round_number, None, "not-paired")
+        return found, (round_number, None, unplaced_why(report))
     players = header.get("players", {})
     first, second = players.get(found.colours[0]), players.get(found.colours[1])
     where = rules.placement(round_number, first, second, found.seating)
@@ -777,14 +829,14 @@ def place(
     return found, where
 
 
-# --- standings and TRF ----------------------------------------------------------------------
+def unplaced_why(report: Mapping[str, Any] | None) -> str:
+    """Why a record without a header stands on no board: ``wrong-game`` (its report's first
+    error says it is a game of another game), else ``unreadable``."""
+    errors = (report or {}).get("errors") or [{}]
+    return "wrong-game" if errors[0].get("code") == "wrong-game" else "unreadable"
 
-PLACEMENT_WORDS = {
-    "not-paired": "its players were not paired together in its round",
-    "seats-reversed": "its players were paired the other way round (first seat, second seat)",
-    "wrong-round": "its players were not paired in the round its tags give",
-    "board-has-a-result": "its board has a result or a record already",
-}
+
+# --- standings and TRF ----------------------------------------------------------------------
 
 
 def paired_table(tx: Tx, event: EventRow, *, upto: int | None = None) -> EventStandings:
@@ -814,7 +866,11 @@ def paired_table(tx: Tx, event: EventRow, *, upto: int | None = None) -> EventSt
         for n, kind, points in facts.byes
     ]
     excluded = [
-        Exclusion(*_where(row), row.placement, PLACEMENT_WORDS.get(row.placement, row.placement))
+        Exclusion(
+            *_where(row),
+            row.placement,
+            rules.placement_words(row.placement, json.loads(row.report)),
+        )  # fmt: skip
         for row in storage.record_rows(tx, event.id)
         if row.placement is not None and row.status != EXCLUDED
     ]

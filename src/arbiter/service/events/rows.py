@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields
 from arbiter.notation.sources import Notation
 
 __all__ = [
+    "AnswerRow",
     "ChainEnd",
     "ChangeFacts",
     "EventRow",
@@ -92,6 +93,7 @@ class RecordRow:
     board_round: int | None = None
     board: int | None = None
     placement: str | None = None
+    seats: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +203,21 @@ class ResultRow:
     round: int
     board: int
     result: str
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRow:
+    """One row of ``idempotency``: a key's answer as kept (its scope: the event, or the
+    empty id of a creation; the key's SHA-256; the request's; the trail's last entry once
+    the change was made; the status and sealed body once the answer was made)."""
+
+    scope: str
+    key_hash: str
+    fingerprint: str
+    entry: int | None
+    status: int | None
+    body: bytes | None
+    created_at: str
 
 
 def columns(

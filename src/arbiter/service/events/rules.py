@@ -11,7 +11,6 @@ from __future__ import annotations
 import codecs
 import json
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +35,7 @@ from arbiter.service.events.common import (
     UPLOAD,
     EventError,
 )
+from arbiter.service.events.names import name_key, plain_name
 from arbiter.service.events.rows import EventRow, RecordRow, TokenRow
 from arbiter.service.events.views import RecordWarning
 
@@ -614,13 +614,6 @@ def _player_id(value: object) -> str | None:
     return value
 
 
-def name_key(name: str) -> str:
-    """A name as it is compared for likeness: its accents taken away (``Ilić`` is ``Ilic``),
-    in lower case, its runs of white space one space."""
-    plain = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
-    return " ".join(plain.casefold().split())
-
-
 def player_name(given: NewPlayer, names: Iterable[str]) -> str:
     """The new player's name, unless a player has it already (``duplicate-player``), or one
     has a name that differs from it only by case, accents or spacing and the request did
@@ -807,12 +800,41 @@ def board_result(value: object) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Seating:
-    """What placing a record needs of a paired event: each player's pairing number by name,
-    each paired round's boards, and the boards that already have a result or a record."""
+    """What placing a record needs of a paired event: each player's pairing number by name
+    (``numbers``, names as kept) and by the name's folded key (``folded``: a key two players
+    share names neither), each paired round's boards, and the boards that already have a
+    result or a record."""
 
     numbers: Mapping[str, int]
     boards: Mapping[int, tuple[tuple[int, int], ...]]
     taken: frozenset[tuple[int, int]]
+    folded: Mapping[str, int]
+
+    @classmethod
+    def of(
+        cls, names: Mapping[int, str], boards: Mapping[int, tuple[tuple[int, int], ...]],
+        taken: Iterable[tuple[int, int]],
+    ) -> Seating:  # fmt: skip
+        """The seating of players named ``names`` (by pairing number)."""
+        keys: dict[str, int | None] = {}
+        for number, name in names.items():
+            key = name_key(name)
+            keys[key] = None if key in keys else number
+        return cls(
+            numbers={plain_name(name): number for number, name in names.items()},
+            boards=boards,
+            taken=frozenset(taken),
+            folded={key: number for key, number in keys.items() if number is not None},
+        )
+
+    def number(self, name: str | None) -> int | None:
+        """The pairing number of the player ``name`` (a record's) names: written as the
+        player's name is, else after folding case, spacing, accents and the order of its
+        parts (:func:`.names.name_key`), when that finds one player only."""
+        if not name:
+            return None
+        exact = self.numbers.get(plain_name(name))
+        return exact if exact is not None else self.folded.get(name_key(name))
 
 
 def placement(
@@ -820,12 +842,12 @@ def placement(
 ) -> tuple[int | None, int | None, str | None]:
     """Where a record of ``round_number`` between ``first`` (the player in the first seat)
     and ``second`` counts: (round, board, None) on the board of those players in that
-    order; else (round, board or None, why not): ``wrong-round`` (no such round paired, or
-    the two played another round), ``not-paired`` (they were not paired together, or one is
-    not a player), ``seats-reversed`` (their board has them the other way round),
-    ``board-has-a-result``."""
-    a = seating.numbers.get(_plain(first)) if first else None
-    b = seating.numbers.get(_plain(second)) if second else None
+    order (their names as the players' are written, or the same after folding: see
+    :meth:`Seating.number`); else (round, board or None, why not): ``wrong-round`` (no
+    such round paired, or the two played another round), ``not-paired`` (they were not
+    paired together, or one is not a player), ``seats-reversed`` (their board has them the
+    other way round), ``board-has-a-result``."""
+    a, b = seating.number(first), seating.number(second)
     if round_number is None or round_number not in seating.boards:
         return round_number, None, "wrong-round"
     if a is None or b is None:
@@ -843,8 +865,92 @@ def placement(
     return round_number, None, "not-paired"
 
 
-def _plain(name: str) -> str:
-    return " ".join(name.split())
+def board_of_fields(fields: Mapping[str, object]) -> tuple[int, int]:
+    """The round and board a request names (``{"round", "board"}``; ``7.0`` is JSON's 7)."""
+    found = []
+    for name in ("round", "board"):
+        value = fields.get(name)
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_NUMBER:
+            raise EventError("bad-field", f"'{name}' must be a whole number from 1", field=name)
+        found.append(value)
+    return found[0], found[1]
+
+
+def seats_field(value: object) -> str | None:
+    """How a record placed on a board sits there: ``as-paired`` (its first colour in the
+    board's first seat) or ``reversed``; None: as its names say."""
+    if value is None:
+        return None
+    if value not in ("as-paired", "reversed"):
+        raise EventError("bad-field", "'seats' must be as-paired or reversed", field="seats")
+    return str(value)
+
+
+def placeable(row: RecordRow, report: Mapping[str, Any]) -> dict[str, Any]:
+    """The header of a record the director may place on a board: one of the event's game
+    that could be read, not excluded, and that gives a finished result (its official
+    result, or the adjudicator's), so that the board has its result once it stands there."""
+    if row.header is None:
+        why = placement_words(row.placement or "unreadable", report)
+        raise EventError("cannot-place", f"record {row.number} cannot stand on a board: {why}")
+    if row.status == EXCLUDED:
+        raise EventError(
+            "already-excluded",
+            f"record {row.number} is excluded: count it again before placing it",
+        )
+    finished = report.get("valid") and report.get("result") not in (None, "*")
+    if row.official_result is None and not finished:
+        errors = report.get("errors") or []
+        said = f" ({errors[0].get('code')}: {errors[0].get('message')})" if errors else ""
+        raise EventError(
+            "cannot-place",
+            f"record {row.number} gives no finished result{said}: set its official result "
+            "first, or give the board its result by hand",
+        )
+    header: dict[str, Any] = json.loads(row.header)
+    return header
+
+
+def free_board(
+    round_number: int, board: int, result: str | None, standing: RecordRow | None, number: int
+) -> None:
+    """A board a record is placed on has no result yet: none given by the director
+    (``result``) and no other record standing there (``standing``)."""
+    if result is not None:
+        raise EventError(
+            "board-has-a-result",
+            f"round {round_number} board {board} has the result {result}, given by the "
+            "director: take it back first",
+        )
+    if standing is not None and standing.number != number:
+        raise EventError(
+            "board-has-a-result",
+            f"record {standing.number} stands on round {round_number} board {board}: "
+            "exclude it first",
+            record=standing.number,
+        )
+
+
+PLACEMENT_WORDS = {
+    "not-paired": "its players were not paired together in its round",
+    "seats-reversed": "its players were paired the other way round (first seat, second seat)",
+    "wrong-round": "its players were not paired in the round its tags give",
+    "board-has-a-result": "its board has a result or a record already",
+    "unreadable": "it could not be read, so it names no players",
+}
+"""Why a record of a paired event stands on no board, in the words every page, the
+standings and the TRF use."""
+
+
+def placement_words(placement: str, report: Mapping[str, Any] | None = None) -> str:
+    """Why a record stands on no board, in words; for a record of another game, its
+    report's first error says which (the one wording of such a record everywhere)."""
+    if placement == "wrong-game":
+        errors = (report or {}).get("errors") or [{}]
+        return str(errors[0].get("message") or "the record is a game of another game")
+    return PLACEMENT_WORDS.get(placement, placement)
 
 
 # --- what an upload holds -----------------------------------------------------------------

@@ -41,6 +41,7 @@ from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from arbiter.service.events.chain import Entry
 from arbiter.service.events.common import ACCEPTED, DIRECTOR, RowsRefused
 from arbiter.service.events.rows import (
+    AnswerRow,
     ChainEnd,
     ChangeFacts,
     EventRow,
@@ -60,6 +61,7 @@ from arbiter.service.events.rows import (
 from arbiter.service.events.store import (
     Store,
     events,
+    idempotency,
     log,
     pairings,
     players,
@@ -94,10 +96,14 @@ __all__ = [
     "insert_records",
     "insert_token",
     "insert_upload",
+    "keep_answer",
+    "keep_request",
     "keep_upload",
+    "kept_answer",
     "kept_records",
     "last_change",
     "last_entry",
+    "latest_entry",
     "list_events",
     "lock_event",
     "orphan_event_ids",
@@ -464,6 +470,25 @@ def append_entry(tx: Tx, entry: Entry) -> None:
     tx.connection.execute(insert(log).values(**entry.row()))
 
 
+def latest_entry(
+    tx: Tx, event_id: str, actions: Sequence[str], about: Mapping[str, int]
+) -> Entry | None:
+    """The event's last entry of one of ``actions`` whose details give each key of
+    ``about`` its number (``{"record": 5}``, ``{"round": 2, "board": 3}``): the entry that
+    made what a change sent again finds made already. Details are kept as JSON with their
+    keys sorted, so a number stands after its key, followed by a comma or the end of the
+    object; each candidate is checked on its details as read."""
+    query = select(log).where(log.c.event_id == event_id, log.c.action.in_(list(actions)))
+    for key, number in about.items():
+        said = f'"{key}": {int(number)}'
+        query = query.where(log.c.details.like(f"%{said},%") | log.c.details.like(f"%{said}}}%"))
+    for row in tx.connection.execute(query.order_by(log.c.number.desc()).limit(50)):
+        entry = Entry.from_row(row._asdict())
+        if all(entry.details.get(key) == number for key, number in about.items()):
+            return entry
+    return None
+
+
 def entries(tx: Tx, event_id: str) -> list[Entry]:
     """The event's trail, in order."""
     rows = tx.connection.execute(
@@ -638,6 +663,7 @@ def update_record(tx: Tx, row: RecordRow) -> None:
             board_round=row.board_round,
             board=row.board,
             placement=row.placement,
+            seats=row.seats,
         )
     )
 
@@ -786,6 +812,52 @@ def placed_records(tx: Tx, event_id: str) -> list[RecordRow]:
         .order_by(records.c.number)
     )
     return [RecordRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+# --- answers kept for an Idempotency-Key ----------------------------------------------------
+
+
+def kept_answer(tx: Tx, scope: str, key_hash: str) -> AnswerRow | None:
+    """The answer kept for a key in ``scope`` (an event's id, or the empty id of a
+    creation), if any."""
+    row = tx.connection.execute(
+        select(idempotency).where(
+            idempotency.c.event_id == scope, idempotency.c.key_hash == key_hash
+        )
+    ).first()
+    if row is None:
+        return None
+    found = row._asdict()
+    body = found["body"]
+    return AnswerRow(
+        scope, key_hash, found["fingerprint"], found["entry"], found["status"],
+        None if body is None else bytes(body), found["created_at"],
+    )  # fmt: skip
+
+
+def keep_request(tx: Tx, row: AnswerRow, forget_before: str) -> None:
+    """Keep a key's request (its answer to come), in the change it made; forget the answers
+    of ``scope`` kept before ``forget_before``."""
+    tx.connection.execute(
+        delete(idempotency).where(
+            idempotency.c.event_id == row.scope, idempotency.c.created_at < forget_before
+        )
+    )
+    tx.connection.execute(
+        insert(idempotency).values(
+            event_id=row.scope, key_hash=row.key_hash, fingerprint=row.fingerprint,
+            entry=row.entry, status=row.status, body=row.body, created_at=row.created_at,
+        )
+    )  # fmt: skip
+
+
+def keep_answer(tx: Tx, scope: str, key_hash: str, status: int, body: bytes) -> None:
+    """The answer to a key's request, once made."""
+    tx.connection.execute(
+        update(idempotency)
+        .where(idempotency.c.event_id == scope, idempotency.c.key_hash == key_hash)
+        .values(status=status, body=body)
+    )
 
 
 # --- an archive's rows --------------------------------------------------------------------

@@ -56,6 +56,7 @@ __all__ = [
     "default_url",
     "engine_url",
     "events",
+    "idempotency",
     "log",
     "metadata",
     "open_store",
@@ -145,11 +146,16 @@ records = Table(
     Column("board_round", Integer, nullable=True),
     Column("board", Integer, nullable=True),
     Column("placement", String(30), nullable=True),
+    Column("seats", String(10), nullable=True),
     PrimaryKeyConstraint("event_id", "number"),
     ForeignKeyConstraint(["event_id", "upload"], ["uploads.event_id", "uploads.number"]),
 )
 """Each record of each upload: what standings need of it (``header``), its report, whether
-it counts (``status``) and the director's official result if one was set."""
+it counts (``status``) and the director's official result if one was set; in a paired event,
+the board it stands on (``board_round``, ``board``) or why it stands on none
+(``placement``), and how its players sit there (``seats``: ``as-paired``, its first colour
+in the board's first seat, or ``reversed``; null in a record placed before seats were
+kept, whose seats follow from its players' names)."""
 
 log = Table(
     "log",
@@ -228,6 +234,25 @@ results = Table(
     ForeignKeyConstraint(["event_id"], ["events.id"]),
 )
 """The results the director gave boards without a record (a forfeit, a double forfeit)."""
+
+idempotency = Table(
+    "idempotency",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("key_hash", String(64), nullable=False),
+    Column("fingerprint", String(64), nullable=False),
+    Column("entry", Integer, nullable=True),
+    Column("status", Integer, nullable=True),
+    Column("body", LargeBinary, nullable=True),
+    Column("created_at", String(32), nullable=False),
+    PrimaryKeyConstraint("event_id", "key_hash"),
+)
+"""The answers to changes sent with an ``Idempotency-Key``, by event (the empty id for an
+event's creation) and the key's SHA-256: the SHA-256 of the request it came with
+(``fingerprint``), the last entry of the trail once the change was made, and the answer
+(``status``, ``body``: encrypted with a key derived from the client's key, so that the
+table holds no secret a client was given; both null until the answer is made). Not part of
+the trail: a cache of answers, kept a day."""
 
 APPEND_ONLY = ("log", "uploads")
 """The tables whose rows the database itself refuses to change or delete (triggers)."""

@@ -16,6 +16,7 @@ from arbiter.service.events.receipts import Head
 from arbiter.service.events.rows import TokenRow, UploadInfo
 
 __all__ = [
+    "BoardSuggestion",
     "Created",
     "EventSummary",
     "IssuedToken",
@@ -104,6 +105,39 @@ class RecordWarning:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardSuggestion:
+    """A board a record that stands on none may belong to: its round and number, its
+    players (names and pairing numbers, first seat first), how the record's players would
+    sit there (``seats``), and how alike the names are (``likeness``, 0 to 1)."""
+
+    round: int
+    board: int
+    first: str
+    second: str
+    first_number: int
+    second_number: int
+    seats: str
+    likeness: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "board": self.board,
+            "first": self.first,
+            "second": self.second,
+            "first_number": self.first_number,
+            "second_number": self.second_number,
+            "seats": self.seats,
+            "likeness": self.likeness,
+        }
+
+    @property
+    def words(self) -> str:
+        """``round 2 board 3, Ana Ruiz v Bo Chen``."""
+        return f"round {self.round} board {self.board}, {self.first} v {self.second}"
+
+
+@dataclass(frozen=True, slots=True)
 class RecordView:
     """One kept record as ``GET .../records`` gives it: its place, status, the result that
     counts beside the adjudicator's, what a director should look at (``warnings``), and
@@ -126,6 +160,10 @@ class RecordView:
     """In a paired event: the round and board the record stands on, and why it counts on
     none (``not-paired``, ``seats-reversed``, ``wrong-round``, ``board-has-a-result``)."""
     warnings: tuple[RecordWarning, ...] = ()
+    suggestions: tuple[BoardSuggestion, ...] = ()
+    """In a paired event, for a record that stands on no board: the boards it fits best."""
+    seats: str | None = None
+    """In a paired event, for a record that stands on a board: how its players sit there."""
 
     def to_dict(self) -> dict[str, Any]:
         shown = {
@@ -146,7 +184,13 @@ class RecordView:
         }
         if self.board is not None:
             board_round, board, placement = self.board
-            shown |= {"board_round": board_round, "board": board, "placement": placement}
+            shown |= {
+                "board_round": board_round,
+                "board": board,
+                "placement": placement,
+                "seats": self.seats,
+                "suggestions": [one.to_dict() for one in self.suggestions],
+            }
         return shown
 
 

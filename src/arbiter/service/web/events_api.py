@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 
+from arbiter.service.events.idempotency import Replayed
 from arbiter.service.web.errors import ApiError
 from arbiter.service.web.inputs import request_sources
 
@@ -88,6 +89,14 @@ STATUS: dict[Code, int] = {
     "no-board-result": 409,
     "already-withdrawn": 409,
     "too-many-players": 422,
+    "cannot-place": 422,
+    "player-was-paired": 409,
+    "no-such-bye": 404,
+    "not-withdrawn": 409,
+    "player-changed": 409,
+    "idempotency-key-reused": 422,
+    "request-in-progress": 409,
+    "bad-name": 400,
 }
 """The HTTP status of each refusal of the events layer (``spec/events.md`` §8): the one place
 where a domain error becomes HTTP."""
@@ -127,9 +136,36 @@ def server_key() -> ServerKey:
 
 @bp.before_request
 def _nothing_written_yet() -> None:
-    from arbiter.service.events.operations import WRITTEN
+    """A request starts with nothing written, and with the ``Idempotency-Key`` it was sent
+    with, if any (a change sent again with its key is answered as the first time)."""
+    from arbiter.service.events.idempotency import ANSWERING, KEYED, request_key
+    from arbiter.service.events.operations import REPEATED, WRITTEN
 
     WRITTEN.set(None)
+    REPEATED.set(False)
+    ANSWERING.set(None)
+    KEYED.set(None)
+    key = request.headers.get(IDEMPOTENCY_KEY)
+    if key is None or request.method not in WRITES:
+        return
+    uploading = UPLOAD_PATH.fullmatch(request.path) is not None  # its sources are hashed later
+    data = b"" if uploading else request.get_data(cache=True)
+    with refusals():
+        KEYED.set(request_key(key, request.method, request.path, bearer(), data))
+
+
+IDEMPOTENCY_KEY = "Idempotency-Key"
+REPLAYED = "Idempotent-Replayed"
+"""The header a change's answer carries when it is the answer of the same change made before
+(sent again with its key, or found made already)."""
+
+
+@bp.errorhandler(Replayed)
+def _replayed(done: Replayed) -> Response:
+    """The answer kept for a change sent again with its key: as it was, receipt and all."""
+    response = Response(done.body, status=done.status, content_type="application/json")
+    response.headers[REPLAYED] = "true"
+    return response
 
 
 @bp.after_request
@@ -137,12 +173,16 @@ def _with_receipt(response: Response) -> Response:
     """Sign the head of the event a write changed (the entry it appended; for a write that
     appended none, such as the same bytes sent again, the event's head) and put the
     receipt in the JSON answer (``spec/events.md`` §6)."""
-    from arbiter.service.events.operations import WRITTEN
+    from arbiter.service.events.operations import REPEATED, WRITTEN
     from arbiter.service.events.reading import chain_head
     from arbiter.service.events.receipts import Head
 
     if request.method not in WRITES or not 200 <= response.status_code < 300:
         return response
+    if response.headers.get(REPLAYED):  # the first answer, receipt and all
+        return response
+    if REPEATED.get():
+        response.headers[REPLAYED] = "true"
     answer = response.get_json(silent=True) if response.is_json else None
     if not isinstance(answer, dict) or request.endpoint == "events.verify_receipts":
         return response
@@ -156,7 +196,27 @@ def _with_receipt(response: Response) -> Response:
         head = call(chain_head, event_id)
     answer["receipt"] = server_key().sign(head).to_dict()
     response.set_data(current_app.json.dumps(answer))
+    _keep_answer(response)
     return response
+
+
+def _keep_answer(response: Response) -> None:
+    """Keep the answer to a change made with an ``Idempotency-Key``, for the same request
+    sent again. The change is made whatever happens here: a database that fails now leaves
+    the key waiting (``request-in-progress``), never the change undone or made twice."""
+    from arbiter.service.events.common import DatabaseError
+    from arbiter.service.events.idempotency import ANSWERING
+    from arbiter.service.events.operations import keep_answer
+
+    answering = ANSWERING.get()
+    if answering is None:
+        return
+    ANSWERING.set(None)
+    scope, key = answering
+    try:
+        keep_answer(store(), scope, key, response.status_code, response.get_data())
+    except DatabaseError as err:
+        current_app.logger.error("the answer to a keyed change was not kept: %s", err)
 
 
 def _refuse(err: EventError) -> NoReturn:

@@ -1,0 +1,97 @@
+"""Players' names as people write them (``spec/pairings.md`` §8): the same player is
+``Ana Ruiz`` on the desk, ``ana ruiz`` on one scoresheet, ``Ruiz, Ana`` on another and
+``Ilic`` for ``Ilić`` on a third. A record finds its board by its names compared after
+folding case, spacing, accents and the ``Surname, Given`` order (:func:`name_key`), and says
+what was folded (:func:`folded_words`); a record that fits no board is answered with the
+boards whose players' names come closest (:func:`likeness`).
+
+Plain functions of text: no database, no face.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from difflib import SequenceMatcher
+
+__all__ = ["FOLDS", "folded_words", "likeness", "name_key", "plain_name"]
+
+_UNDECOMPOSED = str.maketrans(
+    {"ø": "o", "đ": "d", "ł": "l", "ħ": "h", "ı": "i", "ŧ": "t", "æ": "ae", "œ": "oe",
+     "þ": "th", "ð": "d"}
+)  # fmt: skip
+"""Letters that Unicode does not write as a base letter and an accent (so that taking the
+accents away leaves them as they are), and the letters people type for them."""
+
+
+def plain_name(name: str) -> str:
+    """``name`` with its runs of white space made one space, and none at either end: how a
+    name is kept, and compared exactly."""
+    return " ".join(name.split())
+
+
+def _given_first(name: str) -> str:
+    """``Ruiz, Ana`` as ``Ana Ruiz``: a name with one comma, a word or more on each side, is
+    the ``Surname, Given`` order of lists and scoresheets."""
+    surname, comma, given = name.partition(",")
+    if comma and "," not in given and surname.strip() and given.strip():
+        return f"{given.strip()} {surname.strip()}"
+    return name
+
+
+def _unaccented(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_UNDECOMPOSED)
+
+
+def _folded(
+    name: str, *, order: bool = True, case: bool = True, accents: bool = True, spacing: bool = True
+) -> str:
+    """``name`` with the folds asked for made."""
+    if order:
+        name = _given_first(name)
+    if case:
+        name = name.casefold()
+    if accents:
+        name = _unaccented(name)
+    return plain_name(name) if spacing else name
+
+
+def name_key(name: str) -> str:
+    """A name as it is compared for likeness: in the ``Given Surname`` order, in lower case,
+    without accents (``Ilić`` is ``ilic``, ``Søren`` is ``soren``), its runs of white space
+    one space. Two names with one key are the same name written two ways."""
+    return _folded(name)
+
+
+FOLDS = {
+    "order": "the order Surname, Given",
+    "case": "case",
+    "accents": "accents",
+    "spacing": "spacing",
+}
+"""The folds of :func:`name_key`, and their words."""
+
+
+def folded_words(written: str, known: str) -> str:
+    """What :func:`name_key` folds to find ``known`` (a player's name) in ``written`` (a
+    name in a record), in words: each fold without which the two would differ
+    (``case and accents``); empty when the two are the same text."""
+    if written == known:
+        return ""
+    needed = [
+        words
+        for fold, words in FOLDS.items()
+        if _folded(written, **{fold: False}) != _folded(known, **{fold: False})
+    ]
+    return ", ".join(needed[:-1]) + " and " + needed[-1] if len(needed) > 1 else "".join(needed)
+
+
+def likeness(written: str, known: str) -> float:
+    """How alike two names are, from 0 (nothing alike) to 1 (one name written two ways), on
+    their folded forms: what ranks the boards a record that fits none may belong to."""
+    a, b = name_key(written), name_key(known)
+    if a == b:
+        return 1.0
+    if not a or not b:
+        return 0.0
+    return SequenceMatcher(None, a, b, autojunk=False).ratio()

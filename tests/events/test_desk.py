@@ -1,0 +1,370 @@
+"""The desk forgives (spec/pairings.md §8, spec/events.md §5): a record finds its board by
+names written as people write them, a record that fits no board is answered with the boards
+it fits best, placing a record either gives its board the result or is refused with why, a
+board can always be given its result by hand, and the same change sent twice is one change.
+On SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+import arbiter
+from arbiter.notation.ast import Tag
+from arbiter.notation.grn_writer import write_grn
+from tests.events.conftest import bearer, body
+
+PLAYERS = [("Ana Ruiz", 2000), ("Bo Chen", 1900), ("Ilić", 1800), ("P5", 1700)]
+
+
+def game(
+    event: str, round_number: int, blue: str, orange: str, winner: str, *, swap: bool = False
+) -> str:
+    """A short legal Pilo game between ``blue`` and ``orange`` (the colours at the start),
+    won by ``winner`` by resignation; with ``swap``, Orange takes the pie at its first turn,
+    so that the result names the winner by the colour they end with."""
+    played = arbiter.Game("Pilo", 6)
+    played.play(next(iter(played.legal_moves())))
+    if swap:
+        played.play(next(m for m in played.legal_moves() if "Swap" in type(m).__name__))
+    for _ in range(3):
+        played.play(next(iter(played.legal_moves())))
+    ends_blue = blue if not swap else orange
+    colour = "Blue" if winner == ends_blue else "Orange"
+    record = played.record().replace(
+        tags=(Tag("Event", event), Tag("Round", str(round_number))),
+        players=(("Blue", blue), ("Orange", orange)),
+        result=f"{colour}+R",
+    )
+    return write_grn(record)
+
+
+class Desk:
+    """An event run through the API, as the desk runs it."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        made = client.post(
+            "/api/v1/events",
+            json={"name": "Desk Open", "game": "Pilo", "rounds": 3, "pairing": "dutch"},
+        )
+        assert made.status_code == 201, made.json
+        self.id, self.token = body(made)["id"], body(made)["token"]
+        self.base = f"/api/v1/events/{self.id}"
+
+    def ask(self, method: str, path: str, payload: Any = None, **headers: str) -> Any:
+        return self.client.open(
+            f"{self.base}{path}",
+            method=method,
+            json=payload,
+            headers={**bearer(self.token), **headers},
+        )
+
+    def ok(self, method: str, path: str, payload: Any = None) -> dict[str, Any]:
+        answer = self.ask(method, path, payload)
+        assert 200 <= answer.status_code < 300, answer.json
+        return body(answer)
+
+    def upload(self, text: str) -> dict[str, Any]:
+        answer = self.client.post(
+            f"{self.base}/records",
+            data=text.encode(),
+            content_type="text/plain",
+            headers=bearer(self.token),
+        )
+        assert answer.status_code in (200, 201), answer.json
+        [kept] = body(answer)["uploads"][0]["records"]
+        return kept
+
+    def round(self, number: int) -> dict[str, Any]:
+        return body(self.client.get(f"{self.base}/rounds/{number}"))
+
+    def trail(self) -> list[dict[str, Any]]:
+        return body(self.client.get(f"{self.base}/log"))["log"]
+
+    def verified(self) -> None:
+        assert body(self.client.get(f"{self.base}/verify"))["problems"] == []
+
+
+@pytest.fixture
+def desk(client: FlaskClient) -> Desk:
+    made = Desk(client)
+    made.ok("POST", "/players", {"players": [{"name": n, "rating": r} for n, r in PLAYERS]})
+    made.ok("POST", "/rounds")
+    return made
+
+
+def boards_of(desk: Desk, number: int) -> dict[int, tuple[str, str]]:
+    return {b["board"]: (b["first"], b["second"]) for b in desk.round(number)["boards"]}
+
+
+def loose(name: str) -> str:
+    """``name`` as a scoresheet might write it: another case, accents, order or spacing."""
+    return {
+        "Ana Ruiz": "Ruiz, Ana",
+        "Bo Chen": "Bo  Chen ",
+        "Ilić": "Ilic",
+        "P5": "p5",
+    }[name]
+
+
+def test_records_find_their_board_by_names_written_otherwise(desk: Desk) -> None:
+    for board, (first, second) in boards_of(desk, 1).items():
+        kept = desk.upload(game("Desk Open", 1, loose(first), loose(second), loose(first)))
+        assert (kept["board_round"], kept["board"], kept["placement"]) == (1, board, None)
+        assert kept["seats"] == "as-paired" and kept["suggestions"] == []
+        [warning] = [w for w in kept["warnings"] if w["code"] == "names-folded"]
+        for name in (first, second):
+            assert f"is {name} (" in warning["message"]
+    words = " ".join(
+        w["message"]
+        for r in body(desk.client.get(f"{desk.base}/records"))["records"]
+        for w in r["warnings"]
+    )
+    assert "(the order Surname, Given)" in words and "(accents)" in words and "(case)" in words
+    assert "(spacing)" in words
+    finished = desk.round(1)
+    assert finished["waiting"] == [] and [b["result"] for b in finished["boards"]] == ["1-0"] * 2
+    assert desk.ask("POST", "/rounds").status_code == 201  # the next round pairs
+    desk.verified()
+
+
+def test_two_players_folding_to_one_name_are_not_guessed(client: FlaskClient) -> None:
+    desk = Desk(client)
+    desk.ok("POST", "/players", {"players": [{"name": "Ilić"}, {"name": "Ilic", "confirm": True},
+                                             {"name": "Ann"}, {"name": "Bo"}]})  # fmt: skip
+    desk.ok("POST", "/rounds")
+    board, (first, second) = next(
+        (n, b) for n, b in boards_of(desk, 1).items() if "Ilić" in b and "Ilic" not in b
+    )
+    written = ["ILIC" if name == "Ilić" else name for name in (first, second)]
+    kept = desk.upload(game("Desk Open", 1, written[0], written[1], written[0]))
+    assert kept["placement"] == "not-paired"  # ILIC could be either player: no guess
+    assert (1, board) in {(one["round"], one["board"]) for one in kept["suggestions"]}
+    exact = desk.upload(game("Desk Open", 1, first, second, first))
+    assert exact["placement"] is None  # exact names always find their players
+
+
+def test_a_record_that_fits_no_board_is_told_the_boards_it_fits_and_placed_in_one_go(
+    desk: Desk,
+) -> None:
+    boards = boards_of(desk, 1)
+    first, second = boards[1]
+    # a scoresheet with a misspelt name, the seats the other way round
+    kept = desk.upload(game("Desk Open", 1, second, first[:-1] + "x", second))
+    assert kept["placement"] == "not-paired" and kept["board"] is None
+    best = kept["suggestions"][0]
+    assert (best["round"], best["board"], best["seats"]) == (1, 1, "reversed")
+    assert (best["first"], best["second"]) == (first, second) and 0.5 < best["likeness"] < 1
+    listed = body(desk.client.get(f"{desk.base}/records/{kept['record']}"))
+    assert listed["suggestions"][0] == best  # the same on the record's own read
+    placed = desk.ok(
+        "POST",
+        f"/records/{kept['record']}/place",
+        {"round": 1, "board": 1, "seats": best["seats"], "reason": "scoresheet misspelt"},
+    )
+    assert (placed["placement"], placed["board"], placed["seats"]) == (None, 1, "reversed")
+    assert placed["suggestions"] == []
+    [warning] = [w for w in placed["warnings"] if w["code"] == "names-taken"]
+    assert "taken as" in warning["message"]
+    board = desk.round(1)["boards"][0]
+    assert board["result"] == "0-1" and board["state"] == "result"  # second seat won
+    entry = desk.trail()[-1]
+    assert entry["action"] == "record-placed" and entry["details"]["seats"] == "reversed"
+    assert entry["details"]["names"] == [first[:-1] + "x", second]
+    trf = desk.client.get(f"{desk.base}/standings?format=trf").data.decode()
+    assert f"{first[:-1] + 'x'} as {first}" in trf  # the PLC line says which name was whose
+    desk.verified()
+
+
+def test_a_record_of_other_players_is_placed_on_the_board_the_director_names(desk: Desk) -> None:
+    first, second = boards_of(desk, 1)[2]
+    kept = desk.upload(game("Desk Open", 1, "Emil", "Zoe", "Zoe"))
+    assert kept["placement"] == "not-paired"
+    placed = desk.ok("POST", f"/records/{kept['record']}/place",
+                     {"round": 1, "board": 2, "reason": "players' names missing"})  # fmt: skip
+    assert placed["seats"] == "as-paired"  # nothing alike: its first colour in the first seat
+    assert desk.round(1)["boards"][1]["result"] == "0-1"  # Zoe, its second colour, won
+    desk.verified()
+
+
+def test_after_a_swap_the_result_goes_to_the_player_who_won(desk: Desk) -> None:
+    for board, (first, second) in boards_of(desk, 1).items():
+        winner = first if board == 1 else second
+        kept = desk.upload(game("Desk Open", 1, first, second, winner, swap=True))
+        assert kept["report"]["swapped"] is True
+        assert kept["report"]["winner_player"] == winner
+    results = [b["result"] for b in desk.round(1)["boards"]]
+    assert results == ["1-0", "0-1"]
+    standings = {line["player"]: line["points"] for line in
+                 body(desk.client.get(f"{desk.base}/standings"))["standings"]}  # fmt: skip
+    boards = boards_of(desk, 1)
+    assert standings[boards[1][0]] == 1 and standings[boards[2][1]] == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "said"),
+    [
+        ("[Game \"Pletore\"]\n[Size \"7\"]\n[Komi \"0\"]\n[Round \"1\"]\n1. d4 *\n",
+         "cannot-place", "a game of Pletore"),
+        ("[Game \"Pilo\"]\n[Size \"6\n", "cannot-place", "could not be read"),
+    ],
+)  # fmt: skip
+def test_a_record_that_cannot_give_a_result_is_refused_with_why(
+    desk: Desk, text: str, code: str, said: str
+) -> None:
+    kept = desk.upload(text)
+    refused = desk.ask("POST", f"/records/{kept['record']}/place",
+                       {"round": 1, "board": 1, "reason": "try"})  # fmt: skip
+    assert refused.status_code == 422 and body(refused)["error"]["code"] == code
+    assert said in body(refused)["error"]["message"]
+    assert desk.round(1)["waiting"] == [1, 2]
+
+
+def test_placing_is_refused_on_a_board_with_a_result_and_for_an_unfinished_game(
+    desk: Desk,
+) -> None:
+    (a, b), (c, d) = boards_of(desk, 1).values()
+    first = desk.upload(game("Desk Open", 1, a, b, a))
+    second = desk.upload(game("Desk Open", 2, a, b, b))  # round tag wrong: stands on none
+    assert second["placement"] == "wrong-round"
+    taken = desk.ask("POST", f"/records/{second['record']}/place",
+                     {"round": 1, "board": 1, "reason": "x"})  # fmt: skip
+    assert taken.status_code == 409 and body(taken)["error"]["code"] == "board-has-a-result"
+    assert f"record {first['record']}" in body(taken)["error"]["message"]
+    desk.ok("PUT", "/rounds/1/boards/2/result", {"result": "+-", "reason": "no show"})
+    given = desk.ask("POST", f"/records/{second['record']}/place",
+                     {"round": 1, "board": 2, "reason": "x"})  # fmt: skip
+    assert given.status_code == 409 and "+-" in body(given)["error"]["message"]
+    unfinished = game("Desk Open", 1, c, d, c).replace("Blue+R", "*")
+    open_game = desk.upload(unfinished)
+    refused = desk.ask("POST", f"/records/{open_game['record']}/place",
+                       {"round": 1, "board": 2, "reason": "x"})  # fmt: skip
+    assert refused.status_code in (409, 422)
+    desk.ok("POST", f"/records/{second['record']}/exclude", {"reason": "wrong sheet"})
+    excluded = desk.ask("POST", f"/records/{second['record']}/place",
+                        {"round": 1, "board": 1, "reason": "x"})  # fmt: skip
+    assert excluded.status_code == 409 and body(excluded)["error"]["code"] == "already-excluded"
+    desk.verified()
+
+
+def test_a_board_with_a_record_takes_a_result_by_hand_and_gives_it_back(desk: Desk) -> None:
+    a, b = boards_of(desk, 1)[1]
+    desk.upload(game("Desk Open", 1, a, b, a))
+    assert desk.round(1)["boards"][0]["result"] == "1-0"
+    given = desk.ok("PUT", "/rounds/1/boards/1/result", {"result": "0-1", "reason": "appeal"})
+    assert given["boards"][0]["result"] == "0-1" and given["boards"][0]["state"] == "director"
+    back = desk.ok("DELETE", "/rounds/1/boards/1/result", {"reason": "appeal withdrawn"})
+    assert back["boards"][0]["result"] == "1-0" and back["boards"][0]["state"] == "result"
+    desk.verified()
+
+
+def test_the_same_change_sent_twice_is_answered_as_the_first(desk: Desk) -> None:
+    a, b = boards_of(desk, 1)[1]
+    kept = desk.upload(game("Desk Open", 1, a, b + "!", a))
+    assert kept["placement"] == "not-paired"
+    place = {"round": 1, "board": 1, "reason": "misspelt"}
+    for path, method, payload in [
+        (f"/records/{kept['record']}/place", "POST", place),
+        ("/rounds/1/boards/2/result", "PUT", {"result": "-+", "reason": "late"}),
+        ("/rounds/1/boards/2/result", "DELETE", {"reason": "came after all"}),
+        (f"/records/{kept['record']}/exclude", "POST", {"reason": "x"}),
+        (f"/records/{kept['record']}/reinstate", "POST", {"reason": "y"}),
+        (f"/records/{kept['record']}/result", "PUT", {"result": "Orange+F", "reason": "z"}),
+        (f"/records/{kept['record']}/result", "DELETE", {"reason": "w"}),
+    ]:
+        first = desk.ask(method, path, payload)
+        assert first.status_code == 200, (path, first.json)
+        entries = len(desk.trail())
+        again = desk.ask(method, path, payload)
+        assert again.status_code == 200, (path, again.json)
+        assert body(again)["receipt"] == body(first)["receipt"], path
+        assert again.headers.get("Idempotent-Replayed") == "true"
+        assert "Idempotent-Replayed" not in first.headers
+        assert len(desk.trail()) == entries, path
+    desk.verified()
+
+
+def keyed(key: str) -> dict[str, str]:
+    return {"Idempotency-Key": key}
+
+
+def test_a_change_sent_again_with_its_key_is_answered_as_the_first(
+    client: FlaskClient, database: str
+) -> None:
+    fields = {"name": "Keyed Open", "game": "Pilo", "rounds": 3, "pairing": "dutch"}
+    made = client.post("/api/v1/events", json=fields, headers=keyed("create-1"))
+    again = client.post("/api/v1/events", json=fields, headers=keyed("create-1"))
+    assert made.status_code == again.status_code == 201
+    assert again.data == made.data and again.headers["Idempotent-Replayed"] == "true"
+    listed = [e for e in body(client.get("/api/v1/events"))["events"] if e["name"] == "Keyed Open"]
+    assert len(listed) == 1  # one event, and its token shown again to the holder of the key
+    token = body(made)["token"]
+    base = f"/api/v1/events/{body(made)['id']}"
+    both = {**bearer(token), **keyed("add-ana")}
+    first = client.post(f"{base}/players", json={"name": "Ana"}, headers=both)
+    second = client.post(f"{base}/players", json={"name": "Ana"}, headers=both)
+    assert first.status_code == second.status_code == 201 and second.data == first.data
+    other = client.post(f"{base}/players", json={"name": "Bo"}, headers=both)
+    assert other.status_code == 422
+    assert body(other)["error"]["code"] == "idempotency-key-reused"
+    log = body(client.get(f"{base}/log"))["log"]
+    assert [e["action"] for e in log] == ["event-created", "player-added"]
+    client.post(f"{base}/players", json={"name": "Bo"}, headers=bearer(token))
+    paired = client.post(f"{base}/rounds", headers={**bearer(token), **keyed("pair-1")})
+    repaired = client.post(f"{base}/rounds", headers={**bearer(token), **keyed("pair-1")})
+    assert paired.status_code == repaired.status_code == 201 and paired.data == repaired.data
+    fresh = client.post(f"{base}/rounds", headers={**bearer(token), **keyed("pair-2")})
+    assert fresh.status_code == 409  # a new key is a new request: round 1 is not finished
+    board = body(paired)["boards"][0]
+    text = game("Keyed Open", 1, board["first"], board["second"], board["first"])
+    sent = [
+        client.post(f"{base}/records", data=text.encode(), content_type="text/plain",
+                    headers={**bearer(token), **keyed("upload-1")})
+        for _ in range(2)
+    ]  # fmt: skip
+    assert [one.status_code for one in sent] == [201, 201] and sent[0].data == sent[1].data
+    assert not body(sent[1])["uploads"][0]["duplicate"]  # the first answer, not "sent before"
+    bad = client.post(f"{base}/players", json={"name": "Cy"},
+                      headers={**bearer(token), **keyed("ключ")})  # fmt: skip
+    assert bad.status_code == 400 and body(bad)["error"]["field"] == "Idempotency-Key"
+    foreign = client.post(f"{base}/players", json={"name": "Ana"},
+                          headers={**bearer("arb_x"), **keyed("add-ana")})  # fmt: skip
+    assert foreign.status_code == 401  # the token is checked before any answer is given
+    assert body(client.get(f"{base}/verify"))["problems"] == []
+
+
+def test_kept_answers_hold_no_secret_and_a_key_being_answered_waits(
+    client: FlaskClient, database: str
+) -> None:
+    from arbiter.service.events import storage
+    from arbiter.service.events.idempotency import request_key
+    from arbiter.service.events.rows import AnswerRow
+    from arbiter.service.events.store import open_store
+
+    made = client.post("/api/v1/events", json={"name": "Sealed", "game": "Pilo"},
+                       headers=keyed("sealed-1"))  # fmt: skip
+    token, event = body(made)["token"], body(made)["id"]
+    issued = client.post(f"/api/v1/events/{event}/tokens", json={"label": "p1"},
+                         headers={**bearer(token), **keyed("token-1")})  # fmt: skip
+    secrets = [token, body(issued)["token"]]
+    kept = open_store(database)
+    with storage.reading(kept) as tx:
+        rows = [storage.kept_answer(tx, scope, request_key(k, "POST", p, t, b).key_hash)
+                for scope, k, p, t, b in [
+                    ("", "sealed-1", "/api/v1/events", None, b""),
+                    (event, "token-1", f"/api/v1/events/{event}/tokens", token, b""),
+                ]]  # fmt: skip
+    for row in rows:
+        assert row is not None and row.body is not None
+        assert all(secret.encode() not in row.body for secret in secrets)
+    waiting = request_key("slow-1", "POST", f"/api/v1/events/{event}/finalise", token, b"{}")
+    with storage.writing(kept) as tx:
+        storage.keep_request(tx, AnswerRow(event, waiting.key_hash, waiting.fingerprint(),
+                                           2, None, None, "2026-11-28T10:00:00.000Z"),
+                             "2000-01-01T00:00:00.000Z")  # fmt: skip
+    answer = client.post(f"/api/v1/events/{event}/finalise", json={},
+                         headers={**bearer(token), **keyed("slow-1")})  # fmt: skip
+    assert answer.status_code == 409 and body(answer)["error"]["code"] == "request-in-progress"
