@@ -261,3 +261,80 @@ def test_replay_says_which_entries_cannot_be_applied() -> None:
         (5, "its details cannot be applied (99)"),
         (6, "its details cannot be applied (unknown action 'renamed')"),
     ]
+
+
+def _players(*ratings: int | None, paired: bool = False) -> State:
+    """A paired event's state: players 1, 2, ... (ids and numbers alike) with ``ratings``;
+    with ``paired``, round 1 paired with players 1 and 2 on its board."""
+    from arbiter.service.events.actions import PairingFacts, PlayerFacts
+
+    players = {
+        n: PlayerFacts(n, f"P{n}", rating, None, None, 1, None, AT)
+        for n, rating in enumerate(ratings, 1)
+    }
+    pairings = {1: PairingFacts(((1, 2),), (), False, AT)} if paired else {}
+    return State(players=players, pairings=pairings, requests={(2, 3): "half"})
+
+
+def test_a_player_corrected_is_numbered_again_only_before_round_one() -> None:
+    from arbiter.service.events.actions import PlayerChanged
+
+    before = _players(2000, 1900, 1800)
+    raised = PlayerChanged(3, {"rating": 2100}, {"rating": 1800}).effect(before, AT)
+    assert {p: f.number for p, f in before.after(raised).players.items()} == {3: 1, 1: 2, 2: 3}
+    paired = _players(2000, 1900, 1800, paired=True)
+    later = PlayerChanged(3, {"rating": 2100, "name": "Pia"}, {}).effect(paired, AT)
+    assert dict(later.players) == {3: replace(paired.players[3], rating=2100, name="Pia")}
+    with pytest.raises(ValueError, match="colour"):
+        PlayerChanged(3, {"colour": "x"}, {}).effect(paired, AT)
+    action = PlayerChanged(3, {"name": "Pia"}, {"name": "P3"})
+    assert PlayerChanged.from_details(action.details()) == action
+    assert action.words(paired) == "player 3 P3: name 'P3' to 'Pia'"
+
+
+def test_a_player_removed_takes_their_byes_and_the_numbers_close_up() -> None:
+    from arbiter.service.events.actions import PlayerRemoved
+
+    before = _players(2000, 1900, 1800, 1700, paired=True)
+    gone = PlayerRemoved(3, "P3").effect(before, AT)
+    after = before.after(gone)
+    assert 3 not in after.players and after.requests == {}
+    assert {p: f.number for p, f in after.players.items()} == {1: 1, 2: 2, 4: 3}
+    with pytest.raises(ValueError, match="paired"):
+        PlayerRemoved(1, "P1").effect(before, AT)
+    unpaired = _players(1700, 2000, 1900)
+    renumbered = unpaired.after(PlayerRemoved(2, "P2").effect(unpaired, AT))
+    assert {p: f.number for p, f in renumbered.players.items()} == {3: 1, 1: 2}  # FIDE's order
+
+
+def test_a_bye_and_a_withdrawal_taken_back() -> None:
+    from arbiter.service.events.actions import ByeCancelled, WithdrawalCancelled
+
+    before = _players(2000, 1900, 1800, paired=True)
+    assert before.after(ByeCancelled(3, 2, "half").effect(before, AT)).requests == {}
+    with pytest.raises(KeyError):
+        ByeCancelled(3, 5, "half").effect(before, AT)
+    gone = replace(before.players[2], withdrawn_from=2)
+    withdrawn = replace(before, players={**before.players, 2: gone})
+    back = withdrawn.after(WithdrawalCancelled(2, 2).effect(withdrawn, AT))
+    assert back.players[2].withdrawn_from is None
+    assert WithdrawalCancelled(2, 2).words(withdrawn) == (
+        "P2 (number 2): the withdrawal from round 2 is taken back; paired again from round 2"
+    )
+
+
+def test_a_placement_says_its_seats_and_names_and_an_earlier_one_reads_without() -> None:
+    from arbiter.service.events.actions import RecordPlaced
+
+    placed = RecordPlaced(3, 1, 1, "not-paired", "reversed", ("P1", "Pee Two"))
+    assert placed.details() == {"record": 3, "round": 1, "board": 1, "was": "not-paired",
+                                "seats": "reversed", "names": ["P1", "Pee Two"]}  # fmt: skip
+    assert RecordPlaced.from_details(placed.details()) == placed
+    earlier = RecordPlaced.from_details({"record": 3, "round": 1, "board": 1, "was": None})
+    assert earlier.details() == {"record": 3, "round": 1, "board": 1, "was": None}
+    state = replace(_players(2000, 1900, paired=True), records={3: _record().records[3]})
+    assert placed.effect(state, AT).records[3].seats == "reversed"
+    assert earlier.effect(state, AT).records[3].seats is None
+    assert placed.words(state).endswith("; its Pee Two as P2")
+    with pytest.raises(ValueError, match="sit"):
+        RecordPlaced(3, 1, 1, None, "sideways").effect(state, AT)

@@ -368,3 +368,126 @@ def test_kept_answers_hold_no_secret_and_a_key_being_answered_waits(
     answer = client.post(f"/api/v1/events/{event}/finalise", json={},
                          headers={**bearer(token), **keyed("slow-1")})  # fmt: skip
     assert answer.status_code == 409 and body(answer)["error"]["code"] == "request-in-progress"
+
+
+def numbers_of(desk: Desk) -> dict[str, int]:
+    listed = body(desk.client.get(f"{desk.base}/players"))["players"]
+    return {p["name"]: p["number"] for p in listed}
+
+
+def finish_round(desk: Desk, number: int) -> None:
+    """Every board of round ``number`` won by its first seat, through a record."""
+    for board in desk.round(number)["boards"]:
+        if board["result"] is None:
+            desk.upload(game("Desk Open", number, board["first"], board["second"], board["first"]))
+    assert desk.round(number)["waiting"] == []
+
+
+def test_a_player_is_corrected_and_the_new_name_flows_everywhere(client: FlaskClient) -> None:
+    desk = Desk(client)
+    desk.ok("POST", "/players", {"players": [{"name": n, "rating": r} for n, r in PLAYERS]})
+    assert numbers_of(desk)["P5"] == 4
+    fixed = desk.ok("PATCH", "/players/4", {"rating": 2100, "reason": "typed 1700"})
+    assert fixed["number"] == 1 and fixed["rating"] == 2100  # FIDE's order again: rated first
+    assert numbers_of(desk) == {"P5": 1, "Ana Ruiz": 2, "Bo Chen": 3, "Ilić": 4}
+    taken = desk.ask("PATCH", "/players/1", {"name": "Bo Chen", "reason": "x"})
+    assert taken.status_code == 409 and body(taken)["error"]["code"] == "duplicate-player"
+    like = desk.ask("PATCH", "/players/1", {"name": "bo chen", "reason": "x"})
+    assert like.status_code == 409 and body(like)["error"]["code"] == "similar-name"
+    unknown = desk.ask("PATCH", "/players/1", {"colour": "x", "reason": "x"})
+    assert unknown.status_code == 400 and body(unknown)["error"]["field"] == "colour"
+    no_reason = desk.ask("PATCH", "/players/1", {"federation": "ESP"})
+    assert no_reason.status_code == 400 and body(no_reason)["error"]["field"] == "reason"
+    desk.ok("POST", "/rounds")
+    (a, b), _ = boards_of(desk, 1).values()
+    desk.upload(game("Desk Open", 1, a, b, a))
+    renamed = "Pia Five" if "P5" in (a, b) else "Ana María Ruiz"
+    old = "P5" if "P5" in (a, b) else "Ana Ruiz"
+    number = numbers_of(desk)[old]
+    first = desk.ask("PATCH", f"/players/{number}", {"name": renamed, "reason": "full name"})
+    assert first.status_code == 200 and body(first)["number"] == number  # numbers stay now
+    again = desk.ask("PATCH", f"/players/{number}", {"name": renamed, "reason": "full name"})
+    assert again.status_code == 200 and body(again)["receipt"] == body(first)["receipt"]
+    board = desk.round(1)["boards"][0]
+    assert renamed in (board["first"], board["second"]) and board["result"] == "1-0"
+    standings = body(desk.client.get(f"{desk.base}/standings"))["standings"]
+    assert renamed in {line["player"] for line in standings}
+    trf = desk.client.get(f"{desk.base}/standings?format=trf").data.decode()
+    assert renamed in trf and f"name {old!r} to {renamed!r}" in trf
+    assert "### CHG" in trf
+    desk.verified()
+
+
+def test_a_player_never_paired_is_removed_and_the_numbers_close_up(client: FlaskClient) -> None:
+    desk = Desk(client)
+    desk.ok("POST", "/players", {"players": [{"name": n, "rating": r} for n, r in PLAYERS]})
+    desk.ok("POST", "/players", {"name": "Mistake", "rating": 1850})
+    assert numbers_of(desk)["Mistake"] == 3
+    wrong = desk.ask("DELETE", "/players/3", {"reason": "typo", "name": "Bo Chen"})
+    assert wrong.status_code == 409 and body(wrong)["error"]["code"] == "player-changed"
+    left = desk.ok("DELETE", "/players/3", {"reason": "entered twice", "name": "Mistake"})
+    assert [p["name"] for p in left["players"]] == ["Ana Ruiz", "Bo Chen", "Ilić", "P5"]
+    assert [p["number"] for p in left["players"]] == [1, 2, 3, 4]
+    desk.ok("POST", "/rounds")
+    paired = desk.ask("DELETE", "/players/1", {"reason": "x"})
+    assert paired.status_code == 409 and body(paired)["error"]["code"] == "player-was-paired"
+    finish_round(desk, 1)
+    desk.ok("POST", "/players", {"name": "Late One"})
+    desk.ok("POST", "/players", {"name": "Late Two"})
+    assert numbers_of(desk)["Late Two"] == 6
+    gone = desk.ok("DELETE", "/players/5", {"reason": "did not come", "name": "Late One"})
+    assert [p["number"] for p in gone["players"] if p["name"] == "Late Two"] == [5]
+    desk.ok("POST", "/rounds")  # Late Two, number 5, is paired in round 2
+    assert "Late Two" in {n for b in desk.round(2)["boards"] for n in (b["first"], b["second"])}
+    trf = desk.client.get(f"{desk.base}/standings?format=trf").data.decode()
+    assert "### DEL" in trf and "Late One (number 5) removed" in trf
+    desk.verified()
+
+
+def test_a_bye_is_cancelled_before_its_round_and_not_after(desk: Desk) -> None:
+    number = numbers_of(desk)["Bo Chen"]
+    desk.ok("POST", f"/players/{number}/byes", {"round": 3, "kind": "half"})
+    twice = desk.ask("POST", f"/players/{number}/byes", {"round": 3, "kind": "half"})
+    assert twice.status_code == 200 and twice.headers["Idempotent-Replayed"] == "true"
+    first = desk.ask("DELETE", f"/players/{number}/byes/3", {"reason": "plays after all"})
+    assert first.status_code == 200
+    again = desk.ask("DELETE", f"/players/{number}/byes/3", {"reason": "plays after all"})
+    assert again.status_code == 200 and body(again)["receipt"] == body(first)["receipt"]
+    none = desk.ask("DELETE", f"/players/{number}/byes/2", {"reason": "x"})
+    assert none.status_code == 404 and body(none)["error"]["code"] == "no-such-bye"
+    paired = desk.ask("DELETE", f"/players/{number}/byes/1", {"reason": "x"})
+    assert paired.status_code == 409 and body(paired)["error"]["code"] == "round-already-paired"
+    trf = desk.client.get(f"{desk.base}/standings?format=trf").data.decode()
+    assert "the half-point bye of round 3 is cancelled" in trf
+    desk.verified()
+
+
+def test_a_withdrawal_is_taken_back_and_the_rounds_missed_stay_absences(desk: Desk) -> None:
+    from arbiter.pairing import check, read_trf
+
+    number = numbers_of(desk)["Ilić"]
+    beyond = desk.ask("POST", f"/players/{number}/withdraw", {"round": 50, "reason": "x"})
+    assert beyond.status_code == 400 and body(beyond)["error"]["field"] == "round"
+    first = desk.ask("POST", f"/players/{number}/withdraw", {"round": 2, "reason": "ill"})
+    again = desk.ask("POST", f"/players/{number}/withdraw", {"round": 2, "reason": "ill"})
+    assert again.status_code == 200 and body(again)["receipt"] == body(first)["receipt"]
+    finish_round(desk, 1)
+    desk.ok("POST", "/rounds")
+    byes = {bye["player"]: bye["kind"] for bye in desk.round(2)["byes"]}
+    assert byes["Ilić"] == "withdrawn"
+    back = desk.ok("DELETE", f"/players/{number}/withdraw", {"reason": "recovered"})
+    assert back["withdrawn_from"] is None
+    not_now = desk.ask("DELETE", f"/players/{number}/withdraw", {"reason": "recovered"})
+    assert not_now.status_code == 200  # sent twice: the first answer
+    assert {bye["player"]: bye["kind"] for bye in desk.round(2)["byes"]}["Ilić"] == "absent"
+    finish_round(desk, 2)
+    desk.ok("POST", "/rounds")
+    assert "Ilić" in {n for b in desk.round(3)["boards"] for n in (b["first"], b["second"])}
+    finish_round(desk, 3)
+    trf = desk.client.get(f"{desk.base}/standings?format=trf").data.decode()
+    tournament = read_trf(trf)
+    assert check(tournament, "dutch") == []
+    line = next(one for one in trf.splitlines() if one.startswith("001") and "Ilić" in one)
+    assert "0000 - Z" in line  # round 2, missed
+    assert "withdrawal from round 2 is taken back; paired again from round 3" in trf
+    desk.verified()

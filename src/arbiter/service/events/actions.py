@@ -37,12 +37,15 @@ __all__ = [
     "SEATS",
     "BoardResultCleared",
     "BoardResultSet",
+    "ByeCancelled",
     "ByeRequested",
     "PairingFacts",
     "Paired",
     "Placement",
     "PlayerAdded",
+    "PlayerChanged",
     "PlayerFacts",
+    "PlayerRemoved",
     "PlayerWithdrawn",
     "RecordPlaced",
     "RoundPaired",
@@ -73,6 +76,7 @@ __all__ = [
     "TokenRevoked",
     "UploadFacts",
     "Uploaded",
+    "WithdrawalCancelled",
     "correction",
     "parse",
     "replay",
@@ -255,12 +259,12 @@ class Effect:
     tokens: Mapping[int, TokenFacts] = field(default_factory=dict)
     uploads: Mapping[int, UploadFacts] = field(default_factory=dict)
     records: Mapping[int, RecordFacts] = field(default_factory=dict)
-    players: Mapping[int, PlayerFacts] = field(default_factory=dict)
+    players: Mapping[int, PlayerFacts | None] = field(default_factory=dict)
     pairings: Mapping[int, PairingFacts | None] = field(default_factory=dict)
     requests: Mapping[tuple[int, int], str | None] = field(default_factory=dict)
     results: Mapping[tuple[int, int], str | None] = field(default_factory=dict)
     """Players by id, pairings by round, requested byes by (round, player id), the
-    director's board results by (round, board); None takes one away."""
+    director's board results by (round, board); None takes one away (a player removed)."""
 
 
 def _kept(before: Mapping[Any, Any], changed: Mapping[Any, Any]) -> dict[Any, Any]:
@@ -290,7 +294,7 @@ class State:
             {**self.tokens, **effect.tokens},
             {**self.uploads, **effect.uploads},
             {**self.records, **effect.records},
-            {**self.players, **effect.players},
+            _kept(self.players, effect.players),
             _kept(self.pairings, effect.pairings),
             _kept(self.requests, effect.requests),
             _kept(self.results, effect.results),
@@ -800,7 +804,7 @@ class PlayerAdded(Paired):
         if self.player in state.players:
             raise ValueError(f"player {self.player} has entered already")
         entered = state.rounds_paired + 1
-        number = max((p.number for p in state.players.values()), default=0) + 1
+        number = next_number(state.players)
         facts = PlayerFacts(number, self.name, self.rating, self.federation, self.fide_id,
                             entered, None, at)  # fmt: skip
         players = {**state.players, self.player: facts}
@@ -810,6 +814,168 @@ class PlayerAdded(Paired):
         late = f", a late entry from round {state.rounds_paired + 1}" if state.pairings else ""
         rating = f" (rating {self.rating})" if self.rating is not None else ""
         return f"{self.name}{rating} entered{late}"
+
+
+def next_number(players: Mapping[int, PlayerFacts]) -> int:
+    """The pairing number a player entering now takes (before round 1, FIDE's order numbers
+    them all again)."""
+    return max((p.number for p in players.values()), default=0) + 1
+
+
+def _in_pairings(state: State) -> set[int]:
+    """The pairing numbers that a round paired holds, on a board or with a bye."""
+    seated = {n for facts in state.pairings.values() for board in facts.boards for n in board}
+    return seated | {n for facts in state.pairings.values() for n, _, _ in facts.byes}
+
+
+PLAYER_FACTS = {"name": "name", "rating": "rating", "federation": "federation", "id": "fide_id"}
+"""The fields of a player a correction may change, by their name in the API and the trail,
+and the name of their fact."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerChanged(Paired):
+    """``player-changed``: the director corrects a player's name, rating, federation or id
+    (``changed``: the new values by field; ``was``: the old ones). Before round 1 is paired,
+    the pairing numbers follow FIDE's order again; after, they stay."""
+
+    NAME: ClassVar[str] = "player-changed"
+    TRF_CODE: ClassVar[str] = "CHG"
+
+    player: int
+    changed: Mapping[str, Any]
+    was: Mapping[str, Any]
+
+    def details(self) -> dict[str, Any]:
+        return {"player": self.player, "changed": dict(self.changed), "was": dict(self.was)}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["player"], dict(details["changed"]), dict(details["was"]))
+
+    def effect(self, state: State, at: str) -> Effect:
+        unknown = set(self.changed) - set(PLAYER_FACTS)
+        if unknown or not self.changed:
+            raise ValueError(f"no player's field {sorted(unknown)!r}")
+        facts = replace(
+            state.players[self.player],
+            **{PLAYER_FACTS[name]: value for name, value in self.changed.items()},
+        )
+        players = {**state.players, self.player: facts}
+        renumbered = not state.pairings and ({"name", "rating"} & set(self.changed))
+        return Effect(players=_numbered(players) if renumbered else {self.player: facts})
+
+    def words(self, state: State) -> str:
+        player = state.players[self.player]
+        said = ", ".join(
+            f"{name} {self.was.get(name)!r} to {value!r}" for name, value in self.changed.items()
+        )
+        return f"player {player.number} {player.name}: {said}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRemoved(Paired):
+    """``player-removed``: the director takes out a player entered by mistake, who was never
+    paired (the byes they asked for go with them). Before round 1 is paired the others are
+    numbered in FIDE's order again; after, those entered after them (never paired either)
+    each take the number before theirs, so that the numbers stay 1 to N."""
+
+    NAME: ClassVar[str] = "player-removed"
+    TRF_CODE: ClassVar[str] = "DEL"
+
+    player: int
+    name: str
+
+    def details(self) -> dict[str, Any]:
+        return {"player": self.player, "name": self.name}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["player"], details["name"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        gone = state.players[self.player]
+        if gone.number in _in_pairings(state):
+            raise ValueError(f"player {self.player} was paired")
+        left = {one: facts for one, facts in state.players.items() if one != self.player}
+        if not state.pairings:
+            moved: dict[int, PlayerFacts | None] = {**_numbered(left)}
+        else:
+            moved = {
+                one: replace(facts, number=facts.number - 1)
+                for one, facts in left.items()
+                if facts.number > gone.number
+            }
+        asked = {key: None for key in state.requests if key[1] == self.player}
+        return Effect(players={**moved, self.player: None}, requests=asked)
+
+    def words(self, state: State) -> str:
+        number = state.players[self.player].number if self.player in state.players else "?"
+        return f"{self.name} (number {number}) removed: entered by mistake, never paired"
+
+
+@dataclass(frozen=True, slots=True)
+class ByeCancelled(Paired):
+    """``bye-cancelled``: a bye a player asked for, taken back before its round is paired."""
+
+    NAME: ClassVar[str] = "bye-cancelled"
+    TRF_CODE: ClassVar[str] = "BYE"
+
+    player: int
+    round: int
+    was: str
+
+    def details(self) -> dict[str, Any]:
+        return {"player": self.player, "round": self.round, "was": self.was}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["player"], details["round"], details["was"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        if (self.round, self.player) not in state.requests:
+            raise KeyError((self.round, self.player))
+        return Effect(requests={(self.round, self.player): None})
+
+    def words(self, state: State) -> str:
+        player = state.players[self.player]
+        worth = "half-point" if self.was == "half" else "zero-point"
+        return (
+            f"{player.name} (number {player.number}): the {worth} bye of round {self.round} "
+            "is cancelled"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawalCancelled(Paired):
+    """``withdrawal-cancelled``: a withdrawal taken back (``was``: the round it was from);
+    the player is paired again from the next round not yet paired, and the rounds paired
+    meanwhile stay absences."""
+
+    NAME: ClassVar[str] = "withdrawal-cancelled"
+    TRF_CODE: ClassVar[str] = "WDR"
+
+    player: int
+    was: int
+
+    def details(self) -> dict[str, Any]:
+        return {"player": self.player, "was": self.was}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["player"], details["was"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        return Effect(
+            players={self.player: replace(state.players[self.player], withdrawn_from=None)}
+        )
+
+    def words(self, state: State) -> str:
+        player = state.players[self.player]
+        return (
+            f"{player.name} (number {player.number}): the withdrawal from round {self.was} is "
+            f"taken back; paired again from round {state.rounds_paired + 1}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -1119,6 +1285,10 @@ ACTIONS: Mapping[str, type[Action]] = {
         PlayerAdded,
         PlayerWithdrawn,
         ByeRequested,
+        PlayerChanged,
+        PlayerRemoved,
+        ByeCancelled,
+        WithdrawalCancelled,
         RoundPaired,
         RoundReplaced,
         RoundUnpaired,
@@ -1184,7 +1354,7 @@ def replay(entries: Iterable[Entry]) -> tuple[State, list[tuple[int, str]]]:
         tokens.update(effect.tokens)
         uploads.update(effect.uploads)
         records.update(effect.records)
-        players.update(effect.players)
+        _apply(players, effect.players)
         _apply(pairings, effect.pairings)
         _apply(requests, effect.requests)
         _apply(results, effect.results)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from arbiter.adjudicator.replay import Report
@@ -33,12 +33,16 @@ from arbiter.service.events.actions import (
     Board,
     BoardResultCleared,
     BoardResultSet,
+    ByeCancelled,
     ByeGiven,
     ByeRequested,
     Confirmed,
+    Effect,
     PairingFacts,
     PlayerAdded,
+    PlayerChanged,
     PlayerFacts,
+    PlayerRemoved,
     PlayerWithdrawn,
     RecordFacts,
     RecordPlaced,
@@ -46,6 +50,7 @@ from arbiter.service.events.actions import (
     RoundReplaced,
     RoundUnpaired,
     State,
+    WithdrawalCancelled,
 )
 from arbiter.service.events.boards import seats_by_names
 from arbiter.service.events.common import ACCEPTED, DIRECTOR, EXCLUDED, PENDING, EventError
@@ -63,6 +68,10 @@ from arbiter.service.events.store import Store
 
 __all__ = [
     "BoardView",
+    "cancel_bye",
+    "cancel_withdrawal",
+    "change_player",
+    "remove_player",
     "ByeView",
     "PlayerView",
     "RoundView",
@@ -280,9 +289,17 @@ def tournament(paired: Paired, *, upto: int | None = None) -> Tournament:
         if round_number > last:
             number = paired.players[player].number
             byes.append(Bye(round_number, number, kind, 0.5 if kind == "half" else 0.0))  # type: ignore[arg-type]
-    for late in paired.players.values():
-        for missed in range(1, min(late.entered, last + 1)):
-            byes.append(Bye(missed, late.number, "zero", 0.0))
+    seated = {
+        number: {n for board in facts.boards for n in board} | {n for n, _, _ in facts.byes}
+        for number, facts in paired.pairings.items()
+        if number <= last
+    }
+    for one in paired.players.values():  # a late entry's rounds before it, a return's absence
+        for missed, present in sorted(seated.items()):
+            if one.withdrawn_from is not None and missed >= one.withdrawn_from:
+                break  # the withdrawal says the rest
+            if one.number not in present:
+                byes.append(Bye(missed, one.number, "zero", 0.0))
     withdrawn = {
         facts.number: facts.withdrawn_from
         for facts in paired.players.values()
@@ -401,16 +418,135 @@ def add_players(
         for player in new:
             rules.room_for_player(len(state.players), change.event, state.rounds_paired)
             name = rules.player_name(player, names)
-            action = PlayerAdded(len(state.players) + 1, name, player.rating, player.federation,
-                                 player.fide_id)  # fmt: skip
+            action = PlayerAdded(max(state.players, default=0) + 1, name, player.rating,
+                                 player.federation, player.fide_id)  # fmt: skip
             effect = change.effect(action, state)
-            storage.put_players(change.tx, [
-                _player_row(event_id, one, facts) for one, facts in effect.players.items()
-            ])  # fmt: skip
+            _keep_players(change, effect)
             change.log(action)
             state = state.after(effect)
             names.append(name)
         return _players(read_paired(change.tx, change.event))
+
+
+def _keep_players(change: Change, effect: Effect) -> None:
+    """Keep what an effect says of the players: each changed as it now is, each removed
+    gone."""
+    event_id = change.event.id
+    kept = [_player_row(event_id, one, facts) for one, facts in effect.players.items() if facts]
+    storage.put_players(change.tx, kept)
+    for one, facts in effect.players.items():
+        if facts is None:
+            storage.delete_player(change.tx, event_id, one)
+
+
+def _view_of(change: Change, number: int) -> PlayerView:
+    """Player ``number`` as the event now holds them."""
+    return _players_of(read_paired(change.tx, change.event), number)
+
+
+def _view_of_id(change: Change, player: int) -> PlayerView:
+    """The player of id ``player`` as the event now holds them (their number may have
+    changed)."""
+    paired = read_paired(change.tx, change.event)
+    return _players_of(paired, paired.players[player].number)
+
+
+def change_player(
+    store: Store, event_id: str, secret: str | None, number: int, fields: Mapping[str, object]
+) -> PlayerView:
+    """Correct player ``number``'s name, rating, federation or id (``{"name"?, "rating"?,
+    "federation"?, "id"?, "confirm"?, "reason"}``): the new name flows to the pages, the
+    standings and the TRF, and records already on boards stay there. Before round 1 is
+    paired the pairing numbers follow FIDE's order again. A correction that changes nothing
+    is answered as the last one of the player was."""
+    asked = rules.player_changes(fields)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        player = paired.id_of(number)
+        facts = paired.players[player]
+        changed, was = rules.changed_player(asked, facts, [
+            other.name for one, other in paired.players.items() if one != player
+        ])  # fmt: skip
+        if not changed:
+            change.repeat(change.made_by(("player-changed", "player-added"), player=player))
+            return _players_of(paired, number)
+        action = PlayerChanged(player, changed, was)
+        _keep_players(change, change.effect(action, paired.state))
+        change.log(action, asked.reason)
+        return _view_of_id(change, player)
+
+
+def _players_of(paired: Paired, number: int) -> PlayerView:
+    return next(p for p in _players(paired) if p.number == number)
+
+
+def remove_player(
+    store: Store, event_id: str, secret: str | None, number: int, fields: Mapping[str, object]
+) -> list[PlayerView]:
+    """Take out player ``number``, entered by mistake and never paired (``{"reason",
+    "name"?}``; ``name``, when given, must be the player's: a request sent twice never takes
+    out the player who took the number since). Answers the players left."""
+    why = rules.reason(fields.get("reason"))
+    named = fields.get("name")
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        player = paired.id_of(number)
+        facts = paired.players[player]
+        rules.same_player(named, facts.name, number)
+        rules.removable(facts, paired.state)
+        action = PlayerRemoved(player, facts.name)
+        _keep_players(change, change.effect(action, paired.state))
+        change.log(action, why)
+        return _players(read_paired(change.tx, change.event))
+
+
+def cancel_bye(
+    store: Store, event_id: str, secret: str | None, number: int, round_number: int,
+    fields: Mapping[str, object],
+) -> PlayerView:  # fmt: skip
+    """Take back the bye player ``number`` asked for in ``round_number``, before that round
+    is paired (``{"reason"}``)."""
+    why = rules.reason(fields.get("reason"))
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        player = paired.id_of(number)
+        kind = paired.requests.get((round_number, player))
+        if kind is None:
+            last = change.made_by(("bye-cancelled", "bye-requested"), player=player,
+                                  round=round_number)  # fmt: skip
+            if last is not None and last.action == "bye-cancelled":
+                change.repeat(last)
+                return _players_of(paired, number)
+        rules.cancellable_bye(kind, round_number, paired.rounds_paired, number)
+        assert kind is not None  # checked
+        action = ByeCancelled(player, round_number, kind)
+        change.effect(action, paired.state)
+        storage.delete_request(change.tx, event_id, round_number, player)
+        change.log(action, why)
+        return _view_of(change, number)
+
+
+def cancel_withdrawal(
+    store: Store, event_id: str, secret: str | None, number: int, fields: Mapping[str, object]
+) -> PlayerView:
+    """Take back player ``number``'s withdrawal (``{"reason"}``): they are paired again from
+    the next round not yet paired; the rounds paired meanwhile stay absences."""
+    why = rules.reason(fields.get("reason"))
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        player = paired.id_of(number)
+        facts = paired.players[player]
+        if facts.withdrawn_from is None:
+            last = change.made_by(("withdrawal-cancelled", "player-withdrawn"), player=player)
+            if last is not None and last.action == "withdrawal-cancelled":
+                change.repeat(last)
+                return _players_of(paired, number)
+            raise EventError("not-withdrawn", f"player {number} is not withdrawn")
+        rules.open_rounds(change.event, paired.rounds_paired)
+        action = WithdrawalCancelled(player, facts.withdrawn_from)
+        _keep_players(change, change.effect(action, paired.state))
+        change.log(action, why)
+        return _view_of(change, number)
 
 
 def withdraw_player(
@@ -423,13 +559,19 @@ def withdraw_player(
         paired = read_paired(change.tx, rules.paired(change.event))
         player = paired.id_of(number)
         facts = paired.players[player]
+        if facts.withdrawn_from is not None and fields.get("round") in (
+            None, facts.withdrawn_from,
+        ):  # fmt: skip
+            last = change.made_by(("player-withdrawn",), player=player)
+            if last is not None and last.details.get("round") == facts.withdrawn_from:
+                change.repeat(last)  # the same withdrawal sent again
+                return _players_of(paired, number)
         from_round = rules.withdrawal(fields.get("round"), paired.rounds_paired,
-                                      facts.withdrawn_from)  # fmt: skip
+                                      facts.withdrawn_from, change.event.rounds)  # fmt: skip
         action = PlayerWithdrawn(player, from_round)
-        effect = change.effect(action, paired.state)
-        storage.put_players(change.tx, [_player_row(event_id, player, effect.players[player])])
+        _keep_players(change, change.effect(action, paired.state))
         change.log(action, why)
-        return next(p for p in _players(read_paired(change.tx, change.event)) if p.number == number)
+        return _view_of(change, number)
 
 
 def request_bye(
@@ -445,6 +587,11 @@ def request_bye(
         round_number, kind = rules.bye_request(fields.get("round"), fields.get("kind"),
                                                change.event, paired.rounds_paired,
                                                facts.withdrawn_from)  # fmt: skip
+        if paired.requests.get((round_number, player)) == kind:
+            last = change.made_by(("bye-requested",), player=player, round=round_number)
+            if last is not None and last.details.get("kind") == kind:
+                change.repeat(last)  # the same bye asked for again
+                return _players_of(paired, number)
         action = ByeRequested(player, round_number, kind)
         change.effect(action, paired.state)
         storage.put_request(change.tx, RequestRow(event_id, round_number, player, kind))
@@ -485,7 +632,9 @@ class BoardView:
 @dataclass(frozen=True, slots=True)
 class ByeView:
     """A player not on a board in a round: the bye allocated by the pairing, one asked for
-    (``requested``), or a player withdrawn or not yet entered (``absent``)."""
+    (``requested``), or a player withdrawn (``withdrawn``), not yet entered (a late entry:
+    ``not-entered``), or absent (a withdrawal taken back after the round was paired:
+    ``absent``)."""
 
     player: str
     number: int
@@ -498,31 +647,60 @@ class ByeView:
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's points before a round, and rating (None: unrated)."""
+
+    points: float
+    rating: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        points = int(self.points) if float(self.points).is_integer() else self.points
+        return {"points": points, "rating": self.rating}
+
+
+@dataclass(frozen=True, slots=True)
 class RoundView:
     """A round as ``GET .../rounds/N`` gives it: its boards with their results as they
-    arrive, the boards that still wait, and the byes."""
+    arrive, the boards that still wait, the byes, and each player's points before the round
+    and rating (``standing``, by pairing number), as a pairing list shows them."""
 
     round: int
     paired_at: str
     manual: bool
     boards: tuple[BoardView, ...]
     byes: tuple[ByeView, ...]
+    standing: Mapping[int, Standing] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "round": self.round,
             "paired_at": self.paired_at,
             "manual": self.manual,
-            "boards": [board.to_dict() for board in self.boards],
+            "boards": [self._board(board) for board in self.boards],
             "waiting": [board.board for board in self.boards if board.result is None],
             "byes": [bye.to_dict() for bye in self.byes],
         }
 
+    def _board(self, board: BoardView) -> dict[str, Any]:
+        shown = board.to_dict()
+        for seat, number in (("first", board.first_number), ("second", board.second_number)):
+            standing = self.standing.get(number)
+            if standing is not None:
+                said = standing.to_dict()
+                shown[f"{seat}_points"] = said["points"]
+                shown[f"{seat}_rating"] = said["rating"]
+        return shown
 
-def _round(paired: Paired, round_number: int) -> RoundView:
+
+def _round(
+    paired: Paired, round_number: int, before: Mapping[int, Mapping[int, float]] | None = None
+) -> RoundView:
+    """Round ``round_number`` as the event holds it (``before``: each round's points before
+    it, by pairing number, when several rounds are shown)."""
     facts = paired.pairings.get(round_number)
     if facts is None:
         raise EventError("no-such-round", f"round {round_number} is not paired")
+    scores = (before or _points_before(paired)).get(round_number, {})
     name = {f.number: f.name for f in paired.players.values()}
     boards = []
     for board, (first, second) in enumerate(facts.boards, 1):
@@ -545,11 +723,43 @@ def _round(paired: Paired, round_number: int) -> RoundView:
     ]
     seated = {n for board in facts.boards for n in board} | {n for n, _, _ in facts.byes}
     byes += [
-        ByeView(f.name, f.number, 0.0, "absent")
+        ByeView(f.name, f.number, 0.0, _unseated(f, round_number))
         for f in sorted(paired.players.values(), key=lambda f: f.number)
         if f.number not in seated
     ]
-    return RoundView(round_number, facts.paired_at, facts.manual, tuple(boards), tuple(byes))
+    listed = {
+        f.number: Standing(scores.get(f.number, 0.0), f.rating) for f in paired.players.values()
+    }
+    return RoundView(round_number, facts.paired_at, facts.manual, tuple(boards), tuple(byes),
+                     listed)  # fmt: skip
+
+
+def _unseated(facts: PlayerFacts, round_number: int) -> str:
+    """Why a player has nothing in a round: ``withdrawn``, ``not-entered`` (a late entry's
+    rounds before it) or ``absent`` (a withdrawal taken back later)."""
+    if facts.withdrawn_from is not None and facts.withdrawn_from <= round_number:
+        return "withdrawn"
+    if facts.entered > round_number:
+        return "not-entered"
+    return "absent"
+
+
+def _points_before(paired: Paired) -> dict[int, dict[int, float]]:
+    """Each paired round's points before it, by pairing number (the results of the rounds
+    before: a win or a forfeit win 1, and each bye its points), what a pairing list shows
+    beside the names; each board's result is found once."""
+    points: dict[int, float] = {}
+    found: dict[int, dict[int, float]] = {}
+    for round_number in sorted(paired.pairings):
+        found[round_number] = dict(points)
+        facts = paired.pairings[round_number]
+        for board in range(1, len(facts.boards) + 1):
+            done = outcome(paired, round_number, board)
+            if done is not None and done.winner is not None:
+                points[done.winner] = points.get(done.winner, 0.0) + 1.0
+        for number, _, worth in facts.byes:
+            points[number] = points.get(number, 0.0) + worth
+    return found
 
 
 def round_view(store: Store, event_id: str, round_number: int) -> RoundView:
@@ -564,7 +774,8 @@ def rounds_view(store: Store, event_id: str) -> list[RoundView]:
     with storage.reading(store) as tx:
         event = rules.paired(_event(tx, event_id))
         paired = read_paired(tx, event)
-        return [_round(paired, number) for number in sorted(paired.pairings)]
+        before = _points_before(paired)
+        return [_round(paired, number, before) for number in sorted(paired.pairings)]
 
 
 def pair_round(store: Store, event_id: str, secret: str | None) -> RoundView:

@@ -635,6 +635,114 @@ def player_name(given: NewPlayer, names: Iterable[str]) -> str:
     return given.name
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerChanges:
+    """What a correction of a player asks: the fields given (by their name in the API,
+    each checked), whether a name like another player's is meant, and why."""
+
+    values: Mapping[str, object]
+    confirm: bool
+    reason: str | None
+
+
+CHANGEABLE = ("name", "rating", "federation", "id")
+
+
+def player_changes(fields: Mapping[str, object]) -> PlayerChanges:
+    """A correction of a player: one field at least of :data:`CHANGEABLE` (a rating,
+    federation or id may be null: taken away), ``confirm``, and a ``reason``."""
+    unknown = sorted(set(fields) - {*CHANGEABLE, "confirm", "reason"})
+    if unknown:
+        raise EventError("bad-field", f"unknown field {unknown[0]!r}", field=unknown[0])
+    values: dict[str, object] = {}
+    for field in CHANGEABLE:
+        if field not in fields:
+            continue
+        value = fields[field]
+        if field == "name":
+            values[field] = text(value, "name", MAX_NAME)
+        elif field == "rating":
+            values[field] = _rating(value)
+        elif field == "federation":
+            values[field] = _federation(value)
+        else:
+            values[field] = _player_id(value)
+    if not values:
+        raise EventError("bad-field", f"give one of {', '.join(CHANGEABLE)}")
+    return PlayerChanges(
+        values, flag(fields.get("confirm", False), "confirm"), reason(fields.get("reason"))
+    )
+
+
+def changed_player(
+    asked: PlayerChanges, facts: Any, others: Iterable[str]
+) -> tuple[dict[str, object], dict[str, object]]:
+    """What a correction changes of the player ``facts`` holds (by field, and what each
+    was): a name another player has is refused (``duplicate-player``), one like another's
+    needs ``confirm`` (``similar-name``)."""
+    now = {"name": facts.name, "rating": facts.rating, "federation": facts.federation,
+           "id": facts.fide_id}  # fmt: skip
+    changed = {name: value for name, value in asked.values.items() if now[name] != value}
+    if "name" in changed:
+        given = NewPlayer(str(changed["name"]), None, None, None, asked.confirm)
+        player_name(given, others)
+    return changed, {name: now[name] for name in changed}
+
+
+def same_player(named: object, name: str, number: int) -> None:
+    """The player a request names by number is the one it names by ``named`` (when given):
+    a request sent twice never acts on the player who took the number since."""
+    if named is None:
+        return
+    if not isinstance(named, str) or " ".join(named.split()) != name:
+        raise EventError(
+            "player-changed",
+            f"player {number} is {name!r}, not {named!r}: read the players again",
+            field="name",
+        )
+
+
+def removable(facts: Any, state: Any) -> None:
+    """A player may be taken out only if no round paired holds them (nor, once a round is
+    paired, a number after theirs: the numbers stay 1 to N)."""
+    held: set[int] = set()
+    for pairing in state.pairings.values():
+        held |= {n for board in pairing.boards for n in board}
+        held |= {n for n, _, _ in pairing.byes}
+    if facts.number in held:
+        raise EventError(
+            "player-was-paired",
+            f"{facts.name} (number {facts.number}) was paired: withdraw them instead",
+        )
+    if any(n > facts.number for n in held):
+        raise EventError(
+            "player-was-paired",
+            f"players entered after {facts.name} (number {facts.number}) were paired with the "
+            "numbers after theirs: withdraw them instead",
+        )
+
+
+def cancellable_bye(kind: str | None, round_number: int, rounds_paired: int, number: int) -> None:
+    """A bye asked for is taken back before its round is paired."""
+    if round_number <= rounds_paired:
+        raise EventError(
+            "round-already-paired",
+            f"round {round_number} is paired: its byes are part of its pairing",
+            field="round",
+        )
+    if kind is None:
+        raise EventError("no-such-bye", f"player {number} asked for no bye in round {round_number}")
+
+
+def open_rounds(event: EventRow, rounds_paired: int) -> None:
+    """A player comes back only to a round not yet paired."""
+    if event.rounds is not None and rounds_paired >= event.rounds:
+        raise EventError(
+            "all-rounds-paired",
+            f"the event's {event.rounds} planned rounds are all paired: no round to come back to",
+        )
+
+
 def room_for_player(players: int, event: EventRow, rounds_paired: int) -> None:
     """A player may enter while the event has room, and a round robin only before its
     first round is paired (its table is made for the players it starts with)."""
@@ -647,10 +755,17 @@ def room_for_player(players: int, event: EventRow, rounds_paired: int) -> None:
         )
 
 
-def withdrawal(round_number: object, rounds_paired: int, withdrawn_from: int | None) -> int:
+def withdrawal(
+    round_number: object, rounds_paired: int, withdrawn_from: int | None,
+    planned: int | None = None,
+) -> int:  # fmt: skip
     """The round a withdrawal starts from: a round not yet paired (a player is not taken
-    out of a pairing made: the director gives that board its result)."""
+    out of a pairing made: the director gives that board its result), and planned."""
     number = _round_field(round_number, rounds_paired + 1)
+    if planned is not None and number > planned:
+        raise EventError(
+            "bad-field", f"the event plans {planned} rounds: no round {number}", field="round"
+        )
     if withdrawn_from is not None:
         raise EventError(
             "already-withdrawn", f"the player is withdrawn from round {withdrawn_from}"

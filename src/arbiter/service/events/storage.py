@@ -84,6 +84,8 @@ __all__ = [
     "count_tokens",
     "counted_records",
     "delete_pairing",
+    "delete_player",
+    "delete_request",
     "delete_result",
     "entries",
     "event_exists",
@@ -728,16 +730,45 @@ def player_rows(tx: Tx, event_id: str) -> list[PlayerRow]:
 
 
 def put_players(tx: Tx, rows: Sequence[PlayerRow]) -> None:
-    """Keep ``rows`` as they are now: new players added, and every other one's number and
-    withdrawal set (a player's id never changes)."""
+    """Keep ``rows`` as they are now: new players added, and every other one's number,
+    name, rating, federation, id and withdrawal set (a player's id in the event never
+    changes)."""
     for row in rows:
         found = tx.connection.execute(
             update(players)
             .where(players.c.event_id == row.event_id, players.c.id == row.id)
-            .values(number=row.number, withdrawn_from=row.withdrawn_from)
+            .values(
+                number=row.number,
+                name=row.name,
+                rating=row.rating,
+                federation=row.federation,
+                fide_id=row.fide_id,
+                withdrawn_from=row.withdrawn_from,
+            )  # fmt: skip
         )
         if not found.rowcount:
             tx.connection.execute(insert(players).values(**columns(row)))
+
+
+def delete_player(tx: Tx, event_id: str, player: int) -> None:
+    """Take a player (by id) out of the event, with the byes they asked for."""
+    tx.connection.execute(
+        delete(requests).where(requests.c.event_id == event_id, requests.c.player == player)
+    )
+    tx.connection.execute(
+        delete(players).where(players.c.event_id == event_id, players.c.id == player)
+    )
+
+
+def delete_request(tx: Tx, event_id: str, round_number: int, player: int) -> None:
+    """Take back a bye a player asked for."""
+    tx.connection.execute(
+        delete(requests).where(
+            requests.c.event_id == event_id,
+            requests.c.round == round_number,
+            requests.c.player == player,
+        )
+    )
 
 
 def pairing_rows(tx: Tx, event_id: str) -> list[PairingRow]:

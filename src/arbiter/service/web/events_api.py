@@ -659,6 +659,48 @@ def add_players(event_id: str) -> tuple[Response, int]:
     return jsonify(players=[one.to_dict() for one in made]), 201
 
 
+def _fields_with_reason() -> dict[str, Any]:
+    """A body's fields, with ``?reason=`` when the body gives none (a DELETE's)."""
+    given = body()
+    if "reason" not in given and "reason" in request.args:
+        given["reason"] = request.args["reason"]
+    return given
+
+
+@bp.patch("/<event_id>/players/<int:number>")
+def change_player(event_id: str, number: int) -> Response:
+    """Correct a player's name, rating, federation or id, with a reason."""
+    from arbiter.service.events.rounds import change_player as change
+
+    return jsonify(call(change, event_id, bearer(), number, body()).to_dict())
+
+
+@bp.delete("/<event_id>/players/<int:number>")
+def remove_player(event_id: str, number: int) -> Response:
+    """Take out a player entered by mistake, never paired (``{"reason", "name"?}``)."""
+    from arbiter.service.events.rounds import remove_player as remove
+
+    left = call(remove, event_id, bearer(), number, _fields_with_reason())
+    return jsonify(players=[one.to_dict() for one in left])
+
+
+@bp.delete("/<event_id>/players/<int:number>/byes/<int:round>")
+def cancel_bye(event_id: str, number: int, round: int) -> Response:  # noqa: A002 - the path's name
+    """Take back a bye a player asked for, before its round is paired, with a reason."""
+    from arbiter.service.events.rounds import cancel_bye as cancel
+
+    made = call(cancel, event_id, bearer(), number, round, _fields_with_reason())
+    return jsonify(made.to_dict())
+
+
+@bp.delete("/<event_id>/players/<int:number>/withdraw")
+def cancel_withdrawal(event_id: str, number: int) -> Response:
+    """Take back a player's withdrawal: paired again from the next round, with a reason."""
+    from arbiter.service.events.rounds import cancel_withdrawal as cancel
+
+    return jsonify(call(cancel, event_id, bearer(), number, _fields_with_reason()).to_dict())
+
+
 @bp.post("/<event_id>/players/<int:number>/withdraw")
 def withdraw(event_id: str, number: int) -> Response:
     """Withdraw a player from a round not yet paired on (``{"round"?, "reason"?}``)."""
