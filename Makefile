@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench bench-phases bench-hints bench-http bench-venv bench-events bench-pairings fuzz hostile-load clean venv system
+.PHONY: demo serve test bench bench-phases bench-hints bench-http bench-venv bench-events bench-pairings fuzz hostile-load clean venv system
 
 venv: $(STAMP)
 
@@ -20,6 +20,11 @@ $(STAMP): pyproject.toml
 # Some samples are broken on purpose, so the demo's exit status 1 is expected.
 demo: $(STAMP)
 	@$(BIN)/arbiter adjudicate samples/ || true
+
+# The server on its defaults (README): the API, the viewer and the events' pages on
+# http://127.0.0.1:8000, events in the data folder. `make serve ARGS='--port 9000'`.
+serve: $(STAMP)
+	$(BIN)/arbiter serve $(ARGS)
 
 # The browser tests drive Debian's chromium (tests/browser/), and the events tests run on
 # a real PostgreSQL too, started from Debian's binaries (tests/events/). Install what is

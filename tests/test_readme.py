@@ -17,3 +17,18 @@ def test_readme_opens_with_the_two_commands() -> None:
     lines = README.read_text(encoding="utf-8").splitlines()
     commands = [line.split("#")[0].strip() for line in lines[:6] if line.startswith("make ")]
     assert commands == ["make demo", "make test"]
+
+
+def test_the_server_is_one_make_command_away() -> None:
+    """``make serve`` runs the ``arbiter`` command ``make demo`` installed, as the README
+    says, and the README says how to reach it."""
+    import subprocess
+
+    root = README.parent
+    shown = subprocess.run(
+        ["make", "-n", "serve", "ARGS=--port 9000"], cwd=root, capture_output=True, text=True
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip().splitlines()[-1] == ".venv/bin/arbiter serve --port 9000"
+    text = README.read_text(encoding="utf-8")
+    assert "`make serve`" in text and ". .venv/bin/activate" in text

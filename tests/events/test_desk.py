@@ -491,3 +491,28 @@ def test_a_withdrawal_is_taken_back_and_the_rounds_missed_stay_absences(desk: De
     assert "0000 - Z" in line  # round 2, missed
     assert "withdrawal from round 2 is taken back; paired again from round 3" in trf
     desk.verified()
+
+
+def test_a_dutch_event_needs_its_planned_rounds(client: FlaskClient) -> None:
+    from arbiter.service.events import rules
+    from arbiter.service.events.common import EventError
+    from arbiter.service.events.rows import EventRow
+
+    made = client.post("/api/v1/events", json={"name": "No plan", "game": "Pilo",
+                                               "pairing": "dutch"})  # fmt: skip
+    assert made.status_code == 400 and body(made)["error"]["field"] == "rounds"
+    assert "last" in body(made)["error"]["message"]
+    desk = Desk(client)
+    unplanned = desk.ask("PATCH", "", {"rounds": None})
+    assert unplanned.status_code == 400 and body(unplanned)["error"]["field"] == "rounds"
+    robin = client.post("/api/v1/events", json={"name": "RR", "game": "Pilo",
+                                                "pairing": "round-robin"})  # fmt: skip
+    assert robin.status_code == 201  # a round robin's table says its rounds
+    earlier = EventRow("e", "Old", "Pilo", None, None, True, AT_ANY, None, 1, "dutch")
+    with pytest.raises(EventError) as refused:
+        rules.next_round(earlier, 0, [])
+    assert refused.value.code == "no-planned-rounds"
+    assert "set the planned rounds" in refused.value.message
+
+
+AT_ANY = "2026-11-28T10:00:00.000Z"

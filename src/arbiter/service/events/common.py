@@ -110,6 +110,7 @@ Code = Literal[
     "idempotency-key-reused",
     "request-in-progress",
     "bad-name",
+    "no-planned-rounds",
 ]
 """Every reason the events layer refuses a request, as the error bodies and the command line
 name it. What each means for HTTP is the web face's to say (``web/events_api.py``)."""

@@ -422,6 +422,9 @@ def change_event(
         else:
             played = rounds_played(storage.counted_records(change.tx, event_id), change.event)
         rules.planned_rounds(asked.values.get("rounds"), played)
+        if "rounds" in asked.values:
+            planned = asked.values["rounds"]
+            rules.dutch_rounds(change.event.pairing, planned if isinstance(planned, int) else None)
         _change_event(change, EventChanged(asked.values), asked.reason)
     return event_summary(store, event_id)
 

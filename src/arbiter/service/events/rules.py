@@ -458,7 +458,7 @@ def new_event(fields: Mapping[str, object]) -> NewEvent:
     unknown = sorted(set(fields) - set(CREATED))
     if unknown:
         raise EventError("bad-field", f"unknown field {unknown[0]!r}", field=unknown[0])
-    return NewEvent(
+    made = NewEvent(
         name=name(fields.get("name")),
         game=game(fields.get("game")),
         rounds=rounds(fields.get("rounds")),
@@ -468,6 +468,20 @@ def new_event(fields: Mapping[str, object]) -> NewEvent:
         bye_points=bye_points(fields.get("bye_points", 1)),
         half_byes=flag(fields.get("half_byes", True), "half_byes"),
     )
+    dutch_rounds(made.pairing, made.rounds)
+    return made
+
+
+DUTCH_NEEDS_ROUNDS = (
+    "a Dutch event needs its planned rounds: the Dutch system pairs the last rounds by rules "
+    "of their own, so it must know which round is the last"
+)
+
+
+def dutch_rounds(pairing: str, planned: int | None) -> None:
+    """A Dutch event says how many rounds it plans (``bad-field`` for ``rounds``)."""
+    if pairing == "dutch" and planned is None:
+        raise EventError("bad-field", DUTCH_NEEDS_ROUNDS, field="rounds")
 
 
 EDITABLE = ("name", "rounds", "tiebreaks", "confirm_uploads")
@@ -823,6 +837,11 @@ def bye_request(
 def next_round(event: EventRow, rounds_paired: int, waiting: Sequence[int]) -> int:
     """The round a pairing makes: the one after the last paired, once every board of that
     one has its result (``waiting``: the boards that have none), and within the plan."""
+    if event.pairing == "dutch" and event.rounds is None:  # an event made before they were needed
+        raise EventError(
+            "no-planned-rounds",
+            f"{DUTCH_NEEDS_ROUNDS}: set the planned rounds (the desk's “The event”) first",
+        )
     if waiting:
         listed = ", ".join(str(board) for board in waiting)
         raise EventError(

@@ -97,6 +97,7 @@ STATUS: dict[Code, int] = {
     "idempotency-key-reused": 422,
     "request-in-progress": 409,
     "bad-name": 400,
+    "no-planned-rounds": 409,
 }
 """The HTTP status of each refusal of the events layer (``spec/events.md`` §8): the one place
 where a domain error becomes HTTP."""
