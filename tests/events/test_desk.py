@@ -516,3 +516,98 @@ def test_a_dutch_event_needs_its_planned_rounds(client: FlaskClient) -> None:
 
 
 AT_ANY = "2026-11-28T10:00:00.000Z"
+
+
+# --- every state of a board, through every action --------------------------------------------
+
+
+def _state(desk: Desk, name: str) -> dict[str, int]:
+    """Board 1 of round 1 brought to the state ``name``; board 2 finished. Answers the
+    records made: ``own`` (board 1's record), ``stray`` (a record of board 1 on no board)."""
+    (a, b), (c, d) = boards_of(desk, 1).values()
+    desk.upload(game("Desk Open", 1, c, d, d))
+    stray = desk.upload(game("Desk Open", 1, a + " Jr", b, b))["record"]
+    made = {"stray": stray}
+    if name == "waiting":
+        return made
+    if name == "forfeit":
+        desk.ok("PUT", "/rounds/1/boards/1/result", {"result": "+-", "reason": "no show"})
+        return made
+    if name == "placed":
+        desk.ok("POST", f"/records/{stray}/place", {"round": 1, "board": 1, "reason": "sheet"})
+        return {**made, "own": stray}
+    own = desk.upload(game("Desk Open", 1, a, b, a))["record"]
+    made["own"] = own
+    if name == "excluded":
+        desk.ok("POST", f"/records/{own}/exclude", {"reason": "wrong sheet"})
+    elif name == "official":
+        desk.ok("PUT", f"/records/{own}/result", {"result": "Orange+F", "reason": "appeal"})
+    return made
+
+
+STATES = ("waiting", "result", "placed", "excluded", "official", "forfeit")
+
+
+def _actions(made: dict[str, int]) -> list[tuple[str, str, dict[str, Any] | None]]:
+    own, stray = made.get("own", made["stray"]), made["stray"]
+    return [
+        ("PUT", "/rounds/1/boards/1/result", {"result": "1-0", "reason": "r"}),
+        ("PUT", "/rounds/1/boards/1/result", {"result": "--", "reason": "r"}),
+        ("DELETE", "/rounds/1/boards/1/result", {"reason": "r"}),
+        ("POST", f"/records/{stray}/place", {"round": 1, "board": 1, "reason": "r"}),
+        ("POST", f"/records/{stray}/place",
+         {"round": 1, "board": 1, "seats": "reversed", "reason": "r"}),
+        ("POST", f"/records/{own}/exclude", {"reason": "r"}),
+        ("POST", f"/records/{own}/reinstate", {"reason": "r"}),
+        ("PUT", f"/records/{own}/result", {"result": "Blue+R", "reason": "r"}),
+        ("DELETE", f"/records/{own}/result", {"reason": "r"}),
+        ("POST", f"/records/{own}/confirm", {}),
+        ("POST", "/rounds", None),
+        ("DELETE", "/rounds/1", {"reason": "r"}),
+    ]  # fmt: skip
+
+
+def _consistent(desk: Desk) -> None:
+    """What the round says of board 1 agrees with the records, and the event verifies."""
+    board = desk.round(1)["boards"][0]
+    records = body(desk.client.get(f"{desk.base}/records"))["records"]
+    standing = [
+        r for r in records
+        if (r["board_round"], r["board"], r["placement"]) == (1, 1, None)
+        and r["status"] != "excluded"
+    ]  # fmt: skip
+    assert len(standing) <= 1, standing  # never two records on one board
+    assert board["record"] == (standing[0]["record"] if standing else None)
+    if board["state"] in ("result", "director"):
+        assert board["result"] is not None
+    else:
+        assert board["result"] is None and 1 in desk.round(1)["waiting"]
+    if board["state"] == "result":
+        assert standing and standing[0]["status"] == "accepted"
+    desk.verified()
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_every_state_of_a_board_takes_every_action_and_the_round_can_always_finish(
+    client: FlaskClient, state: str
+) -> None:
+    for position in range(len(_actions({"stray": 0}))):
+        desk = Desk(client)
+        desk.ok("POST", "/players", {"players": [{"name": n, "rating": r} for n, r in PLAYERS]})
+        desk.ok("POST", "/rounds")
+        made = _state(desk, state)
+        _consistent(desk)
+        method, path, payload = _actions(made)[position]
+        answer = desk.ask(method, path, payload)
+        assert answer.status_code < 500, (state, path, answer.json)
+        if answer.status_code >= 400:
+            assert body(answer)["error"]["message"]
+        if path == "/rounds/1" and answer.status_code == 200:
+            continue  # the round was taken back: nothing is left to finish
+        _consistent(desk)
+        if desk.round(1)["waiting"]:  # the director can always finish it by hand
+            desk.ok("PUT", "/rounds/1/boards/1/result", {"result": "+-", "reason": "finish"})
+        assert desk.round(1)["waiting"] == []
+        if path != "/rounds" or answer.status_code != 201:
+            assert desk.ask("POST", "/rounds").status_code == 201, (state, path)
+        _consistent(desk)
