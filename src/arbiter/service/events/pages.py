@@ -62,6 +62,7 @@ __all__ = [
     "record_game",
     "record_text",
     "round_page",
+    "round_progress",
 ]
 
 COUNTS, WAITS, OUT = "counts", "waits", "out"
@@ -97,6 +98,33 @@ class GameLine:
     official: bool
     counting: Counting
     path: str
+    winner: str | None = None
+    """Who won, by name, as the result that counts says (None while it waits, for a double
+    forfeit, or a record that does not count)."""
+    shown: str | None = None
+    """The result as its record writes it (``Orange+17``, the colours at the end of the
+    moves), or as the director gave the board (``1-0``, ``+-``)."""
+    given: bool = False
+    """Whether the result is the one the director gave the board (a paired event's)."""
+    first_points: float | None = None
+    second_points: float | None = None
+    first_rating: int | None = None
+    second_rating: int | None = None
+    """A paired board's players' points before the round, and ratings."""
+
+    @property
+    def result_words(self) -> str:
+        """Who won, in words, with the result: ``Ana Ruiz won, Orange+17``, ``Bo Chen won
+        by forfeit (-+)``, ``both lost by forfeit (--)``; empty while it waits."""
+        said = self.shown or self.result
+        if said is None or self.counting.state != COUNTS:
+            return ""
+        if self.result == "--":
+            return "both lost by forfeit (--)"
+        if self.winner is None:
+            return said
+        forfeit = self.result in ("+-", "-+") or said.endswith("+F")
+        return f"{self.winner} won{' by forfeit' if forfeit else ''}, {said}"
 
     @property
     def title(self) -> str:
@@ -259,8 +287,12 @@ def record_game(
     count: Counting,
 ) -> GameLine:
     """A record as a game of the pages: its own page is ``records/N``."""
-    first, second = (view.players.get(colour) or "?" for colour in colours[:2])
-    board = view.board[1] if view.board is not None and view.board[2] is None else None
+    named = view.players or view.report.get("players") or {}  # another game's: its report's
+    first, second = (named.get(colour) or "?" for colour in colours[:2])
+    if not view.players and named:  # a record of another game names its own colours
+        first, second = (list(named.values()) + ["?", "?"])[:2]
+    on_board = view.board is not None and view.board[2] is None and view.status != EXCLUDED
+    board = view.board[1] if on_board and view.board is not None else None
     return GameLine(
         round=view.round,
         board=board,
@@ -273,6 +305,8 @@ def record_game(
         official=view.official_result is not None,
         counting=count,
         path=f"records/{view.record}",
+        winner=_winner(view) if count.state == COUNTS else None,
+        shown=view.result,
     )
 
 
@@ -281,8 +315,10 @@ def board_game(
 ) -> GameLine:
     """A board of a paired round as a game of the pages (``board``: a
     :class:`~.rounds.BoardView`): its own page is ``rounds/R/boards/B``."""
-    if count is None:
+    if count is None or board.state == "director":
         count = _board_counting(board)
+    winner = {"1-0": board.first, "+-": board.first, "0-1": board.second, "-+": board.second}
+    from_record = view if board.state == "result" else None
     return GameLine(
         round=round_number,
         board=board.board,
@@ -292,15 +328,23 @@ def board_game(
         first_number=board.first_number,
         second_number=board.second_number,
         result=board.result,
-        official=board.state == "director",
+        official=board.state == "director"
+        or (from_record is not None and from_record.official_result is not None),
         counting=count,
         path=f"rounds/{round_number}/boards/{board.board}",
+        winner=winner.get(board.result or ""),
+        shown=from_record.result if from_record is not None else board.result,
+        given=board.state == "director",
+        first_points=board.first_points,
+        second_points=board.second_points,
+        first_rating=board.first_rating,
+        second_rating=board.second_rating,
     )
 
 
 def _board_counting(board: Any) -> Counting:
     if board.state == "director":
-        return Counting(COUNTS, "result given by the director")
+        return Counting(COUNTS, "counts with the result the director gave the board")
     if board.result is not None:
         return Counting(COUNTS, "counts")
     return Counting(WAITS, "waits for its record")
@@ -363,6 +407,25 @@ def event_games(store: Store, event_id: str) -> EventGames:
         tuple(lines),
         numbers,
     )
+
+
+def round_progress(games: EventGames) -> str:
+    """Where the event stands, for its page: ``round 2 of 5 in play`` (a round paired whose
+    boards are not all in), ``round 2 of 5 finished``, ``all 5 rounds played``, ``no round
+    paired yet``; for an event without pairings, the highest round of a counted game."""
+    summary = games.summary
+    planned = summary.rounds
+    of = f" of {planned}" if planned else ""
+    if summary.pairing == "none":
+        return f"round {summary.rounds_played}{of or ' of ?'}"
+    if not games.rounds:
+        return "no round paired yet"
+    last = max(games.rounds)
+    if any(line.result is None for line in games.rounds[last]):
+        return f"round {last}{of} in play"
+    if planned is not None and last >= planned:
+        return f"all {planned} rounds played"
+    return f"round {last}{of} finished"
 
 
 def _on_board(round_number: int, board: Any, by_number: Mapping[int, GameLine]) -> GameLine:
@@ -603,8 +666,24 @@ def _game_page(store: Store, event_id: str, pick: Any) -> GamePage:
     if found is None:
         raise EventError("no-such-record", "the event has no such game")
     view = found.record
-    reason = _reasons(store, event_id).get(view.record) if view is not None else None
+    if found.given and found.round is not None and found.board is not None:
+        reason = _board_reasons(store, event_id).get((found.round, found.board))
+    else:
+        reason = _reasons(store, event_id).get(view.record) if view is not None else None
     return GamePage(games.summary, found, reason)
+
+
+def _board_reasons(store: Store, event_id: str) -> dict[tuple[int, int], str | None]:
+    """The director's reason for the result each board has from them, by round and board."""
+    found: dict[tuple[int, int], str | None] = {}
+    for entry in entries(store, event_id):
+        if entry.action in ("board-result-set", "board-result-cleared"):
+            key = (entry.details["round"], entry.details["board"])
+            if entry.action == "board-result-set":
+                found[key] = entry.reason
+            else:
+                found.pop(key, None)
+    return found
 
 
 def game_of_record(store: Store, event_id: str, number: int) -> GamePage:

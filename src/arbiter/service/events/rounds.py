@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from arbiter.adjudicator.replay import Report
@@ -605,7 +605,8 @@ def request_bye(
 @dataclass(frozen=True, slots=True)
 class BoardView:
     """A board of a round: its players by seat and number, its result once in (and whose
-    it is: a record's or the director's), and the record that stands on it."""
+    it is: a record's or the director's), the record that stands on it, and each player's
+    points before the round and rating, as a pairing list shows them."""
 
     board: int
     first: str
@@ -615,6 +616,10 @@ class BoardView:
     result: str | None
     state: str
     record: int | None
+    first_points: float = 0.0
+    second_points: float = 0.0
+    first_rating: int | None = None
+    second_rating: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -626,7 +631,15 @@ class BoardView:
             "result": self.result,
             "state": self.state,
             "record": self.record,
+            "first_points": _number(self.first_points),
+            "second_points": _number(self.second_points),
+            "first_rating": self.first_rating,
+            "second_rating": self.second_rating,
         }
+
+
+def _number(points: float) -> int | float:
+    return int(points) if float(points).is_integer() else points
 
 
 @dataclass(frozen=True, slots=True)
@@ -647,49 +660,25 @@ class ByeView:
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
-    """A player's points before a round, and rating (None: unrated)."""
-
-    points: float
-    rating: int | None
-
-    def to_dict(self) -> dict[str, Any]:
-        points = int(self.points) if float(self.points).is_integer() else self.points
-        return {"points": points, "rating": self.rating}
-
-
-@dataclass(frozen=True, slots=True)
 class RoundView:
     """A round as ``GET .../rounds/N`` gives it: its boards with their results as they
-    arrive, the boards that still wait, the byes, and each player's points before the round
-    and rating (``standing``, by pairing number), as a pairing list shows them."""
+    arrive, the boards that still wait, and the byes."""
 
     round: int
     paired_at: str
     manual: bool
     boards: tuple[BoardView, ...]
     byes: tuple[ByeView, ...]
-    standing: Mapping[int, Standing] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "round": self.round,
             "paired_at": self.paired_at,
             "manual": self.manual,
-            "boards": [self._board(board) for board in self.boards],
+            "boards": [board.to_dict() for board in self.boards],
             "waiting": [board.board for board in self.boards if board.result is None],
             "byes": [bye.to_dict() for bye in self.byes],
         }
-
-    def _board(self, board: BoardView) -> dict[str, Any]:
-        shown = board.to_dict()
-        for seat, number in (("first", board.first_number), ("second", board.second_number)):
-            standing = self.standing.get(number)
-            if standing is not None:
-                said = standing.to_dict()
-                shown[f"{seat}_points"] = said["points"]
-                shown[f"{seat}_rating"] = said["rating"]
-        return shown
 
 
 def _round(
@@ -702,6 +691,7 @@ def _round(
         raise EventError("no-such-round", f"round {round_number} is not paired")
     scores = (before or _points_before(paired)).get(round_number, {})
     name = {f.number: f.name for f in paired.players.values()}
+    rating = {f.number: f.rating for f in paired.players.values()}
     boards = []
     for board, (first, second) in enumerate(facts.boards, 1):
         found = outcome(paired, round_number, board)
@@ -714,9 +704,11 @@ def _round(
             state = "waits-for-a-result"
         else:
             state = "waits-for-a-record"
-        boards.append(BoardView(board, name[first], name[second], first, second,
-                                found.result if found else None, state,
-                                standing.number if standing else None))  # fmt: skip
+        boards.append(BoardView(
+            board, name[first], name[second], first, second, found.result if found else None,
+            state, standing.number if standing else None, scores.get(first, 0.0),
+            scores.get(second, 0.0), rating.get(first), rating.get(second),
+        ))  # fmt: skip
     byes = [
         ByeView(name[n], n, points, "pairing" if kind == "pairing" else "requested")
         for n, kind, points in facts.byes
@@ -727,11 +719,7 @@ def _round(
         for f in sorted(paired.players.values(), key=lambda f: f.number)
         if f.number not in seated
     ]
-    listed = {
-        f.number: Standing(scores.get(f.number, 0.0), f.rating) for f in paired.players.values()
-    }
-    return RoundView(round_number, facts.paired_at, facts.manual, tuple(boards), tuple(byes),
-                     listed)  # fmt: skip
+    return RoundView(round_number, facts.paired_at, facts.manual, tuple(boards), tuple(byes))
 
 
 def _unseated(facts: PlayerFacts, round_number: int) -> str:

@@ -62,7 +62,7 @@ def event_page(event_id: str) -> Response | str:
     """The event's name, game, rounds, standings with their tie-breaks, crosstable, the games
     of each round, what does not count and why, the corrections, and the downloads."""
     from arbiter.service.events.actions import CORRECTIONS
-    from arbiter.service.events.pages import OUT, WAITS, event_games
+    from arbiter.service.events.pages import OUT, WAITS, event_games, round_progress
     from arbiter.service.events.reading import entries, event_standings
 
     def render() -> str:
@@ -78,6 +78,7 @@ def event_page(event_id: str) -> Response | str:
             corrections=[entry for entry in trail if entry.action in CORRECTIONS],
             by_number={g.record.record: g for g in games.records if g.record is not None},
             key=server_key().public,
+            progress=round_progress(games),
             **_table_words(summary.game),
         )
 
