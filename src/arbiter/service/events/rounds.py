@@ -355,6 +355,10 @@ class PlayerView:
     entered: int
     withdrawn_from: int | None
     points: float
+    byes: tuple[tuple[int, str], ...] = ()
+    """The byes the player asked for in rounds not yet paired: (round, kind)."""
+    paired: bool = False
+    """Whether a round paired holds the player (who is then withdrawn, never removed)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -366,11 +370,20 @@ class PlayerView:
             "entered": self.entered,
             "withdrawn_from": self.withdrawn_from,
             "points": int(self.points) if float(self.points).is_integer() else self.points,
+            "byes": [{"round": number, "kind": kind} for number, kind in self.byes],
+            "paired": self.paired,
         }
 
 
 def _players(paired: Paired) -> list[PlayerView]:
     made = tournament(paired)
+    last = paired.rounds_paired
+    asked: dict[int, list[tuple[int, str]]] = {}
+    for (round_number, player), kind in sorted(paired.requests.items()):
+        if round_number > last:
+            asked.setdefault(player, []).append((round_number, kind))
+    held = {n for f in paired.pairings.values() for board in f.boards for n in board}
+    held |= {n for f in paired.pairings.values() for n, _, _ in f.byes}
     return [
         PlayerView(
             f.number,
@@ -381,8 +394,10 @@ def _players(paired: Paired) -> list[PlayerView]:
             f.entered,
             f.withdrawn_from,
             made.points(f.number),
+            tuple(asked.get(player, ())),
+            f.number in held,
         )  # fmt: skip
-        for f in sorted(paired.players.values(), key=lambda f: f.number)
+        for player, f in sorted(paired.players.items(), key=lambda item: item[1].number)
     ]
 
 

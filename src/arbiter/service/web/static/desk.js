@@ -6,7 +6,7 @@
 // the new records in place.
 "use strict";
 (() => {
-  const { $, element, say, refused } = arbiterDom;
+  const { $, element, say, refused, busy } = arbiterDom;
   const script = document.currentScript;
   const event = script.dataset.event || null;
   const api = "/api/v1/events/" + event;
@@ -55,8 +55,12 @@
       .map((cell) => cell.textContent.trim().toLowerCase());
     let warned = "";
 
-    create.addEventListener("submit", async (e) => {
+    create.addEventListener("submit", (e) => {
       e.preventDefault();
+      busy(create, createEvent);
+    });
+
+    async function createEvent() {
       const name = $("new-name").value.trim().replace(/\s+/g, " ");
       if (takenNames().includes(name.toLowerCase()) && warned !== name) {
         warned = name;
@@ -92,7 +96,7 @@
       links.append(desk, " · ", page);
       out.appendChild(links);
       listed(answer.data);
-    });
+    }
     return;
   }
 
@@ -174,7 +178,7 @@
       chose(e.dataTransfer.files);
     });
     $("upload-files").addEventListener("change", () => chose($("upload-files").files));
-    $("upload").addEventListener("click", upload);
+    $("upload").addEventListener("click", () => busy($("upload"), upload));
   }
 
   async function upload() {
@@ -200,9 +204,16 @@
     document.dispatchEvent(new CustomEvent("arbiter:records-changed"));
   }
 
+  // A record's players as it names them: a record of another game names its own colours
+  // (its report says them), one that could not be read names none.
+  function namesOf(one) {
+    const named = Object.keys(one.players).length ? one.players : (one.report.players || {});
+    return Object.values(named).join(" v ") || "no players named";
+  }
+
   function verdict(kept, one) {
     const item = element("li");
-    const names = Object.values(one.players).join(" v ") || "unreadable";
+    const names = namesOf(one);
     const label = "Record " + one.record + (one.round != null ? ", round " + one.round : "")
       + " (" + names + (kept.duplicate ? ", sent before" : "") + "): ";
     item.append(label);
@@ -210,7 +221,17 @@
     else item.appendChild(element("span", problem(one.report), "bad"));
     if (one.status === "pending") item.append(" ", element("span", "waits for confirmation",
                                                            "badge pending"));
+    if (one.board != null && one.placement == null) {
+      item.append(" ", element("span", "counts on round " + one.board_round + " board "
+                                       + one.board, "badge"));
+    }
     for (const warning of one.warnings || []) item.append(" ", element("span", warning.message, "note"));
+    const best = (one.suggestions || [])[0];
+    if (best) {
+      item.append(" ", element("span", "Did you mean round " + best.round + " board " + best.board
+        + ", " + best.first + " v " + best.second + "? The records below place it in a click.",
+      "note"));
+    }
     return item;
   }
 
@@ -257,7 +278,7 @@
       }
       part.hidden = !any;
     }
-    say("records-note", shown + " record(s) shown.");
+    $("records-count").textContent = shown + " record(s) shown.";
   }
 
   $("records-filter").addEventListener("change", filter);
@@ -285,11 +306,9 @@
     e.preventDefault();
     const number = form.dataset.record;
     const reason = form.elements.reason.value.trim();
-    const button = form.querySelector("button");
-    button.disabled = true;
-    const answer = await call("POST", api + "/records/" + number + "/repair",
-                              { apply: [form.dataset.correction], reason });
-    button.disabled = false;
+    const answer = await busy(form, () => call("POST", api + "/records/" + number + "/repair",
+                                               { apply: [form.dataset.correction], reason }));
+    if (!answer) return;
     if (!answer.ok) { say("records-note", refused(answer), true); return; }
     const copy = answer.data.copy.records[0];
     await reloadRecords();
@@ -299,9 +318,31 @@
         + "; record " + number + " is kept and " + wordsOf(number) + ".");
   });
 
-  const correct = $("correct");
-  if (correct) correct.addEventListener("submit", async (e) => {
+  // A record placed on the board the desk suggests, in a click (its reason filled in).
+  document.addEventListener("submit", async (e) => {
+    const form = e.target.closest("form.place");
+    if (!form) return;
     e.preventDefault();
+    const fields = { round: Number(form.dataset.round), board: Number(form.dataset.board),
+                     seats: form.dataset.seats, reason: form.elements.reason.value.trim() };
+    const number = form.dataset.record;
+    const answer = await busy(form, () => call("POST", api + "/records/" + number + "/place",
+                                               fields));
+    if (!answer) return;
+    if (!answer.ok) { say("records-note", refused(answer), true); return; }
+    await reloadRecords();
+    document.dispatchEvent(new CustomEvent("arbiter:records-changed"));
+    say("records-note", "Record " + number + " is placed on round " + fields.round + " board "
+        + fields.board + ": " + wordsOf(number) + ".");
+  });
+
+  const correct = $("correct");
+  if (correct) correct.addEventListener("submit", (e) => {
+    e.preventDefault();
+    busy(correct, correctRecord);
+  });
+
+  async function correctRecord() {
     const number = $("correct-record").value;
     const action = $("correct-action").value;
     const reason = $("correct-reason").value.trim() || undefined;
@@ -318,27 +359,31 @@
     const result = answer.data.official_result
       ? ", official result " + answer.data.official_result : "";
     say("correct-note", "Record " + number + result + ": " + wordsOf(number) + ".");
-  });
+  }
 
   // --- the event -----------------------------------------------------------------------------
 
   const settings = $("settings");
-  if (settings) settings.addEventListener("submit", async (e) => {
+  if (settings) settings.addEventListener("submit", (e) => {
     e.preventDefault();
     const fields = { confirm_uploads: $("confirm-uploads").checked };
     fields.rounds = $("planned").value ? Number($("planned").value) : null;
-    const answer = await call("PATCH", api, fields);
-    say("settings-note", answer.ok ? "Saved: " + (answer.data.rounds || "no") + " planned rounds."
-                                   : refused(answer), !answer.ok);
+    busy(settings, async () => {
+      const answer = await call("PATCH", api, fields);
+      say("settings-note", answer.ok ? "Saved: " + (answer.data.rounds || "no")
+                                       + " planned rounds." : refused(answer), !answer.ok);
+    });
   });
 
   const finalise = $("finalise");
-  if (finalise) finalise.addEventListener("click", async () => {
+  if (finalise) finalise.addEventListener("click", () => {
     if (!window.confirm("Finalise the event? It becomes read-only: no upload or correction "
                         + "can be made after this.")) return;
-    const answer = await call("POST", api + "/finalise", {});
-    if (answer.ok) location.reload();  // the desk without its write controls
-    else say("settings-note", refused(answer), true);
+    busy(finalise, async () => {
+      const answer = await call("POST", api + "/finalise", {});
+      if (answer.ok) location.reload();  // the desk without its write controls
+      else say("settings-note", refused(answer), true);
+    });
   });
 
   // --- tokens ------------------------------------------------------------------------------
@@ -362,7 +407,7 @@
         const button = element("button", "Revoke…");
         button.type = "button";
         button.setAttribute("aria-label", "Revoke token " + token.number + " (" + token.label + ")");
-        button.addEventListener("click", () => revoke(token));
+        button.addEventListener("click", () => busy(button, () => revoke(token)));
         cell.appendChild(button);
       }
     }
@@ -397,18 +442,71 @@
   }
 
   const issueForm = $("issue");
-  if (issueForm) issueForm.addEventListener("submit", async (e) => {
+  if (issueForm) issueForm.addEventListener("submit", (e) => {
     e.preventDefault();
-    if (await issue($("issue-label").value, $("issue-role").value, null)) {
-      $("issue-label").value = "";
-    }
+    busy(issueForm, async () => {
+      if (await issue($("issue-label").value, $("issue-role").value, null)) {
+        $("issue-label").value = "";
+      }
+    });
   });
 
   // The players' table (rounds.js) asks for a player's link here.
   document.addEventListener("arbiter:player-link", (e) => {
-    issue(e.detail.name.slice(0, 100), "upload", e.detail.number)
+    busy(e.detail.button, () => issue(e.detail.name.slice(0, 100), "upload", e.detail.number))
       .then(() => $("issued").scrollIntoView({ block: "nearest" }));
   });
+
+  // --- receipts: each change's, kept in this browser, listed, downloaded, checked -----------
+
+  function showReceipts() {
+    const table = $("receipts");
+    if (!table) return;
+    const kept = arbiterDom.receipts(event);
+    const body = table.tBodies[0];
+    body.replaceChildren();
+    for (const one of kept.slice().reverse()) {
+      const row = body.insertRow();
+      const cells = [["Entry", one.receipt.entry, "num"], ["What", one.what],
+                     ["When", arbiterTimes.text(one.receipt.at)],
+                     ["Hash", one.receipt.hash.slice(0, 16) + "…", "hash"]];
+      for (const [label, text, cls] of cells) {
+        const cell = element("td", text, cls);
+        cell.dataset.label = label;
+        row.appendChild(cell);
+      }
+    }
+    say("receipts-note", kept.length ? kept.length + " receipt(s) kept in this browser."
+                                     : "No receipt yet: each change made here adds one.");
+    $("receipts-download").disabled = !kept.length;
+    $("receipts-check").disabled = !kept.length;
+  }
+
+  if ($("receipts")) {
+    document.addEventListener("arbiter:receipt", showReceipts);
+    $("receipts-download").addEventListener("click", () => {
+      const kept = arbiterDom.receipts(event).map((one) => one.receipt);
+      const blob = new Blob([JSON.stringify(kept, null, 1) + "\n"], { type: "application/json" });
+      const link = element("a");
+      link.href = URL.createObjectURL(blob);
+      link.download = "receipts-" + event + ".json";
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+    });
+    $("receipts-check").addEventListener("click", () => busy($("receipts-check"), async () => {
+      const kept = arbiterDom.receipts(event).map((one) => one.receipt);
+      const answer = await arbiterDom.request("POST", api + "/verify", { receipts: kept }, null);
+      if (!answer.ok) { say("receipts-note", refused(answer), true); return; }
+      const problems = [...answer.data.problems, ...answer.data.receipts.problems];
+      say("receipts-note", answer.data.ok
+        ? "All " + answer.data.receipts.checked + " receipt(s) hold: the trail still has each "
+          + "entry with its hash, and the event verifies (" + answer.data.entries + " entries)."
+        : "Problems: " + problems.join("; "), !answer.data.ok);
+    }));
+    showReceipts();
+  }
 
   signIn();
   filter();

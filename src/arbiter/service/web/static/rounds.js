@@ -4,7 +4,7 @@
 // token desk.js keeps in this tab's sessionStorage.
 "use strict";
 (() => {
-  const { $, element, say, refused } = arbiterDom;
+  const { $, element, say, refused, busy } = arbiterDom;
   const event = document.currentScript.dataset.event;
   const api = "/api/v1/events/" + event;
   const open = Boolean($("player-add"));  // a finalised event's desk has no write control
@@ -35,8 +35,10 @@
       row.appendChild(labelled(player.rating == null ? "" : player.rating, "Rating", "num"));
       row.appendChild(labelled(player.points, "Points", "num"));
       const state = player.withdrawn_from ? "withdrawn from round " + player.withdrawn_from
-        : player.entered > 1 ? "entered in round " + player.entered : "playing";
-      row.appendChild(labelled(state, "State"));
+        : player.entered > 1 ? "late entry, from round " + player.entered : "playing";
+      const byes = (player.byes || []).map((bye) => (bye.kind === "half" ? "half-point" : "zero-point")
+                                                  + " bye in round " + bye.round);
+      row.appendChild(labelled([state, ...byes].join("; "), "State"));
       const cell = labelled(null, "Upload link");
       if (open) {
         // desk.js issues the player's upload token and shows the link that carries it.
@@ -44,11 +46,45 @@
         button.type = "button";
         button.setAttribute("aria-label", "An upload link for " + player.name);
         button.addEventListener("click", () => document.dispatchEvent(new CustomEvent(
-          "arbiter:player-link", { detail: { name: player.name, number: player.number } })));
+          "arbiter:player-link",
+          { detail: { name: player.name, number: player.number, button } })));
         cell.appendChild(button);
       }
       row.appendChild(cell);
+      if (open) row.appendChild(fixes(player));
     }
+  }
+
+  // A player's buttons of corrections and undoing: each fills in the form below the table
+  // (what, who, the values as they stand), for the director to give the reason and apply.
+  function fixes(player) {
+    const cell = labelled(null, "Correct or undo", "actions");
+    const offer = (text, kind, round) => {
+      const button = element("button", text);
+      button.type = "button";
+      button.setAttribute("aria-label", text + " (" + player.name + ")");
+      button.addEventListener("click", () => fill(player, kind, round));
+      cell.append(button, " ");
+    };
+    offer("Correct…", "correct");
+    if (!player.paired) offer("Remove…", "remove");
+    for (const bye of player.byes || []) offer("Cancel round " + bye.round + " bye…", "cancel-bye", bye.round);
+    if (player.withdrawn_from) offer("Take the withdrawal back…", "cancel-withdrawal");
+    return cell;
+  }
+
+  let fixing = null;  // the player the form was filled in for (their name guards a removal)
+
+  function fill(player, kind, round) {
+    fixing = player;
+    $("fix-player").value = player.number;
+    $("fix-kind").value = kind;
+    $("fix-name").value = player.name;
+    $("fix-rating").value = player.rating == null ? "" : player.rating;
+    $("fix-federation").value = player.federation || "";
+    $("fix-round").value = round || "";
+    $("fix-confirm").checked = false;
+    $("fix-reason").focus();
   }
 
   async function loadPlayers() {
@@ -56,8 +92,56 @@
     if (answer.ok) showPlayers(answer.data.players);
   }
 
-  if ($("player-add")) $("player-add").addEventListener("submit", async (e) => {
+  if ($("player-fix")) $("player-fix").addEventListener("submit", (e) => {
     e.preventDefault();
+    busy($("player-fix"), fixPlayer);
+  });
+
+  async function fixPlayer() {
+    const number = $("fix-player").value;
+    const kind = $("fix-kind").value;
+    const reason = $("fix-reason").value.trim();
+    const path = api + "/players/" + number;
+    let answer;
+    if (kind === "correct") {
+      const fields = { reason };
+      const now = fixing && String(fixing.number) === number ? fixing : {};
+      const name = $("fix-name").value.trim().replace(/\s+/g, " ");
+      const rating = $("fix-rating").value === "" ? null : Number($("fix-rating").value);
+      const federation = $("fix-federation").value.trim() || null;
+      if (name && name !== now.name) fields.name = name;
+      if (rating !== (now.rating ?? null)) fields.rating = rating;
+      if (federation !== (now.federation ?? null)) fields.federation = federation;
+      if ($("fix-confirm").checked) fields.confirm = true;
+      answer = await call("PATCH", path, fields);
+    } else if (kind === "remove") {
+      const fields = { reason };
+      if (fixing && String(fixing.number) === number) fields.name = fixing.name;
+      answer = await call("DELETE", path, fields);
+    } else if (kind === "cancel-bye") {
+      answer = await call("DELETE", path + "/byes/" + $("fix-round").value, { reason });
+    } else {
+      answer = await call("DELETE", path + "/withdraw", { reason });
+    }
+    if (!answer.ok) { say("players-note", refused(answer), true); return; }
+    const done = { correct: "corrected", remove: "removed", "cancel-bye": "the bye is cancelled",
+                   "cancel-withdrawal": "back from the next round" }[kind];
+    const who = answer.data.name || (fixing ? fixing.name : "Player " + number);
+    say("players-note", who + ": " + done + (answer.data.number && kind === "correct"
+      ? " (number " + answer.data.number + ")" : "") + ".");
+    $("fix-reason").value = "";
+    fixing = null;
+    if (answer.data.players) showPlayers(answer.data.players);
+    else loadPlayers();
+    loadRounds(true);
+  }
+
+  if ($("player-add")) $("player-add").addEventListener("submit", (e) => {
+    e.preventDefault();
+    busy($("player-add"), addPlayer);
+  });
+
+  async function addPlayer() {
     const fields = { name: $("player-name").value };
     if ($("player-rating").value) fields.rating = Number($("player-rating").value);
     if ($("player-federation").value) fields.federation = $("player-federation").value;
@@ -70,10 +154,14 @@
     $("player-rating").value = "";
     $("player-confirm").checked = false;
     showPlayers(answer.data.players);
+  }
+
+  if ($("player-act")) $("player-act").addEventListener("submit", (e) => {
+    e.preventDefault();
+    busy($("player-act"), actOnPlayer);
   });
 
-  if ($("player-act")) $("player-act").addEventListener("submit", async (e) => {
-    e.preventDefault();
+  async function actOnPlayer() {
     const kind = $("act-kind").value;
     const reason = $("act-reason").value.trim() || undefined;
     const path = api + "/players/" + $("act-player").value;
@@ -82,7 +170,7 @@
       : await call("POST", path + "/byes", { kind, round: numberOr("act-round"), reason });
     say("players-note", answer.ok ? answer.data.name + ": done." : refused(answer), !answer.ok);
     loadPlayers();
-  });
+  }
 
   // --- rounds and boards -------------------------------------------------------------------
 
@@ -93,6 +181,15 @@
     "waits-for-confirmation": "its record waits for confirmation",
     "waits-for-a-result": "its record gives no result yet",
   };
+
+  // A board's result in words: who won, and how it is written (first seat's side first).
+  function resultWords(board) {
+    const won = { "1-0": board.first, "+-": board.first, "0-1": board.second,
+                  "-+": board.second }[board.result];
+    if (!board.result) return "…";
+    if (board.result === "--") return "both lost by forfeit (--)";
+    return won + " won" + (board.result.includes("+") ? " by forfeit" : "") + " (" + board.result + ")";
+  }
 
   function showRound(round) {
     const out = $("round-shown");
@@ -115,7 +212,7 @@
     for (const board of round.boards) {
       const row = body.insertRow();
       const texts = [board.board, board.first_number + " " + board.first,
-                     board.second_number + " " + board.second, board.result || "…",
+                     board.second_number + " " + board.second, resultWords(board),
                      STATES[board.state] || board.state];
       const classes = ["num", "player", "player", "", ""];
       texts.forEach((text, i) => row.appendChild(labelled(text, titles[i], classes[i])));
@@ -140,16 +237,16 @@
     say("rounds-note", rounds.length ? rounds.length + " round(s) paired." : "No round paired yet.");
   }
 
-  if ($("pair-next")) $("pair-next").addEventListener("click", async () => {
+  if ($("pair-next")) $("pair-next").addEventListener("click", () => busy($("pair-next"), async () => {
     const answer = await call("POST", api + "/rounds");
     if (!answer.ok) { say("rounds-note", refused(answer), true); return; }
     say("rounds-note", "Round " + answer.data.round + " is paired and published.");
     showRound(answer.data);
     loadPlayers();
     document.dispatchEvent(new CustomEvent("arbiter:rounds-changed"));
-  });
+  }));
 
-  if ($("unpair")) $("unpair").addEventListener("click", async () => {
+  if ($("unpair")) $("unpair").addEventListener("click", () => busy($("unpair"), async () => {
     const rounds = (await call("GET", api + "/rounds")).data.rounds || [];
     if (!rounds.length) { say("rounds-note", "No round is paired.", true); return; }
     const last = rounds[rounds.length - 1].round;
@@ -158,10 +255,14 @@
     const answer = await call("DELETE", api + "/rounds/" + last, { reason });
     say("rounds-note", answer.ok ? "Round " + last + " is unpaired." : refused(answer), !answer.ok);
     loadRounds(true);
+  }));
+
+  if ($("board-act")) $("board-act").addEventListener("submit", (e) => {
+    e.preventDefault();
+    busy($("board-act"), actOnBoard);
   });
 
-  if ($("board-act")) $("board-act").addEventListener("submit", async (e) => {
-    e.preventDefault();
+  async function actOnBoard() {
     const round = $("board-round").value;
     const board = $("board-number").value;
     const what = $("board-result").value;
@@ -181,10 +282,15 @@
     if (answer.ok) $("board-reason").value = "";
     loadRounds(true);
     loadPlayers();
+    if (answer.ok) document.dispatchEvent(new CustomEvent("arbiter:rounds-changed"));
+  }
+
+  if ($("manual")) $("manual").addEventListener("submit", (e) => {
+    e.preventDefault();
+    busy($("manual"), pairByHand);
   });
 
-  if ($("manual")) $("manual").addEventListener("submit", async (e) => {
-    e.preventDefault();
+  async function pairByHand() {
     const rounds = (await call("GET", api + "/rounds")).data.rounds || [];
     if (!rounds.length) { say("rounds-note", "Pair a round first.", true); return; }
     const boards = [];
@@ -201,7 +307,7 @@
     say("rounds-note", answer.ok ? "Round " + last + " is paired by hand." : refused(answer),
         !answer.ok);
     if (answer.ok) showRound(answer.data);
-  });
+  }
 
   // desk.js says when records came or changed: the boards they stand on may have results.
   document.addEventListener("arbiter:records-changed", () => { loadPlayers(); loadRounds(true); });

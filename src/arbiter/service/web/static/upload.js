@@ -4,7 +4,7 @@
 // the page uploads records with it, and does nothing else.
 "use strict";
 (() => {
-  const { $, element } = arbiterDom;
+  const { $, element, busy } = arbiterDom;
   const event = document.currentScript.dataset.event;
   const key = "arbiter-token:" + event;
 
@@ -30,29 +30,26 @@
   say("Ready: you may upload your game's record.");
   $("send").hidden = false;
 
-  $("upload").addEventListener("click", async () => {
+  $("upload").addEventListener("click", () => busy($("upload"), upload));
+
+  async function upload() {
     const files = $("upload-files").files;
     if (!files.length) { say("Choose the file first.", true); return; }
     const form = new FormData();
     for (const file of files) form.append("file", file, file.name);
     say("Uploading…");
-    let response;
-    try {
-      response = await fetch("/api/v1/events/" + event + "/records",
-                             { method: "POST", body: form,
-                               headers: { Authorization: "Bearer " + token } });
-    } catch (err) {
-      say("The server did not answer; try again.", true);
-      return;
-    }
-    const data = await response.json();
-    if (!response.ok) { say("Refused: " + data.error.message, true); return; }
+    const answer = await arbiterDom.request("POST", "/api/v1/events/" + event + "/records",
+                                            form, token);
+    if (answer.status === 0) { say("The server did not answer; try again.", true); return; }
+    const data = answer.data;
+    if (!answer.ok) { say("Refused: " + data.error.message, true); return; }
     const out = $("upload-result");
     out.replaceChildren();
     const list = element("ul", null, "plain");
     for (const kept of data.uploads) {
       for (const one of kept.records) {
-        const names = Object.values(one.players).join(" v ") || "an unreadable record";
+        const named = Object.keys(one.players).length ? one.players : (one.report.players || {});
+        const names = Object.values(named).join(" v ") || "no players named";
         const verdict = one.valid ? one.result + ", valid"
           : (one.report.errors[0] || {}).message || "invalid";
         const waits = one.status === "pending" ? "; it waits for the director's confirmation" : "";
@@ -63,5 +60,5 @@
     out.appendChild(list);
     say("Uploaded. Thank you.");
     $("upload-files").value = "";
-  });
+  }
 })();
