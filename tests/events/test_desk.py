@@ -611,3 +611,44 @@ def test_every_state_of_a_board_takes_every_action_and_the_round_can_always_fini
         if path != "/rounds" or answer.status_code != 201:
             assert desk.ask("POST", "/rounds").status_code == 201, (state, path)
         _consistent(desk)
+
+
+def test_an_event_corrected_and_undone_is_exported_and_imported_whole(
+    client: FlaskClient, tmp_path: Any
+) -> None:
+    from click.testing import CliRunner
+
+    from arbiter.service.cli.main import main
+    from arbiter.service.web import create_app
+
+    desk = Desk(client)
+    desk.ok("POST", "/players", {"players": [{"name": n, "rating": r} for n, r in PLAYERS]})
+    desk.ok("POST", "/players", {"name": "Extra", "rating": 1000})
+    desk.ok("DELETE", "/players/5", {"reason": "twice", "name": "Extra"})
+    desk.ok("POST", "/players/4/byes", {"round": 2, "kind": "zero"})
+    desk.ok("DELETE", "/players/4/byes/2", {"reason": "plays"})
+    desk.ok("PATCH", "/players/4", {"name": "Pia Five", "reason": "full name"})
+    desk.ok("POST", "/players/3/withdraw", {"round": 2, "reason": "ill"})
+    desk.ok("POST", "/rounds")
+    first, second = boards_of(desk, 1)[1]
+    stray = desk.upload(game("Desk Open", 1, first + "x", second, second))
+    desk.ok("POST", f"/records/{stray['record']}/place",
+            {"round": 1, "board": 1, "reason": "misspelt"})  # fmt: skip
+    desk.ok("PUT", "/rounds/1/boards/2/result", {"result": "+-", "reason": "no show"})
+    desk.ok("POST", "/rounds")
+    desk.ok("DELETE", "/players/3/withdraw", {"reason": "better"})
+    database = str(client.application.config["DATABASE"])
+    archive = tmp_path / "event.zip"
+    runner = CliRunner()
+    done = runner.invoke(
+        main, ["db", "export", "--database", database, desk.id, "-o", str(archive)]
+    )
+    assert done.exit_code == 0, done.stderr
+    target = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    done = runner.invoke(main, ["db", "import", "--database", target, str(archive)])
+    assert done.exit_code == 0, done.stderr
+    restored = create_app({"DATABASE": target}).test_client()
+    for path in ("/players", "/rounds", "/records", "/standings?format=trf", "/log", "/verify"):
+        one = client.get(f"{desk.base}{path}")
+        two = restored.get(f"{desk.base}{path}")
+        assert (two.status_code, two.data) == (one.status_code, one.data), path
