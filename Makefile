@@ -26,12 +26,16 @@ demo: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/arbiter serve $(ARGS)
 
-# The browser tests drive Debian's chromium (tests/browser/), and the events tests run on
-# a real PostgreSQL too, started from Debian's binaries (tests/events/). Install what is
+# The browser tests drive Debian's chromium (tests/browser/) and read the desk's QR code
+# with zbar-tools' zbarimg, from a screenshot and from its print (poppler-utils' pdftoppm),
+# and the events tests run on a real PostgreSQL too, started from Debian's binaries
+# (tests/events/). Install what is
 # missing where this can be done without asking: as root, with apt-get. Elsewhere those
 # tests skip without them (and fail in CI, where CI=true).
 SYSTEM_PACKAGES = $(if $(wildcard /usr/bin/chromium),,chromium) \
-	$(if $(wildcard /usr/lib/postgresql/*/bin/initdb),,postgresql)
+	$(if $(wildcard /usr/lib/postgresql/*/bin/initdb),,postgresql) \
+	$(if $(wildcard /usr/bin/zbarimg),,zbar-tools) \
+	$(if $(wildcard /usr/bin/pdftoppm),,poppler-utils)
 
 system: $(STAMP)
 	@test -z "$(strip $(SYSTEM_PACKAGES))" || [ "$$(id -u)" != 0 ] \

@@ -252,19 +252,28 @@ def correction_of(hint: Mapping[str, Any]) -> str:
     return f"{hint['ply']}:{hint['move']}{where}"
 
 
+QUIET_ZONE = 4
+"""The white margin around a QR code, in modules: what ISO/IEC 18004 asks for, and what a
+phone's reader needs to find the code's corners."""
+
+
 def qr_svg(text: str) -> str:
     """``text`` (the event's public link) as a QR code, an SVG drawing of its own (no
-    script, no style attribute: the pages' policy allows it as it is)."""
+    script, no style attribute: the pages' policy allows it as it is). It has a viewBox and
+    no width or height, so that it is drawn whole at whatever size the page's style gives it
+    (on a screen, and 70 mm wide when the desk is printed), with its quiet zone, and edges
+    kept sharp."""
     import io
 
     import segno
 
     out = io.BytesIO()
     segno.make(text, error="m").save(
-        out, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, nl=False,
-        title="QR code of the event's public page", dark="#000", light="#fff",
+        out, kind="svg", scale=1, border=QUIET_ZONE, xmldecl=False, svgns=True, nl=False,
+        omitsize=True, title="QR code of the event's public page", dark="#000", light="#fff",
     )  # fmt: skip
-    return out.getvalue().decode()
+    drawn = out.getvalue().decode()
+    return drawn.replace("<svg ", '<svg shape-rendering="crispEdges" role="img" ', 1)
 
 
 @bp.get("/events/<event_id>/upload")
