@@ -22,12 +22,15 @@ def test_readme_opens_with_the_two_commands() -> None:
 def test_the_server_is_one_make_command_away() -> None:
     """``make serve`` runs the ``arbiter`` command ``make demo`` installed, as the README
     says, and the README says how to reach it."""
+    import os
     import subprocess
 
     root = README.parent
+    alone = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
     shown = subprocess.run(
-        ["make", "-n", "serve", "ARGS=--port 9000"], cwd=root, capture_output=True, text=True
-    )
+        ["make", "--no-print-directory", "-n", "serve", "ARGS=--port 9000"],
+        cwd=root, capture_output=True, text=True, env=alone,
+    )  # fmt: skip
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.strip().splitlines()[-1] == ".venv/bin/arbiter serve --port 9000"
     text = README.read_text(encoding="utf-8")
