@@ -51,6 +51,7 @@ __all__ = [
     "RoundPaired",
     "RoundReplaced",
     "RoundUnpaired",
+    "Replay",
     "CORRECTIONS",
     "EVENT_FACTS",
     "EVENT_FIELDS",
@@ -265,6 +266,17 @@ class Effect:
     results: Mapping[tuple[int, int], str | None] = field(default_factory=dict)
     """Players by id, pairings by round, requested byes by (round, player id), the
     director's board results by (round, board); None takes one away (a player removed)."""
+    renumber: bool = False
+    """The players are numbered in FIDE's order again once the effect is made (a player
+    entered before round 1 is paired): :meth:`State.after` does it at once; a run of such
+    effects (:class:`Replay`) does it once, before anything reads a number."""
+
+
+def _renumbered(players: dict[int, PlayerFacts], renumber: bool) -> dict[int, PlayerFacts]:
+    """``players``, numbered in FIDE's order again when ``renumber`` says so."""
+    if renumber:
+        players.update(_numbered(players))
+    return players
 
 
 def _kept(before: Mapping[Any, Any], changed: Mapping[Any, Any]) -> dict[Any, Any]:
@@ -294,7 +306,7 @@ class State:
             {**self.tokens, **effect.tokens},
             {**self.uploads, **effect.uploads},
             {**self.records, **effect.records},
-            _kept(self.players, effect.players),
+            _renumbered(_kept(self.players, effect.players), effect.renumber),
             _kept(self.pairings, effect.pairings),
             _kept(self.requests, effect.requests),
             _kept(self.results, effect.results),
@@ -761,14 +773,19 @@ class Paired(Action):
 
 
 def _numbered(players: Mapping[int, PlayerFacts]) -> dict[int, PlayerFacts]:
-    """``players`` numbered in FIDE's order (the highest rating first, players without one
-    after those with one, then by name): the pairing numbers before round 1 is paired."""
+    """The players of ``players`` whose pairing number changes when they are numbered in
+    FIDE's order (the highest rating first, players without one after those with one, then
+    by name), with their new numbers: the pairing numbers before round 1 is paired."""
     order = sorted(
         players.items(),
         key=lambda item: (item[1].rating is None, -(item[1].rating or 0), item[1].name.casefold(),
                           item[1].name),
     )  # fmt: skip
-    return {player: replace(facts, number=n) for n, (player, facts) in enumerate(order, 1)}
+    return {
+        player: replace(facts, number=n)
+        for n, (player, facts) in enumerate(order, 1)
+        if facts.number != n
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -807,8 +824,7 @@ class PlayerAdded(Paired):
         number = next_number(state.players)
         facts = PlayerFacts(number, self.name, self.rating, self.federation, self.fide_id,
                             entered, None, at)  # fmt: skip
-        players = {**state.players, self.player: facts}
-        return Effect(players=_numbered(players) if entered == 1 else {self.player: facts})
+        return Effect(players={self.player: facts}, renumber=entered == 1)
 
     def words(self, state: State) -> str:
         late = f", a late entry from round {state.rounds_paired + 1}" if state.pairings else ""
@@ -861,9 +877,8 @@ class PlayerChanged(Paired):
             state.players[self.player],
             **{PLAYER_FACTS[name]: value for name, value in self.changed.items()},
         )
-        players = {**state.players, self.player: facts}
-        renumbered = not state.pairings and ({"name", "rating"} & set(self.changed))
-        return Effect(players=_numbered(players) if renumbered else {self.player: facts})
+        renumber = not state.pairings and bool({"name", "rating"} & set(self.changed))
+        return Effect(players={self.player: facts}, renumber=renumber)
 
     def words(self, state: State) -> str:
         player = state.players[self.player]
@@ -897,16 +912,14 @@ class PlayerRemoved(Paired):
         gone = state.players[self.player]
         if gone.number in _in_pairings(state):
             raise ValueError(f"player {self.player} was paired")
-        left = {one: facts for one, facts in state.players.items() if one != self.player}
-        if not state.pairings:
-            moved: dict[int, PlayerFacts | None] = {**_numbered(left)}
-        else:
-            moved = {
-                one: replace(facts, number=facts.number - 1)
-                for one, facts in left.items()
-                if facts.number > gone.number
-            }
         asked = {key: None for key in state.requests if key[1] == self.player}
+        if not state.pairings:
+            return Effect(players={self.player: None}, requests=asked, renumber=True)
+        moved: dict[int, PlayerFacts | None] = {
+            one: replace(facts, number=facts.number - 1)
+            for one, facts in state.players.items()
+            if facts.number > gone.number
+        }
         return Effect(players={**moved, self.player: None}, requests=asked)
 
     def words(self, state: State) -> str:
@@ -1330,32 +1343,69 @@ def _apply(table: dict[K, V], changed: Mapping[K, V | None]) -> None:
             table[key] = value
 
 
+class Replay:
+    """The entries of a trail applied one after the other to one state, kept in place (no
+    state copied per entry, whatever the trail's length), numbering the players in FIDE's
+    order once after a run of entries that asks it (:attr:`Effect.renumber`), before
+    anything reads a number: what verification replays, the words of the TRF's comments
+    read, and a run of players entering is kept by."""
+
+    def __init__(self, start: State | None = None) -> None:
+        start = start or State()
+        self.event = start.event
+        self.tokens = dict(start.tokens)
+        self.uploads = dict(start.uploads)
+        self.records = dict(start.records)
+        self.players = dict(start.players)
+        self.pairings = dict(start.pairings)
+        self.requests = dict(start.requests)
+        self.results = dict(start.results)
+        self.unnumbered = False
+
+    @property
+    def state(self) -> State:
+        """The state as it stands, its players numbered (it shares this replay's tables:
+        read it before the next entry is applied)."""
+        self.number()
+        return self._now()
+
+    def _now(self) -> State:
+        return State(self.event, self.tokens, self.uploads, self.records, self.players,
+                     self.pairings, self.requests, self.results)  # fmt: skip
+
+    def number(self) -> None:
+        """Number the players in FIDE's order, if an effect asked it since the last time."""
+        if self.unnumbered:
+            self.players.update(_numbered(self.players))
+            self.unnumbered = False
+
+    def apply(self, action: Action, at: str) -> Effect:
+        """Make ``action`` (made at ``at``); its effect (``KeyError``, ``TypeError`` or
+        ``ValueError`` when it cannot be applied, the state then left as it was)."""
+        if not isinstance(action, PlayerAdded):  # a run of entries numbered once, after it
+            self.number()
+        effect = action.effect(self._now(), at)
+        self.event = self.event if effect.event is None else effect.event
+        self.tokens.update(effect.tokens)
+        self.uploads.update(effect.uploads)
+        self.records.update(effect.records)
+        _apply(self.players, effect.players)
+        _apply(self.pairings, effect.pairings)
+        _apply(self.requests, effect.requests)
+        _apply(self.results, effect.results)
+        self.unnumbered = self.unnumbered or effect.renumber
+        return effect
+
+
 def replay(entries: Iterable[Entry]) -> tuple[State, list[tuple[int, str]]]:
     """What the event holds once every entry is applied in order, and the entries that
     could not be applied (number, why). A state is built once, whatever the entries: each
     effect updates it in place of copying it."""
-    event = EventFacts()
-    tokens: dict[int, TokenFacts] = {}
-    uploads: dict[int, UploadFacts] = {}
-    records: dict[int, RecordFacts] = {}
-    players: dict[int, PlayerFacts] = {}
-    pairings: dict[int, PairingFacts] = {}
-    requests: dict[tuple[int, int], str] = {}
-    results: dict[tuple[int, int], str] = {}
     problems: list[tuple[int, str]] = []
+    done = Replay()
     for entry in entries:
-        state = State(event, tokens, uploads, records, players, pairings, requests, results)
         try:
-            effect = parse(entry).effect(state, entry.at)
+            done.apply(parse(entry), entry.at)
         except (KeyError, TypeError, ValueError) as err:
             problems.append((entry.number, f"its details cannot be applied ({err})"))
-            continue
-        event = event if effect.event is None else effect.event
-        tokens.update(effect.tokens)
-        uploads.update(effect.uploads)
-        records.update(effect.records)
-        _apply(players, effect.players)
-        _apply(pairings, effect.pairings)
-        _apply(requests, effect.requests)
-        _apply(results, effect.results)
-    return State(event, tokens, uploads, records, players, pairings, requests, results), problems
+    return done.state, problems

@@ -20,7 +20,7 @@ from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.notation.ast import Record, Tag
 from arbiter.notation.games import find_game
 from arbiter.service.events import rules, storage
-from arbiter.service.events.actions import ACTIONS, Paired, State, correction, parse
+from arbiter.service.events.actions import ACTIONS, Paired, Replay, State, correction, parse
 from arbiter.service.events.boards import BoardGuide, guide, told
 from arbiter.service.events.chain import GENESIS, Entry
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
@@ -566,20 +566,24 @@ def _paired_action(entry: Entry) -> Paired | None:
     return action if isinstance(action, Paired) else None
 
 
-def states_before(found: list[Entry]) -> list[State]:
+def states_before(found: list[Entry]) -> Iterator[State]:
     """The state of the event before each entry (the players and pairings a paired
-    action's words name), built only when the trail has paired actions. An entry that does
-    not apply leaves the state as it was: verification says so, and the words go on."""
+    action's words name), built only when the trail has paired actions: one state, changed
+    in place entry after entry, so each must be read before the next is asked for (as
+    ``zip`` and a loop read them). An entry that does not apply leaves the state as it was:
+    verification says so, and the words go on."""
     if not any(entry.action in PAIRED_ACTIONS for entry in found):
-        return [State()] * len(found)
-    states, state = [], State()
+        empty = State()
+        for _ in found:
+            yield empty
+        return
+    done = Replay()
     for entry in found:
-        states.append(state)
+        yield done.state
         try:
-            state = state.after(parse(entry).effect(state, entry.at))
+            done.apply(parse(entry), entry.at)
         except (KeyError, TypeError, ValueError):
             pass
-    return states
 
 
 def _described(row: RecordRow) -> str:

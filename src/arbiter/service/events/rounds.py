@@ -46,6 +46,7 @@ from arbiter.service.events.actions import (
     PlayerWithdrawn,
     RecordFacts,
     RecordPlaced,
+    Replay,
     RoundPaired,
     RoundReplaced,
     RoundUnpaired,
@@ -428,29 +429,40 @@ def add_players(
     new = [rules.new_player(one) for one in given]
     with changing(store, event_id, secret, DIRECTOR) as change:
         paired = read_paired(change.tx, rules.paired(change.event))
-        state = paired.state
-        names = [facts.name for facts in state.players.values()]
+        before = paired.state
+        run = Replay(before)  # the players numbered once, after the run
+        names = rules.Names(facts.name for facts in before.players.values())
+        entries = []
         for player in new:
-            rules.room_for_player(len(state.players), change.event, state.rounds_paired)
-            name = rules.player_name(player, names)
-            action = PlayerAdded(max(state.players, default=0) + 1, name, player.rating,
+            rules.room_for_player(len(run.players), change.event, before.rounds_paired)
+            name = names.admit(player)
+            action = PlayerAdded(max(run.players, default=0) + 1, name, player.rating,
                                  player.federation, player.fide_id)  # fmt: skip
-            effect = change.effect(action, state)
-            _keep_players(change, effect)
-            change.log(action)
-            state = state.after(effect)
-            names.append(name)
+            run.apply(action, change.at)
+            entries.append(change.appended(change.entry(action)))
+        _keep_players(change, before, run.state)
+        storage.append_entries(change.tx, entries)
         return _players(read_paired(change.tx, change.event))
 
 
-def _keep_players(change: Change, effect: Effect) -> None:
-    """Keep what an effect says of the players: each changed as it now is, each removed
-    gone."""
+def _keep_players(change: Change, before: State, after: State | Effect) -> None:
+    """Keep the players as ``after`` (a state, or an effect on ``before``) says they are:
+    those added or changed written, in one statement each way, and those removed gone."""
+    now = before.after(after) if isinstance(after, Effect) else after
     event_id = change.event.id
-    kept = [_player_row(event_id, one, facts) for one, facts in effect.players.items() if facts]
-    storage.put_players(change.tx, kept)
-    for one, facts in effect.players.items():
-        if facts is None:
+    added = [
+        _player_row(event_id, one, facts)
+        for one, facts in now.players.items()
+        if one not in before.players
+    ]
+    changed = [
+        _player_row(event_id, one, facts)
+        for one, facts in now.players.items()
+        if one in before.players and before.players[one] != facts
+    ]
+    storage.put_players(change.tx, changed, added)
+    for one in before.players:
+        if one not in now.players:
             storage.delete_player(change.tx, event_id, one)
 
 
@@ -486,7 +498,7 @@ def change_player(
             change.repeat(change.made_by(("player-changed", "player-added"), player=player))
             return _players_of(paired, number)
         action = PlayerChanged(player, changed, was)
-        _keep_players(change, change.effect(action, paired.state))
+        _keep_players(change, paired.state, change.effect(action, paired.state))
         change.log(action, asked.reason)
         return _view_of_id(change, player)
 
@@ -510,7 +522,7 @@ def remove_player(
         rules.same_player(named, facts.name, number)
         rules.removable(facts, paired.state)
         action = PlayerRemoved(player, facts.name)
-        _keep_players(change, change.effect(action, paired.state))
+        _keep_players(change, paired.state, change.effect(action, paired.state))
         change.log(action, why)
         return _players(read_paired(change.tx, change.event))
 
@@ -559,7 +571,7 @@ def cancel_withdrawal(
             raise EventError("not-withdrawn", f"player {number} is not withdrawn")
         rules.open_rounds(change.event, paired.rounds_paired)
         action = WithdrawalCancelled(player, facts.withdrawn_from)
-        _keep_players(change, change.effect(action, paired.state))
+        _keep_players(change, paired.state, change.effect(action, paired.state))
         change.log(action, why)
         return _view_of(change, number)
 
@@ -584,7 +596,7 @@ def withdraw_player(
         from_round = rules.withdrawal(fields.get("round"), paired.rounds_paired,
                                       facts.withdrawn_from, change.event.rounds)  # fmt: skip
         action = PlayerWithdrawn(player, from_round)
-        _keep_players(change, change.effect(action, paired.state))
+        _keep_players(change, paired.state, change.effect(action, paired.state))
         change.log(action, why)
         return _view_of(change, number)
 

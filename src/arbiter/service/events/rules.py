@@ -628,25 +628,48 @@ def _player_id(value: object) -> str | None:
     return value
 
 
-def player_name(given: NewPlayer, names: Iterable[str]) -> str:
-    """The new player's name, unless a player has it already (``duplicate-player``), or one
-    has a name that differs from it only by case, accents or spacing and the request did
-    not confirm it (``similar-name``, naming that player)."""
-    key = name_key(given.name)
-    for known in names:
-        if known == given.name:
+class Names:
+    """The players' names of an event, to admit new ones against: each name as kept, and
+    each name's folded key (:func:`.names.name_key`), so that a name is checked in constant
+    time however many players there are."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.exact: set[str] = set()
+        self.keys: dict[str, str] = {}
+        for name in names:
+            self.add(name)
+
+    def add(self, name: str) -> None:
+        self.exact.add(name)
+        self.keys.setdefault(name_key(name), name)
+
+    def admit(self, given: NewPlayer) -> str:
+        """The new player's name (then counted as a player's), unless a player has it
+        already (``duplicate-player``), or one has a name that differs from it only by case,
+        accents, spacing or order and the request did not confirm it (``similar-name``,
+        naming that player)."""
+        if given.name in self.exact:
             raise EventError(
-                "duplicate-player", f"{known!r} is a player of the event already", field="name"
+                "duplicate-player",
+                f"{given.name!r} is a player of the event already",
+                field="name",
             )
-        if name_key(known) == key and not given.confirm:
+        known = self.keys.get(name_key(given.name))
+        if known is not None and not given.confirm:
             raise EventError(
                 "similar-name",
-                f"{given.name!r} differs from the player {known!r} only by case, accents or "
-                'spacing: send it again with "confirm": true if it is another player',
+                f"{given.name!r} differs from the player {known!r} only by case, accents, "
+                'spacing or order: send it again with "confirm": true if it is another player',
                 field="name",
                 similar=known,
             )
-    return given.name
+        self.add(given.name)
+        return given.name
+
+
+def player_name(given: NewPlayer, names: Iterable[str]) -> str:
+    """The new player's name among ``names`` (:meth:`Names.admit`)."""
+    return Names(names).admit(given)
 
 
 @dataclass(frozen=True, slots=True)

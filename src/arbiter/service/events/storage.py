@@ -78,6 +78,7 @@ __all__ = [
     "RESTORED",
     "Tx",
     "admission",
+    "append_entries",
     "append_entry",
     "change_facts",
     "count_directors",
@@ -472,6 +473,12 @@ def append_entry(tx: Tx, entry: Entry) -> None:
     tx.connection.execute(insert(log).values(**entry.row()))
 
 
+def append_entries(tx: Tx, found: Sequence[Entry]) -> None:
+    """Entries appended in one statement, however many there are."""
+    if found:
+        tx.connection.execute(insert(log), [entry.row() for entry in found])
+
+
 def latest_entry(
     tx: Tx, event_id: str, actions: Sequence[str], about: Mapping[str, int]
 ) -> Entry | None:
@@ -729,25 +736,31 @@ def player_rows(tx: Tx, event_id: str) -> list[PlayerRow]:
     return [PlayerRow(**row._asdict()) for row in tx.connection.execute(query)]
 
 
-def put_players(tx: Tx, rows: Sequence[PlayerRow]) -> None:
-    """Keep ``rows`` as they are now: new players added, and every other one's number,
-    name, rating, federation, id and withdrawal set (a player's id in the event never
-    changes)."""
-    for row in rows:
-        found = tx.connection.execute(
-            update(players)
-            .where(players.c.event_id == row.event_id, players.c.id == row.id)
-            .values(
-                number=row.number,
-                name=row.name,
-                rating=row.rating,
-                federation=row.federation,
-                fide_id=row.fide_id,
-                withdrawn_from=row.withdrawn_from,
-            )  # fmt: skip
+_PLAYER_CHANGED = (
+    update(players)
+    .where(players.c.event_id == bindparam("b_event_id"), players.c.id == bindparam("b_id"))
+    .values(
+        number=bindparam("b_number"),
+        name=bindparam("b_name"),
+        rating=bindparam("b_rating"),
+        federation=bindparam("b_federation"),
+        fide_id=bindparam("b_fide_id"),
+        withdrawn_from=bindparam("b_withdrawn_from"),
+    )
+)
+
+
+def put_players(tx: Tx, changed: Sequence[PlayerRow], added: Sequence[PlayerRow] = ()) -> None:
+    """Keep players as they are now: ``changed`` ones (their number, name, rating,
+    federation, id and withdrawal set; a player's id in the event never changes) in one
+    statement, ``added`` ones in another, however many there are."""
+    if changed:
+        tx.connection.execute(
+            _PLAYER_CHANGED,
+            [{f"b_{name}": value for name, value in columns(row).items()} for row in changed],
         )
-        if not found.rowcount:
-            tx.connection.execute(insert(players).values(**columns(row)))
+    if added:
+        tx.connection.execute(insert(players), [columns(row) for row in added])
 
 
 def delete_player(tx: Tx, event_id: str, player: int) -> None:
