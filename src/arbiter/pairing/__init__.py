@@ -14,6 +14,7 @@ The Dutch engine (gacrux) is loaded at the first Dutch pairing only.
 
 from __future__ import annotations
 
+from arbiter.pairing.bounded import Limits
 from arbiter.pairing.engine import (
     MAX_DUTCH_PLAYERS,
     PairingError,
@@ -45,6 +46,7 @@ __all__ = [
     "ByeKind",
     "Colour",
     "Game",
+    "Limits",
     "Pairing",
     "PairingError",
     "Player",

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from arbiter.pairing.berger import berger_round, cycle_length
+from arbiter.pairing.bounded import Limits
 from arbiter.pairing.values import (
     Board,
     Bye,
@@ -41,7 +42,8 @@ about half a minute and 1.5 GB."""
 
 class PairingError(ValueError):
     """A round that cannot be paired: a stable ``code`` (``complete``, ``no-rounds``,
-    ``unfinished``, ``no-players``, ``too-many-players``, ``no-pairing``) and a message."""
+    ``unfinished``, ``no-players``, ``too-many-players``, ``no-pairing``, ``engine-limit``)
+    and a message."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
@@ -72,16 +74,18 @@ def initial_order(players: Iterable[Player]) -> tuple[Player, ...]:
     return tuple(replace(player, number=n) for n, player in enumerate(ordered, 1))
 
 
-def pair(tournament: Tournament, system: System) -> Pairing:
+def pair(tournament: Tournament, system: System, *, limits: Limits | None = None) -> Pairing:
     """The pairing of the round after the last one paired (``tournament.rounds_paired``).
 
     Players who withdrew before or at that round, and those with a bye of that round
     (requested half-point, full-point or zero-point), are not paired. Dutch: boards in
     FIDE's order; round robin: the Berger table's boards, the player paired with the dummy
-    place getting the round off as the pairing-allocated bye."""
+    place getting the round off as the pairing-allocated bye. With ``limits``, the Dutch
+    engine runs in a process of its own within them (:mod:`arbiter.pairing.bounded`;
+    ``engine-limit`` when it goes past one)."""
     round_ = tournament.rounds_paired + 1
     absent = {p for p, start in tournament.withdrawn.items() if start <= round_}
-    return _pair_round(tournament, system, round_, absent)
+    return _pair_round(tournament, system, round_, absent, limits=limits)
 
 
 def check(tournament: Tournament, system: System) -> list[RoundDifference]:
@@ -143,11 +147,12 @@ def _pair_round(
     absent: set[int],
     *,
     checking: bool = False,
+    limits: Limits | None = None,
 ) -> Pairing:
     if len(tournament.players) < 2:
         raise PairingError("no-players", "a tournament needs two players to pair")
     if system == "dutch":
-        return _dutch(tournament, round_, absent, checking=checking)
+        return _dutch(tournament, round_, absent, checking=checking, limits=limits)
     return _round_robin(tournament, round_, double=system == "double-round-robin")
 
 
@@ -169,7 +174,10 @@ def _round_robin(tournament: Tournament, round_: int, *, double: bool) -> Pairin
     return Pairing(round_, tuple(boards), tuple(byes))
 
 
-def _dutch(tournament: Tournament, round_: int, absent: set[int], *, checking: bool) -> Pairing:
+def _dutch(
+    tournament: Tournament, round_: int, absent: set[int], *, checking: bool,
+    limits: Limits | None = None,
+) -> Pairing:  # fmt: skip
     """Round ``round_`` by the Dutch engine, given the rounds before it."""
     from arbiter.pairing.dutch import NoPairing, dutch_round
 
@@ -198,7 +206,15 @@ def _dutch(tournament: Tournament, round_: int, absent: set[int], *, checking: b
             "too-many-players", f"the Dutch engine pairs at most {MAX_DUTCH_PLAYERS} players"
         )
     try:
-        found = dutch_round(engine, round_)
+        if limits is None:
+            found = dutch_round(engine, round_)
+        else:
+            from arbiter.pairing.bounded import EngineLimit, bounded_dutch_round
+
+            try:
+                found = bounded_dutch_round(engine, round_, limits)
+            except EngineLimit as err:
+                raise PairingError("engine-limit", err.message) from None
     except NoPairing as err:
         raise PairingError("no-pairing", f"round {round_} has no legal pairing: {err}") from None
     boards = tuple(

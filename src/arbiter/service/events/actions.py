@@ -149,10 +149,11 @@ class TokenFacts:
     label: str
     created_at: str
     revoked_at: str | None
+    player: int | None = None
 
     @classmethod
     def of(cls, row: TokenRow) -> TokenFacts:
-        return cls(row.hash, row.role, row.label, row.created_at, row.revoked_at)
+        return cls(row.hash, row.role, row.label, row.created_at, row.revoked_at, row.player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,16 +376,24 @@ class TokenDetails:
     role: str
     label: str
     hash: str
+    player: int | None = None
+    """The player (by id) an upload token was made for: its records claim that player's
+    boards only. Said only when set, so that the details of every other token stay what
+    they always were."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"number": self.number, "role": self.role, "label": self.label, "hash": self.hash}
+        said: dict[str, Any] = {
+            "number": self.number, "role": self.role, "label": self.label, "hash": self.hash,
+        }  # fmt: skip
+        return said if self.player is None else {**said, "player": self.player}
 
     @classmethod
     def from_dict(cls, details: Mapping[str, Any]) -> TokenDetails:
-        return cls(details["number"], details["role"], details["label"], details["hash"])
+        return cls(details["number"], details["role"], details["label"], details["hash"],
+                   details.get("player"))  # fmt: skip
 
     def facts(self, at: str) -> TokenFacts:
-        return TokenFacts(self.hash, self.role, self.label, at, None)
+        return TokenFacts(self.hash, self.role, self.label, at, None, self.player)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from typing import Any
 from arbiter.notation.games import find_game
 from arbiter.service.events import storage
 from arbiter.service.events.actions import AS_PAIRED, REVERSED
-from arbiter.service.events.common import EXCLUDED
+from arbiter.service.events.common import ACCEPTED, EXCLUDED
 from arbiter.service.events.names import folded_words, likeness, name_key
 from arbiter.service.events.rows import EventRow, RecordRow
 from arbiter.service.events.storage import Tx
@@ -134,7 +134,7 @@ def guide(tx: Tx, event: EventRow) -> BoardGuide | None:
     taken |= {
         (row.board_round, row.board)
         for row in storage.placed_records(tx, event.id)
-        if row.placement is None and row.status != EXCLUDED and row.board_round and row.board
+        if row.placement is None and row.status == ACCEPTED and row.board_round and row.board
     }
     colours = find_game(event.game).colours
     return BoardGuide(names, boards, frozenset(taken), (colours[0], colours[1]))

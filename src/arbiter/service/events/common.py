@@ -111,6 +111,8 @@ Code = Literal[
     "request-in-progress",
     "bad-name",
     "no-planned-rounds",
+    "event-changed",
+    "engine-limit",
 ]
 """Every reason the events layer refuses a request, as the error bodies and the command line
 name it. What each means for HTTP is the web face's to say (``web/events_api.py``)."""

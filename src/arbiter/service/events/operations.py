@@ -99,6 +99,7 @@ __all__ = [
     "Change",
     "Upload",
     "admit",
+    "answered_before",
     "change_event",
     "changing",
     "clear_result",
@@ -286,6 +287,17 @@ def _keyed(tx: Tx, scope: str, sources: tuple[str, ...] | None) -> tuple[Request
     return keyed, fingerprint
 
 
+def answered_before(store: Store, event_id: str) -> None:
+    """Raise :class:`~.idempotency.Replayed` (or its refusals) when the change being asked
+    was made before with its key: checked ahead of work done outside the write transaction
+    (a pairing), which the same request sent again need not do; the change checks again
+    under the event's lock."""
+    if KEYED.get() is None:
+        return
+    with storage.reading(store) as tx:
+        _keyed(tx, event_id, None)
+
+
 def _keep_request(tx: Tx, scope: str, keyed: tuple[RequestKey, str], entry: int, at: str) -> None:
     """Keep the key of a change made, in its transaction: the same key sent again waits
     for its answer (:func:`keep_answer`) and is never made twice."""
@@ -360,24 +372,33 @@ def _event_row(event_id: str, facts: EventFacts) -> EventRow:
 
 def _token_row(event_id: str, number: int, facts: TokenFacts) -> TokenRow:
     return TokenRow(
-        event_id, number, facts.hash, facts.role, facts.label, facts.created_at, facts.revoked_at
-    )
+        event_id, number, facts.hash, facts.role, facts.label, facts.created_at, facts.revoked_at,
+        facts.player,
+    )  # fmt: skip
 
 
 def issue_token(
-    store: Store, event_id: str, secret: str | None, role: object, label: object
-) -> IssuedToken:
+    store: Store, event_id: str, secret: str | None, role: object, label: object,
+    player: object = None,
+) -> IssuedToken:  # fmt: skip
     """A new token of ``role`` (``upload`` for players or a deputy, ``director``); its
-    secret is in the answer, once."""
+    secret is in the answer, once. ``player``: the pairing number of the player of a paired
+    event an upload token is made for, whose boards alone its records may claim."""
     kind, named = rules.role(role), rules.label(label)
+    asked = rules.token_player(player, kind)
     with changing(store, event_id, secret, DIRECTOR) as change:
         number = rules.room_for_token(storage.count_tokens(change.tx, event_id))
+        whose = None
+        if asked is not None:
+            rules.paired(change.event)
+            ids = {row.number: row.id for row in storage.player_rows(change.tx, event_id)}
+            whose = rules.found_player(ids.get(asked), asked)
         new = new_secret()
-        action = TokenIssued(TokenDetails(number, kind, named, secret_hash(new)))
+        action = TokenIssued(TokenDetails(number, kind, named, secret_hash(new), whose))
         token = _token_row(event_id, number, change.effect(action).tokens[number])
         storage.insert_token(change.tx, token)
         change.log(action)
-    return IssuedToken(TokenView.of(token), new)
+    return IssuedToken(TokenView.of(token, asked), new)
 
 
 def revoke_token(
@@ -405,7 +426,14 @@ def list_tokens(store: Store, event_id: str, secret: str | None) -> list[TokenVi
     with storage.reading(store) as tx:
         rules.found_event(storage.event_row(tx, rules.event_id(event_id)), event_id)
         rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, DIRECTOR)
-        return [TokenView.of(row) for row in storage.token_rows(tx, event_id)]
+        rows = storage.token_rows(tx, event_id)
+        numbers = {}
+        if any(row.player is not None for row in rows):
+            numbers = {row.id: row.number for row in storage.player_rows(tx, event_id)}
+        return [
+            TokenView.of(row, None if row.player is None else numbers.get(row.player))
+            for row in rows
+        ]
 
 
 def change_event(
@@ -589,8 +617,11 @@ class _Seating:
         names = {number: name for name, number in seating.numbers.items()}
         return BoardGuide(names, seating.boards, seating.taken, self.seats.colours)
 
-    def place(self, read: Read) -> Placement:
-        self.seats, where = self.rounds.place(self.seats, read.header, read.round, read.report)
+    def place(self, read: Read, status: str, player: int | None) -> Placement:
+        self.seats, where = self.rounds.place(
+            self.seats, read.header, read.round, read.report,
+            counts=status == ACCEPTED, player=player,
+        )  # fmt: skip
         board_round, board, why = where
         return Placement(board_round, board, why, AS_PAIRED if why is None else None)
 
@@ -619,8 +650,11 @@ def _keep(
         size=len(source.data),
         records=tuple(
             KeptRecord(
-                first + position, status, one.digest, seating.place(one) if seating else None
-            )
+                first + position,
+                status,
+                one.digest,
+                seating.place(one, status, _token_player(change)) if seating else None,
+            )  # fmt: skip
             for position, one in enumerate(items)
         ),
     )
@@ -667,6 +701,12 @@ class _Kept:
 
 def _answer(kept: KeptUpload | _Kept, boards: BoardGuide | None) -> KeptUpload:
     return kept if isinstance(kept, KeptUpload) else kept.answer(boards)
+
+
+def _token_player(change: Change) -> int | None:
+    """The player (by id) the token of the change was made for, if any."""
+    token = change.facts.token if change.facts is not None else None
+    return token.player if token is not None else None
 
 
 def _record_row(event_id: str, number: int, facts: RecordFacts, read: Read) -> RecordRow:
@@ -767,6 +807,8 @@ def confirm(
         if row.status == ACCEPTED and _repeated(change, row, Confirmed.NAME):
             return record(store, event_id, number)
         rules.confirmable(row)
+        if change.event.pairing != "none":
+            _board_still_free(change, row)
         _correct(change, row, Confirmed(number), why)
     return record(store, event_id, number)
 
@@ -802,8 +844,8 @@ def reinstate(
 
 
 def _board_still_free(change: Change, row: RecordRow) -> None:
-    """A record of a paired event counts again on its board only if no other record or
-    result took the board meanwhile."""
+    """A record of a paired event counts (confirmed, or again) on its board only if no other
+    record that counts nor a result of the director's took the board meanwhile."""
     if row.placement is not None or row.board_round is None or row.board is None:
         return
     given = storage.result_rows(change.tx, change.event.id)
@@ -816,7 +858,7 @@ def _board_still_free(change: Change, row: RecordRow) -> None:
             for other in storage.placed_records(change.tx, change.event.id)
             if (other.board_round, other.board) == (row.board_round, row.board)
             and other.placement is None
-            and other.status != EXCLUDED
+            and other.status == ACCEPTED
             and other.number != row.number
         ),
         None,

@@ -11,9 +11,10 @@ in one transaction; the reads answer the values below, which the API turns into 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 from arbiter.adjudicator.replay import Report
 from arbiter.adjudicator.standings import (
@@ -24,7 +25,17 @@ from arbiter.adjudicator.standings import (
     paired_standings,
 )
 from arbiter.notation.games import find_game
-from arbiter.pairing import Bye, Game, Pairing, PairingError, Player, Tournament, pair, write_trf
+from arbiter.pairing import (
+    Bye,
+    Game,
+    Limits,
+    Pairing,
+    PairingError,
+    Player,
+    Tournament,
+    pair,
+    write_trf,
+)
 from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import (
     AS_PAIRED,
@@ -55,7 +66,7 @@ from arbiter.service.events.actions import (
 )
 from arbiter.service.events.boards import seats_by_names
 from arbiter.service.events.common import ACCEPTED, DIRECTOR, EXCLUDED, PENDING, EventError
-from arbiter.service.events.operations import Change, changing
+from arbiter.service.events.operations import Change, admit, answered_before, changing
 from arbiter.service.events.rows import (
     EventRow,
     PairingRow,
@@ -96,6 +107,9 @@ __all__ = [
 
 MAX_PLAYERS_AT_ONCE = 500
 """Players one request may add."""
+
+R = TypeVar("R")
+T = TypeVar("T")
 
 
 # --- what the tables hold, as the trail's facts ---------------------------------------------
@@ -138,16 +152,18 @@ class Paired:
         return found[0]
 
     def on_board(self, round_number: int, board: int) -> RecordRow | None:
-        """The record that stands on a board, if any (not excluded)."""
-        return next(
-            (
-                row
-                for row in self.placed
-                if (row.board_round, row.board) == (round_number, board)
-                and row.placement is None
-                and row.status != EXCLUDED
-            ),
-            None,
+        """The record that stands on a board, if any (not excluded): the one that counts,
+        else the first that waits for confirmation (a record that waits never takes a board
+        from one that counts)."""
+        standing = [
+            row
+            for row in self.placed
+            if (row.board_round, row.board) == (round_number, board)
+            and row.placement is None
+            and row.status != EXCLUDED
+        ]
+        return next((row for row in standing if row.status == ACCEPTED), None) or next(
+            iter(standing), None
         )
 
 
@@ -317,13 +333,33 @@ def tournament(paired: Paired, *, upto: int | None = None) -> Tournament:
     )
 
 
+def _setting(name: str, default: int) -> int:
+    """A whole number of the environment, or ``default`` when it gives none (or not one)."""
+    given = os.environ.get(name, "")
+    return int(given) if given.isascii() and given.isdigit() and int(given) > 0 else default
+
+
+ENGINE_LIMITS = Limits(
+    seconds=float(_setting("ARBITER_PAIRING_SECONDS", 120)),
+    memory=_setting("ARBITER_PAIRING_MEMORY_MB", 3072) * 2**20,
+)
+"""What the Dutch engine may take to pair one round on the server: 120 s and 3 GiB unless
+``ARBITER_PAIRING_SECONDS`` and ``ARBITER_PAIRING_MEMORY_MB`` say otherwise (spec/pairings.md
+§8). It runs in a process of its own, stopped when it goes past either."""
+
+
 def _engine_pairing(paired: Paired) -> Pairing:
-    """The next round as the event's system pairs it."""
+    """The next round as the event's system pairs it, within :data:`ENGINE_LIMITS`."""
     try:
-        return pair(tournament(paired), paired.event.pairing)  # type: ignore[arg-type]
+        return pair(tournament(paired), paired.event.pairing, limits=ENGINE_LIMITS)  # type: ignore[arg-type]
     except PairingError as err:
         if err.code == "complete":
             raise EventError("all-rounds-paired", f"every round is paired: {err.message}") from None
+        if err.code == "engine-limit":
+            raise EventError(
+                "engine-limit",
+                f"the round cannot be paired here: {err.message}",
+            ) from None
         raise EventError("cannot-pair", f"the round cannot be paired: {err.message}") from None
     except ValueError as err:
         raise EventError("cannot-pair", f"the round cannot be paired: {err}") from None
@@ -793,18 +829,66 @@ def rounds_view(store: Store, event_id: str) -> list[RoundView]:
         return [_round(paired, number, before) for number in sorted(paired.pairings)]
 
 
+ATTEMPTS = 3
+"""How many times a pairing is computed again when the event changed while it was."""
+
+
+class _Changed(Exception):  # noqa: N818 - a signal to compute again, never raised out
+    """The event changed between the read a pairing was computed from and its writing."""
+
+
+def _outside_the_lock(
+    store: Store,
+    event_id: str,
+    secret: str | None,
+    compute: Callable[[Paired], R],
+    keep: Callable[[Change, Paired, R], T],
+) -> T:
+    """A change whose work is long (the engine's pairing): ``compute`` runs on a snapshot
+    of the event, read in a transaction of its own, outside any write transaction, so that
+    no other writer waits for it; ``keep`` then writes what it made in the write
+    transaction, if the event has not changed since the snapshot (its version), else all is
+    computed again, up to :data:`ATTEMPTS` times (``event-changed`` after that)."""
+    admit(store, event_id, secret, DIRECTOR)  # refused before any work, as a change would be
+    answered_before(store, event_id)  # the same request sent again: its first answer
+    for _ in range(ATTEMPTS):
+        with storage.reading(store) as tx:
+            snapshot = read_paired(tx, rules.paired(_event(tx, event_id)))
+        made = compute(snapshot)
+        try:
+            with changing(store, event_id, secret, DIRECTOR) as change:
+                if change.event.version != snapshot.event.version + 1:  # the lock bumped it
+                    raise _Changed
+                return keep(change, snapshot, made)
+        except _Changed:
+            continue
+    raise EventError(
+        "event-changed",
+        f"the event changed while its round was being paired, {ATTEMPTS} times: pair it again",
+    )
+
+
 def pair_round(store: Store, event_id: str, secret: str | None) -> RoundView:
     """Pair the next round by the event's system, once every board of the last one has its
-    result, and publish it."""
-    with changing(store, event_id, secret, DIRECTOR) as change:
-        paired = read_paired(change.tx, rules.paired(change.event))
+    result, and publish it. The engine pairs outside the write transaction, within its
+    limits (:data:`ENGINE_LIMITS`)."""
+
+    def compute(paired: Paired) -> tuple[int, tuple[Board, ...], tuple[ByeGiven, ...]]:
         round_number = rules.next_round(
-            change.event, paired.rounds_paired, waiting(paired, paired.rounds_paired)
+            paired.event, paired.rounds_paired, waiting(paired, paired.rounds_paired)
         )
         boards, byes = _given(_engine_pairing(paired), paired)
+        return round_number, boards, byes
+
+    def keep(
+        change: Change, paired: Paired, made: tuple[int, tuple[Board, ...], tuple[ByeGiven, ...]]
+    ) -> RoundView:
+        round_number, boards, byes = made
         action = RoundPaired(round_number, boards, byes)
         _keep_pairing(change, round_number, action, paired)
         return _round(read_paired(change.tx, change.event), round_number)
+
+    return _outside_the_lock(store, event_id, secret, compute, keep)
 
 
 def _keep_pairing(
@@ -823,22 +907,28 @@ def replace_round(
 ) -> RoundView:  # fmt: skip
     """Pair the last round by hand (``{"boards": [{"first", "second"}...], "bye"?: number,
     "reason"}``) before any result of it is in; the system's own pairing is kept beside it
-    in the trail (and in the TRF as ``### MPA``)."""
+    in the trail (and in the TRF as ``### MPA``), computed outside the write transaction."""
     why = rules.reason(fields.get("reason"))
-    with changing(store, event_id, secret, DIRECTOR) as change:
-        paired = read_paired(change.tx, rules.paired(change.event))
+    Made = tuple[
+        tuple[Board, ...], tuple[ByeGiven, ...], tuple[tuple[Board, ...], tuple[ByeGiven, ...]]
+    ]
+
+    def compute(paired: Paired) -> Made:
         rules.changeable_round(round_number, paired.rounds_paired,
                                _with_results(paired, round_number))  # fmt: skip
         before = {r: f for r, f in paired.pairings.items() if r != round_number}
         earlier = replace(paired, pairings=before)
-        engine = _given(_engine_pairing(earlier), earlier)
         present = _present(earlier, round_number)
         asked = {
             paired.players[player].number: kind
             for (at, player), kind in paired.requests.items()
             if at == round_number
         }
-        boards, byes = rules.manual_pairing(fields, present, asked, change.event.bye_points)
+        boards, byes = rules.manual_pairing(fields, present, asked, paired.event.bye_points)
+        return boards, byes, _given(_engine_pairing(earlier), earlier)
+
+    def keep(change: Change, paired: Paired, made: Made) -> RoundView:
+        boards, byes, engine = made
         action = RoundReplaced(round_number, boards, byes, engine[0], engine[1])
         effect = change.effect(action, paired.state)
         facts = effect.pairings[round_number]
@@ -846,6 +936,8 @@ def replace_round(
         storage.put_pairing(change.tx, _pairing_row(event_id, round_number, facts))
         change.log(action, why)
         return _round(read_paired(change.tx, change.event), round_number)
+
+    return _outside_the_lock(store, event_id, secret, compute, keep)
 
 
 def _present(paired: Paired, round_number: int) -> list[int]:
@@ -1012,6 +1104,8 @@ class Seats:
 
     seating: rules.Seating
     colours: tuple[str, str]
+    numbers: Mapping[int, int] = field(default_factory=dict)
+    """Each player's pairing number, by id (a token made for a player names them by id)."""
 
 
 def seats(tx: Tx, event: EventRow) -> Seats:
@@ -1024,14 +1118,15 @@ def seats_of_paired(paired: Paired) -> Seats:
     taken |= {
         (row.board_round, row.board)
         for row in paired.placed
-        if row.placement is None and row.status != EXCLUDED and row.board_round and row.board
+        if row.placement is None and row.status == ACCEPTED and row.board_round and row.board
     }
     seating = rules.Seating.of(
         {f.number: f.name for f in paired.players.values()},
         {r: f.boards for r, f in paired.pairings.items()},
         taken,
     )
-    return Seats(seating, find_game(paired.event.game).colours)
+    numbers = {player: facts.number for player, facts in paired.players.items()}
+    return Seats(seating, find_game(paired.event.game).colours, numbers)
 
 
 def place(
@@ -1039,17 +1134,27 @@ def place(
     header: Mapping[str, Any] | None,
     round_number: int | None,
     report: Mapping[str, Any] | None = None,
+    *,
+    counts: bool = True,
+    player: int | None = None,
 ) -> tuple[Seats, tuple[int | None, int | None, str | None]]:
     """Where a record with ``header`` stands, and the seats with its board taken if it
-    counts there (a second record of the same board in one upload finds it taken). A
-    record without a header stands on no board: one of another game (``wrong-game``, its
-    ``report`` says), or one that could not be read (``unreadable``)."""
+    counts there (``counts``: a record that waits for confirmation takes no board from one
+    that counts; a second record of the same board in one upload finds it taken). A record
+    sent with a token made for a player (``player``, by id) stands only on a board of that
+    player's (``not-your-board`` otherwise). A record without a header stands on no board:
+    one of another game (``wrong-game``, its ``report`` says), or one that could not be
+    read (``unreadable``)."""
     if header is None:
         return found, (round_number, None, unplaced_why(report))
     players = header.get("players", {})
     first, second = players.get(found.colours[0]), players.get(found.colours[1])
     where = rules.placement(round_number, first, second, found.seating)
-    if where[2] is None and where[0] is not None and where[1] is not None:
+    if player is not None and where[0] is not None and where[1] is not None:
+        board = found.seating.boards[where[0]][where[1] - 1]
+        if found.numbers.get(player) not in board:
+            return found, (where[0], where[1], "not-your-board")
+    if counts and where[2] is None and where[0] is not None and where[1] is not None:
         taken = found.seating.taken | {(where[0], where[1])}
         found = replace(found, seating=replace(found.seating, taken=frozenset(taken)))
     return found, where

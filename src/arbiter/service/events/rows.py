@@ -59,6 +59,8 @@ class TokenRow:
     label: str
     created_at: str
     revoked_at: str | None
+    player: int | None = None
+    """The player (by id) an upload token was made for, if any."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -533,6 +534,8 @@ PAIRING_SYSTEMS = ("none", "dutch", "round-robin", "double-round-robin")
 """How an event's rounds are paired (``none``: not paired; records are uploaded)."""
 MAX_PLAYERS = 2_000
 """Players one paired event may have (the most the Dutch engine is given)."""
+MAX_BOARDS = MAX_PLAYERS // 2
+"""Boards a pairing given by hand may have."""
 MAX_RATING = 4_000
 
 
@@ -780,6 +783,27 @@ def open_rounds(event: EventRow, rounds_paired: int) -> None:
         )
 
 
+def token_player(value: object, role: str) -> int | None:
+    """The pairing number of the player an upload token is made for (a whole number), or
+    None; only an upload token is made for a player."""
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():  # 7.0 is JSON's 7
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_NUMBER:
+        raise EventError("bad-field", "'player' must be a pairing number", field="player")
+    if role != UPLOAD:
+        raise EventError("bad-field", "only an upload token is made for a player", field="player")
+    return value
+
+
+def found_player(player: int | None, number: int) -> int:
+    """A player's id, found by their pairing number ``number``."""
+    if player is None:
+        raise EventError("no-such-player", f"the event has no player {number}")
+    return player
+
+
 def room_for_player(players: int, event: EventRow, rounds_paired: int) -> None:
     """A player may enter while the event has room, and a round robin only before its
     first round is paired (its table is made for the players it starts with)."""
@@ -906,6 +930,12 @@ def manual_pairing(
     twice; the byes are those asked for, and the pairing's bye if one is named."""
     if not isinstance(given, Mapping) or not isinstance(given.get("boards"), list):
         raise EventError("bad-field", "'boards' must be a list of boards", field="boards")
+    if len(given["boards"]) > MAX_BOARDS:
+        raise EventError(
+            "bad-field",
+            f"a round has at most {MAX_BOARDS} boards (an event has at most {MAX_PLAYERS} players)",
+            field="boards",
+        )
     boards = []
     for board in given["boards"]:
         if not isinstance(board, Mapping):
@@ -927,9 +957,11 @@ def manual_pairing(
     if pairing_bye is not None:
         byes.append((pairing_bye, "pairing", bye_points))
     seen = [n for board in boards for n in board] + [n for n, _, _ in byes]
-    if sorted(seen) != sorted(present):
-        missing = sorted(set(present) - set(seen))
-        extra = sorted(n for n in set(seen) if seen.count(n) > 1 or n not in present)
+    if sorted(seen) != sorted(present):  # linear checks: a count each, a set of those present
+        counted = Counter(seen)
+        wanted = set(present)
+        missing = sorted(wanted - counted.keys())
+        extra = sorted(n for n, times in counted.items() if times > 1 or n not in wanted)
         raise EventError(
             "bad-pairing",
             "every player present must be paired once"
@@ -1096,6 +1128,7 @@ PLACEMENT_WORDS = {
     "wrong-round": "its players were not paired in the round its tags give",
     "board-has-a-result": "its board has a result or a record already",
     "unreadable": "it could not be read, so it names no players",
+    "not-your-board": "it was sent with an upload token made for a player not on its board",
 }
 """Why a record of a paired event stands on no board, in the words every page, the
 standings and the TRF use."""

@@ -107,10 +107,12 @@ tokens = Table(
     Column("label", String(100), nullable=False),
     Column("created_at", String(32), nullable=False),
     Column("revoked_at", String(32), nullable=True),
+    Column("player", Integer, nullable=True),
     PrimaryKeyConstraint("event_id", "number"),
     ForeignKeyConstraint(["event_id"], ["events.id"]),
 )
-"""The secrets that may change an event, by their SHA-256 (never the secret itself)."""
+"""The secrets that may change an event, by their SHA-256 (never the secret itself); an
+upload token made for a player of a paired event names them (``player``, by id)."""
 
 uploads = Table(
     "uploads",

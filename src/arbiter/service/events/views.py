@@ -295,10 +295,12 @@ class TokenView:
     label: str
     created_at: str
     revoked_at: str | None
+    player: int | None = None
+    """The pairing number of the player an upload token was made for, if any."""
 
     @classmethod
-    def of(cls, row: TokenRow) -> TokenView:
-        return cls(row.number, row.role, row.label, row.created_at, row.revoked_at)
+    def of(cls, row: TokenRow, player: int | None = None) -> TokenView:
+        return cls(row.number, row.role, row.label, row.created_at, row.revoked_at, player)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -307,6 +309,7 @@ class TokenView:
             "label": self.label,
             "created_at": self.created_at,
             "revoked_at": self.revoked_at,
+            "player": self.player,
         }
 
 

@@ -98,6 +98,8 @@ STATUS: dict[Code, int] = {
     "request-in-progress": 409,
     "bad-name": 400,
     "no-planned-rounds": 409,
+    "event-changed": 409,
+    "engine-limit": 422,
 }
 """The HTTP status of each refusal of the events layer (``spec/events.md`` §8): the one place
 where a domain error becomes HTTP."""
@@ -624,7 +626,10 @@ def issue(event_id: str) -> tuple[Response, int]:
     from arbiter.service.events.operations import issue_token
 
     given = body()
-    issued = call(issue_token, event_id, bearer(), given.get("role", "upload"), given.get("label"))
+    issued = call(
+        issue_token, event_id, bearer(), given.get("role", "upload"), given.get("label"),
+        given.get("player"),
+    )  # fmt: skip
     answer = jsonify(issued.to_dict())
     answer.headers["Cache-Control"] = "no-store"
     return answer, 201

@@ -422,8 +422,11 @@
     signIn();
   }
 
+  // A token for a player (`player`: their pairing number) claims that player's boards only.
   async function issue(label, role, player) {
-    const answer = await call("POST", api + "/tokens", { label, role });
+    const fields = { label, role };
+    if (player) fields.player = player;
+    const answer = await call("POST", api + "/tokens", fields);
     const out = $("issued");
     out.replaceChildren();
     if (!answer.ok) { say("issued", refused(answer), true); return null; }

@@ -6,6 +6,9 @@ on the board it stands on, and the answers to changes sent with an ``Idempotency
 seat whatever its players' names say; records placed before it are null, and their seats
 follow from their names as they did.
 
+``tokens.player`` names the player (by id) an upload token was made for: its records
+claim that player's boards only.
+
 ``idempotency`` keeps, for each key a client sent with a change, the SHA-256 of the key and of
 the request, the entry the change appended, and the answer, encrypted with a key only the
 client's key gives (an answer may carry a token's secret): the same request sent again with
@@ -30,6 +33,8 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("records") as table:
         table.add_column(sa.Column("seats", sa.String(10), nullable=True))
+    with op.batch_alter_table("tokens") as table:
+        table.add_column(sa.Column("player", sa.Integer, nullable=True))
     op.create_table(
         "idempotency",
         sa.Column("event_id", sa.String(16), nullable=False),
@@ -45,5 +50,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("idempotency")
+    with op.batch_alter_table("tokens") as table:
+        table.drop_column("player")
     with op.batch_alter_table("records") as table:
         table.drop_column("seats")
