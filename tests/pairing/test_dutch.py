@@ -227,3 +227,30 @@ def test_initial_order_is_rating_then_name() -> None:
         ]
     )
     assert [(p.number, p.name) for p in ordered] == [(1, "Zed"), (2, "abe"), (3, "bea"), (4, "Al")]
+
+
+def test_the_engine_within_limits_pairs_as_it_does_in_process_and_stops_past_them() -> None:
+    """``pair(..., limits=...)`` runs the engine in a process of its own: the same rounds as
+    in the caller's process, and ``engine-limit`` past its memory or its time."""
+    import random
+    from dataclasses import replace as replaced
+
+    from arbiter.pairing import Game, Limits, PairingError, Player, Tournament, initial_order, pair
+
+    rng = random.Random(7)
+    players = initial_order([Player(n, f"P{n:02d}", rng.randint(1200, 2400)) for n in range(1, 24)])
+    made = Tournament(players=players, rounds_planned=5)
+    roomy = Limits(seconds=120, memory=2 * 2**30)
+    for round_ in range(1, 4):
+        alone = pair(made, "dutch", limits=roomy)
+        assert alone == pair(made, "dutch")
+        games = tuple(
+            Game(round_, b.first, b.second, rng.choice(("1-0", "0-1"))) for b in alone.boards
+        )
+        made = replaced(made, games=made.games + games, byes=made.byes + alone.byes)
+    with pytest.raises(PairingError) as memory:
+        pair(made, "dutch", limits=Limits(seconds=120, memory=8 * 2**20))
+    assert memory.value.code == "engine-limit" and "8 MiB" in memory.value.message
+    with pytest.raises(PairingError) as time:
+        pair(made, "dutch", limits=Limits(seconds=0.05, memory=2 * 2**30))
+    assert time.value.code == "engine-limit" and "0.05 s" in time.value.message
