@@ -93,7 +93,7 @@ def test_the_desks_qr_code_scans_on_screen(
     assert box is not None and box["width"] >= 180 and abs(box["width"] - box["height"]) < 1
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     whole = SCREENSHOTS / f"desk-qr-{viewport['width']}.png"
-    page.screenshot(path=str(whole))
+    page.screenshot(path=str(whole), full_page=True)
     assert decoded(whole) == [made["url"]]
     alone = SCREENSHOTS / f"desk-qr-code-{viewport['width']}.png"
     page.locator("figure.qr").screenshot(path=str(alone))
@@ -125,15 +125,14 @@ def test_the_desks_qr_code_prints_at_70_mm_and_scans(
             check=True,
         )
         printed[hidden] = stem.with_suffix(".pgm")
-    pages = subprocess.run(["pdfinfo", str(tmp_path / "desk-False.pdf")], capture_output=True,
-                           text=True).stdout  # fmt: skip
-    assert re.search(r"^Pages:\s+1$", pages, re.MULTILINE), pages
+    pdf = tmp_path / "desk-False.pdf"
+    info = subprocess.run([tool("pdfinfo"), str(pdf)], capture_output=True, text=True).stdout
+    assert re.search(r"^Pages:\s+1$", info, re.MULTILINE), info  # the desk prints on one page
     png = SCREENSHOTS / "desk-qr-printed.png"
+    stem = png.with_suffix("")
     subprocess.run(
-        [tool("pdftoppm"), "-r", str(DPI), "-png", "-singlefile",
-         str(tmp_path / "desk-False.pdf"), str(png.with_suffix(""))],
-        check=True,
-    )  # fmt: skip
+        [tool("pdftoppm"), "-r", str(DPI), "-png", "-singlefile", str(pdf), str(stem)], check=True
+    )
     assert decoded(png) == [made["url"]]
     left, top, right, bottom = dark_box(printed[True])
     modules = segno.make(made["url"], error="m").symbol_size(border=0)[0]

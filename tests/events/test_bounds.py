@@ -170,3 +170,143 @@ def test_a_record_that_waits_never_takes_a_board_from_one_that_counts(
     late = desk.ask("POST", f"/records/{waiting['record']}/confirm", {})
     assert late.status_code == 409 and body(late)["error"]["code"] == "board-has-a-result"
     desk.verified()
+
+
+def test_an_unreadable_row_is_a_problem_of_its_event_only(
+    client: FlaskClient, database: str
+) -> None:
+    from click.testing import CliRunner
+    from sqlalchemy import text
+
+    from arbiter.service.cli.main import main
+
+    desk = Desk(client)
+    desk.ok("POST", "/players", {"players": [{"name": n, "rating": r} for n, r in PLAYERS]})
+    desk.ok("POST", "/rounds")
+    other = Desk(client)
+    engine = open_store(database).engine
+    with engine.begin() as connection:
+        connection.execute(
+            text("UPDATE pairings SET boards = 'not json' WHERE event_id = :e"), {"e": desk.id}
+        )
+    verdict = body(client.get(f"{desk.base}/verify"))
+    assert verdict["valid"] is False
+    assert verdict["problems"] == [
+        "round 1: its boards or byes are not a pairing's (JSONDecodeError: Expecting value: "
+        "line 1 column 1 (char 0))"
+    ]
+    page = client.get(f"/events/{desk.id}/rounds/1")
+    assert page.status_code == 500 and b"cannot be read" in page.data
+    assert b"Traceback" not in page.data and page.content_type.startswith("text/html")
+    api = client.get(f"{desk.base}/rounds/1")
+    assert api.status_code == 500 and body(api)["error"]["code"] == "event-damaged"
+    assert client.get(f"/events/{other.id}").status_code == 200  # the other event answers
+    with engine.begin() as connection:  # an entry appended behind the service's back
+        connection.execute(
+            text(
+                "INSERT INTO log (event_id, number, at, token, action, details, reason, prev,"
+                " hash) VALUES (:e, 99, 'x', 1, 'confirmed', '{not json', NULL, 'p', 'h')"
+            ),
+            {"e": other.id},
+        )
+    done = CliRunner().invoke(main, ["db", "verify", "--database", database])
+    assert done.exit_code == 1
+    lines = done.stdout.splitlines()
+    assert f"{desk.id}: 1 problem(s)" in done.stdout or any(desk.id in one for one in lines)
+    said = "\n".join(lines)
+    assert "the log table, entry 99: its details are not JSON" in said
+    assert "round 1: its boards or byes are not a pairing's" in said
+    assert "Traceback" not in said and "internal error" not in done.stdout + done.stderr
+    third = Desk(client)  # a record whose report is not JSON
+    third.upload(game("Desk Open", 1, "Ana", "Bo", "Ana"))
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE records SET report = '{' WHERE event_id = :e"),
+                           {"e": third.id})  # fmt: skip
+    problems = body(client.get(f"{third.base}/verify"))["problems"]
+    assert "record 1: its header or report is not JSON" in problems
+    shown = client.get(f"/events/{third.id}")
+    assert shown.status_code == 500 and b"cannot be read" in shown.data
+
+
+def test_verification_names_fields_and_finds_orphans_in_every_table(
+    client: FlaskClient, database: str
+) -> None:
+    from click.testing import CliRunner
+    from sqlalchemy import text
+
+    from arbiter.service.cli.main import main
+
+    desk = Desk(client)
+    desk.ok("POST", "/players", {"players": [{"name": n, "rating": r} for n, r in PLAYERS]})
+    engine = open_store(database).engine
+    with engine.begin() as connection:
+        connection.execute(
+            text("UPDATE players SET name = 'Ana Rwiz' WHERE event_id = :e AND id = 1"),
+            {"e": desk.id},
+        )
+    # a player left of an event deleted behind the service's back (no trail, token, upload
+    # or record of it left: only its player says it was there)
+    ghost = ("ghost", 1, 1, "Left Behind", None, None, None, 1, None, "2026-11-28T10:00:00Z")
+    insert = "INSERT INTO players VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    if database.startswith("sqlite"):  # its own connection: foreign keys are not checked
+        import sqlite3
+
+        raw = sqlite3.connect(database.removeprefix("sqlite:///"))
+        raw.execute(insert, ghost)
+        raw.commit()
+        raw.close()
+    else:
+        with engine.begin() as connection:  # a superuser's session, its checks put aside
+            connection.exec_driver_sql("SET session_replication_role = replica")
+            connection.exec_driver_sql(insert.replace("?", "%s"), ghost)
+    assert body(client.get(f"{desk.base}/verify"))["problems"] == [
+        "player 1: its name is 'Ana Rwiz'; the trail says 'Ana Ruiz'"
+    ]
+    done = CliRunner().invoke(main, ["db", "verify", "--database", database])
+    assert "ghost: its trail or rows remain, but the event itself was deleted" in done.stdout
+    assert "PlayerFacts(" not in done.stdout
+
+
+def test_a_large_events_verdict_is_kept_a_while_per_version(
+    client: FlaskClient, database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy import text
+
+    from arbiter.service.events import verify
+
+    monkeypatch.setattr(verify, "KEPT_ENTRIES", 3)
+    desk = Desk(client)
+    desk.ok("POST", "/players", {"players": [{"name": n, "rating": r} for n, r in PLAYERS]})
+    assert body(client.get(f"{desk.base}/verify"))["valid"] is True
+    with open_store(database).engine.begin() as connection:  # behind the service's back
+        connection.execute(text("UPDATE players SET rating = 1 WHERE event_id = :e"),
+                           {"e": desk.id})  # fmt: skip
+    assert body(client.get(f"{desk.base}/verify"))["valid"] is True  # the verdict kept
+    monkeypatch.setattr(verify, "KEPT_SECONDS", 0.0)  # the time kept is over
+    assert body(client.get(f"{desk.base}/verify"))["valid"] is False
+    # a change of the event is a new version: verified at once
+    monkeypatch.setattr(verify, "KEPT_SECONDS", 3600.0)
+    desk.ok("PATCH", "", {"name": "Desk Open again"})
+    assert body(client.get(f"{desk.base}/verify"))["valid"] is False
+    refused = client.post(f"{desk.base}/verify", json={"receipts": []})
+    assert body(refused)["ok"] is False  # the receipts' check verifies afresh
+
+
+def test_an_events_pages_are_made_once_per_version(client: FlaskClient, database: str) -> None:
+    from sqlalchemy import text
+
+    desk = Desk(client)
+    desk.ok("POST", "/players", {"players": [{"name": n, "rating": r} for n, r in PLAYERS]})
+    desk.ok("POST", "/rounds")
+    pages = ("", "/rounds/1", "/players/1", "/rounds/1/boards/1", "/desk", "/log")
+    first = {path: client.get(f"/events/{desk.id}{path}").data for path in pages}
+    with open_store(database).engine.begin() as connection:  # the version left as it was
+        connection.execute(text("UPDATE players SET name = 'Zed' WHERE event_id = :e AND id = 1"),
+                           {"e": desk.id})  # fmt: skip
+    for path in pages:  # the same version: the page as made, not made again
+        assert client.get(f"/events/{desk.id}{path}").data == first[path], path
+    desk.ok("PATCH", "", {"name": "Desk Open 2"})  # a change: every page made anew
+    for path in pages:
+        made = client.get(f"/events/{desk.id}{path}").data
+        assert b"Desk Open 2" in made, path
+        assert b"Zed" in made or path in ("/desk", "/log"), path  # these name no player

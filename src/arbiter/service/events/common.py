@@ -27,6 +27,7 @@ __all__ = [
     "ROLES",
     "UPLOAD",
     "Code",
+    "DamagedRow",
     "DatabaseError",
     "DatabaseUnavailable",
     "EventError",
@@ -146,6 +147,23 @@ class DatabaseUnavailable(DatabaseError):
     def __init__(self, reason: str, kind: str) -> None:
         super().__init__(reason)
         self.reason, self.kind = reason, kind
+
+
+class DamagedRow(Exception):
+    """A row of an event that cannot be read (a value that should be JSON and is not:
+    changed behind the service's back, or damaged on disk): the ``table``, the row
+    (``where``: ``entry 7``, ``round 2``, ``record 3``) and what is wrong. Verification says
+    it as a problem of its event and goes on; the faces answer that event's reads with a
+    clear 5xx, the other events unaffected."""
+
+    def __init__(self, event: str, table: str, where: str, why: str) -> None:
+        super().__init__(f"{table}, {where}: {why}")
+        self.event, self.table, self.where, self.why = event, table, where, why
+
+    @property
+    def words(self) -> str:
+        """``the log table, entry 7: its details are not JSON (...)``."""
+        return f"the {self.table} table, {self.where}: {self.why}"
 
 
 class RowsRefused(DatabaseError):

@@ -65,7 +65,14 @@ from arbiter.service.events.actions import (
     WithdrawalCancelled,
 )
 from arbiter.service.events.boards import seats_by_names
-from arbiter.service.events.common import ACCEPTED, DIRECTOR, EXCLUDED, PENDING, EventError
+from arbiter.service.events.common import (
+    ACCEPTED,
+    DIRECTOR,
+    EXCLUDED,
+    PENDING,
+    DamagedRow,
+    EventError,
+)
 from arbiter.service.events.operations import Change, admit, answered_before, changing
 from arbiter.service.events.rows import (
     EventRow,
@@ -172,11 +179,25 @@ def read_paired(tx: Tx, event: EventRow) -> Paired:
     return Paired(
         event=event,
         players={row.id: PlayerFacts.of(row) for row in storage.player_rows(tx, event.id)},
-        pairings={row.round: PairingFacts.of(row) for row in rows},
+        pairings={row.round: pairing_facts(row) for row in rows},
         requests={(r.round, r.player): r.kind for r in storage.request_rows(tx, event.id)},
         results={(r.round, r.board): r.result for r in storage.result_rows(tx, event.id)},
         placed=tuple(storage.placed_records(tx, event.id)),
     )
+
+
+def pairing_facts(row: PairingRow) -> PairingFacts:
+    """The facts of a round's pairing row; :class:`~.common.DamagedRow` when its boards or
+    byes are not what a pairing keeps."""
+    try:
+        return PairingFacts.of(row)
+    except (ValueError, TypeError, KeyError) as err:
+        raise DamagedRow(
+            row.event_id,
+            "pairings",
+            f"round {row.round}",
+            f"its boards or byes are not a pairing's ({type(err).__name__}: {err})",
+        ) from None
 
 
 def _player_row(event_id: str, player: int, facts: PlayerFacts) -> PlayerRow:

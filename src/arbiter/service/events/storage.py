@@ -39,7 +39,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from arbiter.service.events.chain import Entry
-from arbiter.service.events.common import ACCEPTED, DIRECTOR, RowsRefused
+from arbiter.service.events.common import ACCEPTED, DIRECTOR, DamagedRow, RowsRefused
 from arbiter.service.events.rows import (
     AnswerRow,
     ChainEnd,
@@ -89,6 +89,7 @@ __all__ = [
     "delete_request",
     "delete_result",
     "entries",
+    "entry_hashes",
     "event_exists",
     "event_row",
     "event_version",
@@ -397,7 +398,7 @@ def last_entry(tx: Tx, event_id: str) -> Entry | None:
     row = tx.connection.execute(
         select(log).where(log.c.event_id == event_id).order_by(log.c.number.desc()).limit(1)
     ).first()
-    return None if row is None else Entry.from_row(row._asdict())
+    return None if row is None else _entry(row._asdict())
 
 
 def change_facts(
@@ -452,13 +453,14 @@ def _facts(sources: int | None) -> Executable:
 
 
 def orphan_event_ids(tx: Tx) -> list[str]:
-    """The event ids that tokens, uploads, records or trail entries name but the ``events``
+    """The event ids that a row of any table of an event (its trail, tokens, uploads,
+    records, players, pairings, byes asked for, board results) names but the ``events``
     table does not hold (an event deleted behind the service's back), sorted."""
     named = union(
-        select(log.c.event_id),
-        select(tokens.c.event_id),
-        select(uploads.c.event_id),
-        select(records.c.event_id),
+        *(
+            select(table.c.event_id)
+            for table in (log, tokens, uploads, records, players, pairings, requests, results)
+        )
     ).subquery()
     rows = tx.connection.execute(
         select(named.c.event_id)
@@ -492,7 +494,7 @@ def latest_entry(
         said = f'"{key}": {int(number)}'
         query = query.where(log.c.details.like(f"%{said},%") | log.c.details.like(f"%{said}}}%"))
     for row in tx.connection.execute(query.order_by(log.c.number.desc()).limit(50)):
-        entry = Entry.from_row(row._asdict())
+        entry = _entry(row._asdict())
         if all(entry.details.get(key) == number for key, number in about.items()):
             return entry
     return None
@@ -503,7 +505,32 @@ def entries(tx: Tx, event_id: str) -> list[Entry]:
     rows = tx.connection.execute(
         select(log).where(log.c.event_id == event_id).order_by(log.c.number)
     )
-    return [Entry.from_row(row._asdict()) for row in rows]
+    return [_entry(row._asdict()) for row in rows]
+
+
+def _entry(row: Mapping[str, Any]) -> Entry:
+    """The entry of a row of ``log``; :class:`~.common.DamagedRow` when its details are not
+    a JSON object."""
+    try:
+        entry = Entry.from_row(row)
+    except ValueError as err:
+        raise DamagedRow(
+            row["event_id"], "log", f"entry {row['number']}", f"its details are not JSON ({err})"
+        ) from None
+    if not isinstance(entry.details, dict):
+        raise DamagedRow(
+            row["event_id"], "log", f"entry {row['number']}", "its details are not a JSON object"
+        )
+    return entry
+
+
+def entry_hashes(tx: Tx, event_id: str) -> list[str]:
+    """The hash of each entry of the event's trail, in order, read without their details
+    (a receipt needs no more, whatever the details hold)."""
+    rows = tx.connection.execute(
+        select(log.c.hash).where(log.c.event_id == event_id).order_by(log.c.number)
+    )
+    return [row.hash for row in rows]
 
 
 # --- uploads ------------------------------------------------------------------------------

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Mapping, Sequence, Set
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from arbiter.service.events import storage
 from arbiter.service.events.actions import (
     Finalised,
-    PairingFacts,
     PlayerFacts,
     RecordFacts,
     State,
@@ -30,9 +30,10 @@ from arbiter.service.events.actions import (
     replay,
 )
 from arbiter.service.events.chain import Entry, chain_problems, digest
-from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
-from arbiter.service.events.reading import event_row
+from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, DamagedRow, EventError
+from arbiter.service.events.reading import event_row, version
 from arbiter.service.events.receipts import Receipt, receipt_problems
+from arbiter.service.events.rounds import pairing_facts
 from arbiter.service.events.rows import RecordRow, TokenRow, UploadRow
 from arbiter.service.events.rules import round_of_tags
 from arbiter.service.events.storage import Tx
@@ -62,15 +63,47 @@ class Verdict:
         }
 
 
-def verify_event(store: Store, event_id: str) -> Verdict:
-    """Check the chain of ``event_id`` and the tables against it."""
+def verify_event(store: Store, event_id: str, *, kept: bool = False) -> Verdict:
+    """Check the chain of ``event_id`` and the tables against it. With ``kept`` (what the
+    API's reads ask), the verdict of a large event (:data:`KEPT_ENTRIES` entries or more)
+    made at its current version less than :data:`KEPT_SECONDS` ago is answered again: such
+    an event is verified once, not for every reader, and a change made behind the service's
+    back (which leaves the version as it was) is still found within that time."""
+    key = (store.url, event_id)
+    found = _VERDICTS.get(key) if kept else None
+    if found is not None and time.monotonic() - found[1] < KEPT_SECONDS:
+        if found[0] == version(store, event_id):
+            return found[2]
     with storage.reading(store) as tx:
-        event_row(tx, event_id)
-        return verify_on(tx, event_id)
+        row = event_row(tx, event_id)
+        made = verify_on(tx, event_id)
+    if kept and made.entries >= KEPT_ENTRIES:
+        if len(_VERDICTS) > 256:
+            _VERDICTS.clear()
+        _VERDICTS[key] = (row.version, time.monotonic(), made)
+    return made
+
+
+KEPT_SECONDS = 60.0
+"""How long a large event's verdict is answered again to the API's readers, at the same
+version."""
+KEPT_ENTRIES = 1_000
+"""The trail from which an event is large: its verification takes a while (an event of
+2,000 players and 1,000 records some seconds)."""
+_VERDICTS: dict[tuple[str, str], tuple[int, float, Verdict]] = {}
+"""Verdicts made, by (database, event): the event's version, when, and the verdict."""
 
 
 def verify_on(tx: Tx, event_id: str) -> Verdict:
-    """:func:`verify_event` in an open transaction (the import checks before it commits)."""
+    """:func:`verify_event` in an open transaction (the import checks before it commits). A
+    row that cannot be read is a problem of the event, named with its table and row."""
+    try:
+        return _verified(tx, event_id)
+    except DamagedRow as err:
+        return Verdict(event_id, 0, (f"{err.words}: it cannot be read, nor the event checked",))
+
+
+def _verified(tx: Tx, event_id: str) -> Verdict:
     found = storage.entries(tx, event_id)
     if not found:
         return Verdict(event_id, 0, ("the event has no trail: not one entry records it",))
@@ -119,7 +152,7 @@ def _derived_problems(tx: Tx, event_id: str, found: list[Entry]) -> list[str]:
                 f"the trail says token {said}"
             )
     for kept in storage.record_rows(tx, event_id):
-        header = json.loads(kept.header) if kept.header else None
+        header, _ = _read_record(kept)
         tags = [tuple(tag) for tag in header["tags"]] if isinstance(header, dict) else []
         expected = round_of_tags(tags) if header is not None else None
         if kept.round != expected:
@@ -147,8 +180,10 @@ def _table_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
     problems += _compare("upload", uploads, expected.uploads)
     records: dict[int, RecordRow] = {}
     for kept in storage.record_rows(tx, event_id):
-        header = json.loads(kept.header) if kept.header else None
-        if digest({"header": header, "report": json.loads(kept.report)}) != kept.digest:
+        header, report = _read_record(kept)
+        if report is None:
+            problems.append(f"record {kept.number}: its header or report is not JSON")
+        elif digest({"header": header, "report": report}) != kept.digest:
             problems.append(f"record {kept.number}: its header or report was changed")
         if kept.status not in (ACCEPTED, PENDING, EXCLUDED):
             problems.append(f"record {kept.number}: its status {kept.status!r} is none known")
@@ -158,14 +193,30 @@ def _table_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
     return problems
 
 
+def _read_record(kept: RecordRow) -> tuple[Any, Any]:
+    """A record's header and report as kept (the report None when either is not JSON)."""
+    try:
+        return (json.loads(kept.header) if kept.header else None), json.loads(kept.report)
+    except ValueError:
+        return None, None
+
+
 def _paired_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
     """The players, pairings, byes asked for and board results of a paired event against
     the trail (each empty for an event not paired)."""
     problems = []
     players = {row.id: PlayerFacts.of(row) for row in storage.player_rows(tx, event_id)}
     problems += _facts_compare("player", players, expected.players)
-    paired = {row.round: PairingFacts.of(row) for row in storage.pairing_rows(tx, event_id)}
-    problems += _facts_compare("round", paired, expected.pairings)
+    paired = {}
+    damaged = set()
+    for row in storage.pairing_rows(tx, event_id):
+        try:
+            paired[row.round] = pairing_facts(row)
+        except DamagedRow as err:
+            problems.append(f"round {row.round}: {err.why}")
+            damaged.add(row.round)
+    said = {key: facts for key, facts in expected.pairings.items() if key not in damaged}
+    problems += _facts_compare("round", paired, said)
     asked = {(r.round, r.player): r.kind for r in storage.request_rows(tx, event_id)}
     problems += _facts_compare("bye asked in round, by player", asked, expected.requests)
     given = {(r.round, r.board): r.result for r in storage.result_rows(tx, event_id)}
@@ -174,7 +225,7 @@ def _paired_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
 
 
 def _facts_compare(what: str, stored: Mapping[Any, Any], expected: Mapping[Any, Any]) -> list[str]:
-    """Each stored value against the trail's, by key."""
+    """Each stored value against the trail's, by key; facts field by field, by name."""
     problems = []
     for key in sorted(set(stored) | set(expected)):
         shown = ", ".join(map(str, key)) if isinstance(key, tuple) else str(key)
@@ -182,9 +233,27 @@ def _facts_compare(what: str, stored: Mapping[Any, Any], expected: Mapping[Any, 
             problems.append(f"{what} {shown} is in the tables but not in the trail")
         elif key not in stored:
             problems.append(f"{what} {shown} is in the trail but not in the tables")
+        elif stored[key] != expected[key] and is_dataclass(stored[key]):
+            for name in (one.name for one in fields(stored[key])):
+                found, value = getattr(stored[key], name), getattr(expected[key], name)
+                if found != value:
+                    problems.append(
+                        f"{what} {shown}: its {name} is {_shown(found)}; the trail says "
+                        f"{_shown(value)}"
+                    )
         elif stored[key] != expected[key]:
-            problems.append(f"{what} {shown} is {stored[key]!r}; the trail says {expected[key]!r}")
+            problems.append(
+                f"{what} {shown} is {_shown(stored[key])}; the trail says {_shown(expected[key])}"
+            )
     return problems
+
+
+def _shown(value: Any) -> str:
+    """A value as a problem says it: a text quoted, a number as it is, boards and byes as
+    lists (never a Python object's form)."""
+    if isinstance(value, tuple):
+        value = json.loads(json.dumps(value))
+    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
 
 
 def _compare(
@@ -227,6 +296,8 @@ def verify_all(store: Store) -> list[Verdict]:
             verdicts.append(verify_event(store, event_id))
         except EventError as err:  # deleted while we looked
             verdicts.append(Verdict(event_id, 0, (err.message,)))
+        except DamagedRow as err:  # one event's damage is that event's problem, not the run's
+            verdicts.append(Verdict(event_id, 0, (err.words,)))
     return verdicts
 
 
@@ -239,5 +310,5 @@ def receipts_held(store: Store, receipts: Sequence[Receipt], trusted: Set[str]) 
     with storage.reading(store) as tx:
         for event_id in sorted({receipt.head.event for receipt in receipts}):
             if storage.event_exists(tx, event_id):
-                hashes[event_id] = [entry.hash for entry in storage.entries(tx, event_id)]
+                hashes[event_id] = storage.entry_hashes(tx, event_id)
     return receipt_problems(receipts, set(trusted), hashes)

@@ -82,17 +82,41 @@ def event_page(event_id: str) -> Response | str:
             **_table_words(summary.game),
         )
 
-    return _page(render)
+    return _page(render, event_id)
 
 
-def _page(render: Callable[[], Response | str]) -> Response | str:
-    """A page, or the page that says what is missing (404)."""
+def _page(render: Callable[[], Response | str], event_id: str | None = None) -> Response | str:
+    """A page, or the page that says what is missing (404), or why it cannot be shown now
+    (a 5xx: a database that does not answer, an event whose stored rows cannot be read),
+    without a trace of the server's code. A page of an event (``event_id``) is made once
+    per version of the event and kept (:func:`_kept`)."""
     try:
-        return render()
+        return _kept(event_id, render) if event_id is not None else render()
     except ApiError as err:
-        if err.status != 404:
-            raise
-        return Response(render_template("missing.html", message=err.message), status=404)
+        if err.status == 404:
+            return Response(render_template("missing.html", message=err.message), status=404)
+        if err.status >= 500:
+            shown = render_template("unavailable.html", message=err.message)
+            return Response(shown, status=err.status)
+        raise
+
+
+def _kept(event_id: str, render: Callable[[], Response | str]) -> Response | str:
+    """An event's page as made for its current version, kept in the server's memory with
+    the event's other reads (:data:`~arbiter.service.events.reading.RENDERINGS`): a page of
+    a large event read by many costs one query of the event's version until it changes."""
+    from arbiter.service.events.reading import RENDERINGS, Rendered, version
+    from arbiter.service.web.events_api import store
+
+    current = call(version, event_id)
+    key = (store().url, event_id, "page", request.url_root, request.full_path)
+    found = RENDERINGS.get(key, current)
+    if found is not None:
+        return Response(found.body, content_type=found.content_type)
+    made = render()
+    if isinstance(made, str):
+        RENDERINGS.put(key, Rendered(current, made.encode(), "text/html; charset=utf-8"))
+    return made
 
 
 def _table_words(game: str) -> dict[str, Any]:
@@ -130,7 +154,7 @@ def round_page(event_id: str, number: int) -> Response | str:
             **_table_words(found.summary.game),
         )
 
-    return _page(render)
+    return _page(render, event_id)
 
 
 def _numbers(event_id: str) -> dict[str, int]:
@@ -149,7 +173,7 @@ def player_page(event_id: str, number: int) -> Response | str:
         found = call(read_player, event_id, number)
         return render_template("player.html", event=found.summary, page=found)
 
-    return _page(render)
+    return _page(render, event_id)
 
 
 @bp.get("/events/<event_id>/find")
@@ -178,7 +202,7 @@ def record_page(event_id: str, number: int) -> Response | str:
     players, the official result and the adjudicator's verdict."""
     from arbiter.service.events.pages import game_of_record
 
-    return _page(lambda: _game(call(game_of_record, event_id, number)))
+    return _page(lambda: _game(call(game_of_record, event_id, number)), event_id)
 
 
 @bp.get("/events/<event_id>/rounds/<int:number>/boards/<int:board>")
@@ -186,7 +210,7 @@ def board_page(event_id: str, number: int, board: int) -> Response | str:
     """A game's own page in a paired event, by its round and board."""
     from arbiter.service.events.pages import game_on_board
 
-    return _page(lambda: _game(call(game_on_board, event_id, number, board)))
+    return _page(lambda: _game(call(game_on_board, event_id, number, board)), event_id)
 
 
 def _game(found: GamePage) -> str:
@@ -210,7 +234,7 @@ def log_page(event_id: str) -> Response | str:
         lines = call(trail_lines, event_id)
         return render_template("log.html", event=summary, lines=lines, key=server_key().public)
 
-    return _page(render)
+    return _page(render, event_id)
 
 
 @bp.get("/events/<event_id>/desk")
@@ -238,7 +262,7 @@ def desk_page(event_id: str) -> Response | str:
             correction_of=correction_of,
         )
 
-    return _page(render)
+    return _page(render, event_id)
 
 
 def correction_of(hint: Mapping[str, Any]) -> str:

@@ -230,12 +230,33 @@ def _refuse(err: EventError) -> NoReturn:
 def refusals() -> Iterator[None]:
     """The events layer's refusals as API errors; a database that cannot be used (or does
     not answer) as 503 ``database-unavailable``."""
-    from arbiter.service.events.common import DatabaseError, DatabaseUnavailable, EventError
+    from arbiter.service.events.common import (
+        DamagedRow,
+        DatabaseError,
+        DatabaseUnavailable,
+        EventError,
+    )
 
     try:
         yield
     except EventError as err:
         _refuse(err)
+    except DamagedRow as err:
+        current_app.logger.error("event %s cannot be read: %s", err.event, err.words)
+        raise ApiError(
+            500,
+            "event-damaged",
+            f"this event's stored data cannot be read ({err.words}); the server's operator "
+            "is told: `arbiter db verify` names what is damaged",
+        ) from None
+    except json.JSONDecodeError as err:  # a stored record's header or report, damaged
+        current_app.logger.error("a stored value is not JSON: %s", err.msg)
+        raise ApiError(
+            500,
+            "event-damaged",
+            "this event's stored data cannot be read (a value kept as JSON is not JSON); the "
+            "server's operator is told: `arbiter db verify` names what is damaged",
+        ) from None
     except DatabaseUnavailable as err:
         current_app.logger.error("database unavailable: %s", err.kind)
         raise ApiError(
@@ -574,7 +595,7 @@ def verify(event_id: str) -> Response:
     """Whether the event is what its audit trail says, and where not."""
     from arbiter.service.events.verify import verify_event
 
-    return jsonify(call(verify_event, event_id).to_dict())
+    return jsonify(call(verify_event, event_id, kept=True).to_dict())
 
 
 @bp.post("/<event_id>/verify")
