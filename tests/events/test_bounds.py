@@ -310,3 +310,60 @@ def test_an_events_pages_are_made_once_per_version(client: FlaskClient, database
         made = client.get(f"/events/{desk.id}{path}").data
         assert b"Desk Open 2" in made, path
         assert b"Zed" in made or path in ("/desk", "/log"), path  # these name no player
+
+
+def test_the_servers_keys_are_recorded_and_a_new_one_is_said(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from arbiter.service.cli.main import main
+    from arbiter.service.events.receipts import KEY_FILE, KEYS_FILE
+    from arbiter.service.web import create_app
+
+    folder = tmp_path / "data"
+    monkeypatch.setenv("ARBITER_DATA", str(folder))
+    database = f"sqlite:///{tmp_path / 'events.sqlite3'}"
+    # a check of receipts never makes a key where there is none
+    done = CliRunner().invoke(main, ["db", "verify", "--database", database])
+    assert done.exit_code == 0 and not (folder / KEY_FILE).exists()
+    app = create_app({"DATABASE": database, "DATA_FOLDER": str(folder)})
+    client = app.test_client()
+    made = body(client.post("/api/v1/events", json={"name": "Keys", "game": "Pilo"}))
+    base = f"/api/v1/events/{made['id']}"
+    change = client.patch(base, json={"name": "Keys 2"}, headers=bearer(made["token"]))
+    old = body(change)["receipt"]
+    assert [one["key"] for one in json.loads((folder / KEYS_FILE).read_text())] == [old["key"]]
+    (folder / KEY_FILE).unlink()  # lost: the next server makes another, and says so
+    app = create_app({"DATABASE": database, "DATA_FOLDER": str(folder)})
+    client = app.test_client()
+    change = client.patch(base, json={"name": "Keys 3"}, headers=bearer(made["token"]))
+    new = body(change)["receipt"]
+    assert new["key"] != old["key"]
+    used = [one["key"] for one in json.loads((folder / KEYS_FILE).read_text())]
+    assert used == [old["key"], new["key"]]
+    checked = body(client.post(f"{base}/verify", json={"receipts": [old, new]}))
+    assert checked["receipts"]["problems"] == []  # the receipts of the key before still check
+    page = client.get(f"/events/{made['id']}").data.decode()
+    assert "The server's key changed" in page and old["key"] in page
+
+
+def test_the_server_says_at_its_start_when_its_key_changed(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from arbiter.service.cli.serve import _key
+    from arbiter.service.events.receipts import KEY_FILE
+
+    monkeypatch.setenv("ARBITER_DATA", str(tmp_path))
+    _key()
+    first = capsys.readouterr().err
+    assert "receipts signed with ed25519:" in first and "changed" not in first
+    _key()
+    assert "changed" not in capsys.readouterr().err  # the same key: nothing to say
+    (tmp_path / KEY_FILE).unlink()
+    _key()
+    said = capsys.readouterr().err
+    assert f"the server's key changed ({KEY_FILE} was missing and a new key was made)" in said
+    assert first.split("receipts signed with ")[1].split()[0] in said

@@ -127,7 +127,7 @@ def verify(
         for problem in verdict.problems:
             click.echo(f"{verdict.event}: {problem}")
     checked = [one for one in receipts if not named or one.head.event in named]
-    problems = receipts_held(store, checked, {_data_key(), *keys}) if checked else []
+    problems = receipts_held(store, checked, {*_data_keys(), *keys}) if checked else []
     for problem in problems:
         click.echo(problem)
     bad = sum(not verdict.valid for verdict in verdicts)
@@ -162,16 +162,18 @@ MAX_RECEIPTS_FILE = 16 * 1024 * 1024
 """The largest file of receipts read (10,000 receipts are about 4 MiB)."""
 
 
-def _data_key() -> str:
-    """The public half of the server's key in the data folder (made there if there is
-    none yet, as the server would)."""
-    from arbiter.service.events.receipts import ReceiptError, load_or_create_key
+def _data_keys() -> set[str]:
+    """The public halves of the keys the server of the data folder signs and has signed
+    with (its key, and those it recorded before): never made here, where there is none."""
+    from arbiter.service.events.receipts import ReceiptError, load_key, used_keys
     from arbiter.service.events.store import default_folder
 
+    folder = default_folder()
     try:
-        return load_or_create_key(default_folder()).public
+        key = load_key(folder)
     except (ReceiptError, OSError) as err:
         _fail(f"key-unavailable: {err}")
+    return {one.key for one in used_keys(folder)} | ({key.public} if key else set())
 
 
 @db.command(name="export")

@@ -159,15 +159,34 @@ def serve(
 def _key() -> None:
     """Make or read the server's signing key in the data folder before serving, so that a
     key that cannot be used stops the server at once rather than a change's answer."""
-    from arbiter.service.events.receipts import ReceiptError, load_or_create_key
+    from arbiter.service.events.common import now
+    from arbiter.service.events.receipts import (
+        KEY_FILE,
+        ReceiptError,
+        load_or_create_key,
+        note_key,
+        used_keys,
+    )
     from arbiter.service.events.store import default_folder
 
+    folder = default_folder()
+    before = used_keys(folder)
+    missing = not (folder / KEY_FILE).exists()
     try:
-        key = load_or_create_key(default_folder())
+        key = load_or_create_key(folder)
+        note_key(folder, key, now())
     except (ReceiptError, OSError) as err:
         click.echo(f"arbiter: the server's key cannot be used: {err}", err=True)
         sys.exit(1)
     click.echo(f"arbiter: receipts signed with {key.public}", err=True)
+    if before and before[-1].key != key.public:
+        why = f"{KEY_FILE} was missing and a new key was made" if missing else "it was replaced"
+        click.echo(
+            f"arbiter: the server's key changed ({why}): the one before, {before[-1].key} "
+            f"(first used {before[-1].first_used}), signed the receipts given until now; they "
+            "are still checked against it",
+            err=True,
+        )
 
 
 def _upgrade(url: str) -> None:

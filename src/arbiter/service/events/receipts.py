@@ -35,15 +35,20 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 __all__ = [
+    "KEYS_FILE",
     "KEY_FILE",
+    "KeyUse",
     "Head",
     "Receipt",
     "ReceiptError",
     "ServerKey",
     "load_json",
+    "load_key",
     "load_or_create_key",
+    "note_key",
     "read_receipts",
     "receipt_problems",
+    "used_keys",
 ]
 
 KEY_FILE = "server-key.pem"
@@ -125,6 +130,62 @@ class ServerKey:
 
     def sign(self, head: Head) -> Receipt:
         return Receipt(head, self.public, _text(self.private.sign(head.signed_text())))
+
+
+KEYS_FILE = "server-keys.json"
+"""Every key the server has signed with, in the data folder: each one's public half and the
+time it was first used (``[{"key", "first_used"}...]``, oldest first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeyUse:
+    """A key the server has signed with: its public half, and when it was first used."""
+
+    key: str
+    first_used: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"key": self.key, "first_used": self.first_used}
+
+
+def used_keys(folder: Path) -> tuple[KeyUse, ...]:
+    """The keys the server of the data folder ``folder`` has signed with, oldest first (none
+    for a folder without the file, or whose file cannot be read)."""
+    try:
+        found = json.loads((folder / KEYS_FILE).read_text("utf-8"))
+    except (OSError, ValueError):
+        return ()
+    if not isinstance(found, list):
+        return ()
+    return tuple(
+        KeyUse(str(one["key"]), str(one["first_used"]))
+        for one in found
+        if isinstance(one, dict) and isinstance(one.get("key"), str)
+        and isinstance(one.get("first_used"), str)
+    )  # fmt: skip
+
+
+def note_key(folder: Path, key: ServerKey, at: str) -> tuple[KeyUse, ...]:
+    """The keys used, ``key`` now among them (written to :data:`KEYS_FILE` when it is new,
+    with ``at``): a server records every key it signs with, so that a key replaced (a lost
+    key file made again) is said, and receipts signed with the one before still check."""
+    used = used_keys(folder)
+    if any(one.key == key.public for one in used):
+        return used
+    now = (*used, KeyUse(key.public, at))
+    path = folder / KEYS_FILE
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    partial.write_text(json.dumps([one.to_dict() for one in now], indent=1) + "\n", "utf-8")
+    os.replace(partial, path)
+    return now
+
+
+def load_key(folder: Path) -> ServerKey | None:
+    """The key kept in ``folder``, never made (None when there is none): what a check of
+    receipts reads, which must not leave a key behind it."""
+    if not (folder / KEY_FILE).exists():
+        return None
+    return load_or_create_key(folder)
 
 
 def load_or_create_key(folder: Path) -> ServerKey:

@@ -78,6 +78,7 @@ def event_page(event_id: str) -> Response | str:
             corrections=[entry for entry in trail if entry.action in CORRECTIONS],
             by_number={g.record.record: g for g in games.records if g.record is not None},
             key=server_key().public,
+            earlier=_earlier_keys(),
             progress=round_progress(games),
             **_table_words(summary.game),
         )
@@ -117,6 +118,14 @@ def _kept(event_id: str, render: Callable[[], Response | str]) -> Response | str
     if isinstance(made, str):
         RENDERINGS.put(key, Rendered(current, made.encode(), "text/html; charset=utf-8"))
     return made
+
+
+def _earlier_keys() -> list[Any]:
+    """The keys this server signed with before its key of now (a key file made again)."""
+    from arbiter.service.web.events_api import keys_used
+
+    current = server_key().public
+    return [one for one in keys_used() if one.key != current]
 
 
 def _table_words(game: str) -> dict[str, Any]:
@@ -232,7 +241,8 @@ def log_page(event_id: str) -> Response | str:
     def render() -> str:
         summary = call(event_summary, event_id)
         lines = call(trail_lines, event_id)
-        return render_template("log.html", event=summary, lines=lines, key=server_key().public)
+        return render_template("log.html", event=summary, lines=lines, key=server_key().public,
+                               earlier=_earlier_keys())  # fmt: skip
 
     return _page(render, event_id)
 

@@ -30,7 +30,7 @@ from arbiter.service.web.inputs import request_sources
 if TYPE_CHECKING:
     from arbiter.service.events.common import Code, EventError
     from arbiter.service.events.reading import Rendered
-    from arbiter.service.events.receipts import ServerKey
+    from arbiter.service.events.receipts import KeyUse, ServerKey
     from arbiter.service.events.store import Store
     from arbiter.service.web.front import EarlyRefusal
 
@@ -120,7 +120,8 @@ def store() -> Store:
 def server_key() -> ServerKey:
     """The server's signing key, from the data folder (``DATA_FOLDER``, else the default
     one), made there on first use; a key that cannot be used is 503 ``key-unavailable``."""
-    from arbiter.service.events.receipts import ReceiptError, load_or_create_key
+    from arbiter.service.events.common import now
+    from arbiter.service.events.receipts import ReceiptError, load_or_create_key, note_key
     from arbiter.service.events.store import default_folder
 
     found: ServerKey | None = current_app.extensions.get(KEY)
@@ -128,6 +129,7 @@ def server_key() -> ServerKey:
         folder = Path(current_app.config.get("DATA_FOLDER") or default_folder())
         try:
             found = load_or_create_key(folder)
+            note_key(folder, found, now())
         except (ReceiptError, OSError) as err:
             current_app.logger.error("the server's key cannot be used: %s", err)
             raise ApiError(
@@ -135,6 +137,15 @@ def server_key() -> ServerKey:
             ) from None
         current_app.extensions[KEY] = found
     return found
+
+
+def keys_used() -> tuple[KeyUse, ...]:
+    """The keys this server has signed with, oldest first (its key among them)."""
+    from arbiter.service.events.receipts import used_keys
+    from arbiter.service.events.store import default_folder
+
+    server_key()
+    return used_keys(Path(current_app.config.get("DATA_FOLDER") or default_folder()))
 
 
 @bp.before_request
@@ -618,7 +629,7 @@ def verify_receipts(event_id: str) -> Response:
             422, "receipt-of-another-event",
             f"every receipt sent here must be of event {event_id}", field="receipts",
         )  # fmt: skip
-    problems = call(receipts_held, mine, {server_key().public})
+    problems = call(receipts_held, mine, {server_key().public, *(u.key for u in keys_used())})
     try:
         verdict = call(verify_event, event_id).to_dict()
     except ApiError as err:
