@@ -367,3 +367,38 @@ def test_the_server_says_at_its_start_when_its_key_changed(
     said = capsys.readouterr().err
     assert f"the server's key changed ({KEY_FILE} was missing and a new key was made)" in said
     assert first.split("receipts signed with ")[1].split()[0] in said
+
+
+@pytest.mark.parametrize(
+    ("name", "what"),
+    [("\x1b[2J", "U+001B"), ("Ana\u202eziuR", "U+202E"), ("Bo\x85Chen", "U+0085"),
+     ("Ali\u2066ce", "U+2066"), ("Del\x7f", "U+007F")],
+)  # fmt: skip
+def test_a_name_that_would_show_as_another_is_refused(
+    client: FlaskClient, name: str, what: str
+) -> None:
+    desk = Desk(client)
+    refused = desk.ask("POST", "/players", {"name": name})
+    assert refused.status_code == 400 and body(refused)["error"]["code"] == "bad-name"
+    assert what in body(refused)["error"]["message"]
+    event = client.post("/api/v1/events", json={"name": name, "game": "Pilo"})
+    assert event.status_code == 400 and body(event)["error"]["code"] == "bad-name"
+    desk.ok("POST", "/players", {"name": "Ana"})
+    renamed = desk.ask("PATCH", "/players/1", {"name": name, "reason": "x"})
+    assert renamed.status_code == 400 and body(renamed)["error"]["code"] == "bad-name"
+
+
+def test_invisible_characters_are_taken_out_and_like_names_flagged(client: FlaskClient) -> None:
+    desk = Desk(client)
+    kept = desk.ok("POST", "/players", {"name": "Zero\u200bWidth\u2060"})["players"]
+    assert [p["name"] for p in kept] == ["ZeroWidth"]
+    again = desk.ask("POST", "/players", {"name": "\ufeffZeroWidth"})
+    assert again.status_code == 409 and body(again)["error"]["code"] == "duplicate-player"
+    like = desk.ask("POST", "/players", {"name": "zerowidth"})
+    assert like.status_code == 409 and body(like)["error"]["code"] == "similar-name"
+    persian = desk.ok(
+        "POST", "/players", {"name": "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"}
+    )
+    assert "\u200c" in persian["players"][-1]["name"]  # a joiner its script writes with, kept
+    csv = client.get(f"{desk.base}/standings?format=csv").data
+    assert b"\x1b" not in csv and "\u200b".encode() not in csv

@@ -13,7 +13,15 @@ from __future__ import annotations
 import unicodedata
 from difflib import SequenceMatcher
 
-__all__ = ["FOLDS", "folded_words", "likeness", "name_key", "plain_name"]
+__all__ = [
+    "FOLDS",
+    "UnsafeName",
+    "folded_words",
+    "likeness",
+    "name_key",
+    "plain_name",
+    "shown_name",
+]
 
 _UNDECOMPOSED = str.maketrans(
     {"ø": "o", "đ": "d", "ł": "l", "ħ": "h", "ı": "i", "ŧ": "t", "æ": "ae", "œ": "oe",
@@ -21,6 +29,52 @@ _UNDECOMPOSED = str.maketrans(
 )  # fmt: skip
 """Letters that Unicode does not write as a base letter and an accent (so that taking the
 accents away leaves them as they are), and the letters people type for them."""
+
+
+class UnsafeName(ValueError):
+    """A name holding a character that would make it show as something else: a control
+    character (which a terminal obeys, and a CSV or a table shows raw) or a direction
+    override (which shows the name's letters in another order). ``what`` says which."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+"""The characters that change the direction text is shown in: embeddings, overrides,
+isolates and marks."""
+_INVISIBLE = frozenset("\u200b\u2060\ufeff\u180e")
+"""Characters that show nothing: taken out of a name."""
+_JOINERS = frozenset("\u200c\u200d")
+"""The zero-width non-joiner and joiner: kept between two letters of a script that writes
+with them (Persian, the Indic scripts), taken out anywhere else."""
+
+
+def shown_name(name: str) -> str:
+    """``name`` as it may be kept and shown: without the characters that show nothing
+    (zero-width spaces, word joiners; a joiner kept only between two letters of a script
+    that writes with it); raises :class:`UnsafeName` for a control character (C0, DEL, C1)
+    or a direction override, embedding, isolate or mark."""
+    kept = []
+    for at, char in enumerate(name):
+        code = ord(char)
+        if code < 0x20 and char not in "\t\n\r\v\f" or 0x7F <= code <= 0x9F:
+            raise UnsafeName(f"a control character (U+{code:04X})")
+        if char in _BIDI:
+            raise UnsafeName(f"a character that changes the direction of the text (U+{code:04X})")
+        if char in _INVISIBLE:
+            continue
+        if char in _JOINERS:
+            before, after = name[at - 1 : at], name[at + 1 : at + 2]
+            if not (_scripted(before) and _scripted(after)):
+                continue
+        kept.append(char)
+    return "".join(kept)
+
+
+def _scripted(char: str) -> bool:
+    return bool(char) and not char.isascii() and unicodedata.category(char).startswith(("L", "M"))
 
 
 def plain_name(name: str) -> str:
@@ -58,9 +112,10 @@ def _folded(
 
 def name_key(name: str) -> str:
     """A name as it is compared for likeness: in the ``Given Surname`` order, in lower case,
-    without accents (``Ilić`` is ``ilic``, ``Søren`` is ``soren``), its runs of white space
-    one space. Two names with one key are the same name written two ways."""
-    return _folded(name)
+    without accents (``Ilić`` is ``ilic``, ``Søren`` is ``soren``) and without the characters
+    that show nothing, its runs of white space one space. Two names with one key are the
+    same name written two ways."""
+    return _folded("".join(c for c in name if c not in _INVISIBLE and c not in _JOINERS))
 
 
 FOLDS = {

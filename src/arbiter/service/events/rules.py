@@ -36,7 +36,7 @@ from arbiter.service.events.common import (
     UPLOAD,
     EventError,
 )
-from arbiter.service.events.names import name_key, plain_name
+from arbiter.service.events.names import UnsafeName, name_key, plain_name, shown_name
 from arbiter.service.events.rows import EventRow, RecordRow, TokenRow
 from arbiter.service.events.views import RecordWarning
 
@@ -350,10 +350,27 @@ def reason(value: object, *, required: bool = True) -> str | None:
 
 
 def name(value: object) -> str:
-    """An event's name: 1 to ``MAX_NAME`` characters, its runs of white space one space."""
-    found = text(value, "name", MAX_NAME)
+    """An event's name: 1 to ``MAX_NAME`` characters, its runs of white space one space,
+    nothing in it that would show it as another (:func:`person_name`)."""
+    return person_name(value, "name")
+
+
+def person_name(value: object, field: str) -> str:
+    """A name people read (a player's, an event's): 1 to ``MAX_NAME`` characters, its runs
+    of white space one space, without the characters that show nothing; a control character
+    or a direction override is refused (``bad-name``): it would show the name as another,
+    or reach a terminal, a table or a CSV file as an order."""
+    found = text(value, field, MAX_NAME)
     assert found is not None  # required
-    return found
+    try:
+        shown = plain_name(shown_name(found))
+    except UnsafeName as err:
+        raise EventError(
+            "bad-name", f"'{field}' holds {err.what}, which no name may hold", field=field
+        ) from None
+    if not shown:
+        raise EventError("bad-field", f"'{field}' must be a non-empty text", field=field)
+    return shown
 
 
 def label(value: object) -> str:
@@ -588,8 +605,7 @@ def new_player(fields: object) -> NewPlayer:
     unknown = sorted(set(fields) - set(PLAYER_FIELDS))
     if unknown:
         raise EventError("bad-field", f"unknown field {unknown[0]!r}", field=str(unknown[0]))
-    given = text(fields.get("name"), "name", MAX_NAME)
-    assert given is not None  # required
+    given = person_name(fields.get("name"), "name")
     return NewPlayer(
         name=given,
         rating=_rating(fields.get("rating")),
@@ -700,7 +716,7 @@ def player_changes(fields: Mapping[str, object]) -> PlayerChanges:
             continue
         value = fields[field]
         if field == "name":
-            values[field] = text(value, "name", MAX_NAME)
+            values[field] = person_name(value, "name")
         elif field == "rating":
             values[field] = _rating(value)
         elif field == "federation":
