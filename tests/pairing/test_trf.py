@@ -262,3 +262,24 @@ def test_what_trf_cannot_hold_is_refused() -> None:
         write_trf(pending, name="x")
     with pytest.raises(ValueError, match="###"):
         write_trf(played(4, 1), name="x", comments=("a note",))
+
+
+@pytest.mark.parametrize(("points", "shown"), [(3.0, " 3.0"), (99.5, "99.5"), (100.0, " 100"),
+                                               (100.5, "    "), (999.0, " 999")])  # fmt: skip
+def test_points_keep_their_four_columns_whatever_the_score(points: float, shown: str) -> None:
+    from arbiter.pairing.trf import points_field
+
+    assert points_field(points) == shown
+
+
+def test_a_file_of_a_hundred_points_and_more_is_read_back() -> None:
+    from arbiter.pairing import Bye, Player, Tournament, read_trf, write_trf
+
+    byes = tuple(Bye(r, 1, "pairing", 1.0) for r in range(1, 101))
+    byes += (Bye(101, 1, "half", 0.5),) + tuple(Bye(r, 2, "zero", 0.0) for r in range(1, 102))
+    made = Tournament(players=(Player(1, "Ann"), Player(2, "Bo")), rounds_planned=101, byes=byes)
+    text = write_trf(made, name="Long")
+    line = next(one for one in text.splitlines() if one.startswith("001    1"))
+    assert line[80:84] == "    " and line[85:89] == "   1"  # 100.5: no room, left to the results
+    again = read_trf(text)
+    assert again.points(1) == 100.5 and again.points(2) == 0

@@ -133,6 +133,10 @@ def test_the_standings_csv_neutralises_players_and_events(client: FlaskClient) -
         ("/x?q=arb_Zz-9_%2B", "/x?q=[hidden]"),
         ("/events/arb_xyz/desk", "/events/[hidden]/desk"),
         ("/api/v1/events?round=3", "/api/v1/events?round=3"),
+        ("/events/arb%5FZz9/desk", "/events/[hidden]/desk"),  # percent-encoded
+        ("/x?q=%61rb_Zz9&round=2", "/x?q=[hidden]&round=2"),
+        ("/x/%2561rb_Zz9", "/x/[hidden]"),  # encoded twice over
+        ("/x?q=%41RB%5Fzz", "/x?q=%41RB%5Fzz"),  # not a token: arb_ is written in lower case
     ],
 )
 def test_secrets_in_an_address_are_hidden(target: str, shown: str) -> None:

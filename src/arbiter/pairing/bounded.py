@@ -98,15 +98,19 @@ def main(argv: list[str]) -> int:
     """The engine's process: ``ROUND MEMORY SECONDS``, the TRF on standard input."""
     import resource
 
+    import gacrux.pairingdutch  # noqa: F401 - loaded before the limits: only the work is bounded
+    import gacrux.trf2json  # noqa: F401
+
     from arbiter.pairing.dutch import dutch_round
     from arbiter.pairing.trf import read_trf
 
     round_, memory, seconds = (int(one) for one in argv)
+    text = sys.stdin.read()
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
     try:
-        found = dutch_round(read_trf(sys.stdin.read()), round_)
-    except MemoryError:
+        found = dutch_round(read_trf(text), round_)
+    except (MemoryError, ImportError):  # an allocation, or a module's mapping, refused
         print(json.dumps({"error": "memory"}))
         return 3
     except NoPairing as err:

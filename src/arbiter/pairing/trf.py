@@ -32,7 +32,7 @@ from arbiter.pairing.values import (
     Tournament,
 )
 
-__all__ = ["TrfError", "read_trf", "write_trf"]
+__all__ = ["TrfError", "points_field", "read_trf", "write_trf"]
 
 MAX_TEXT = 16 * 1024 * 1024
 """The longest text read (16 MiB, some 100,000 players of 150 rounds): the work is linear."""
@@ -510,10 +510,21 @@ def _player_line(
     fide_id = _printable(player.fide_id or "")[:11]
     points = tournament.points(player.number)
     head = f"001 {player.number:>4} {'':4} {name} {rating:>4} {federation:>3} {fide_id:>11}"
-    head += f" {'':10} {points:>4.1f} {rank:>4}"
+    head += f" {'':10} {points_field(points)} {rank:>4}"
     last = max((r for (p, r) in entries if p == player.number), default=0)
     rounds = [entries.get((player.number, r), "        ") for r in range(1, last + 1)]
     return (head + "".join(f"  {entry}" for entry in rounds)).rstrip()
+
+
+def points_field(points: float) -> str:
+    """Points as columns 81-84 hold them, four characters whatever the score: ``3.0``,
+    ``99.5``; from 100 on, a whole number (`` 100``); a half point from 100 on has no room
+    for its decimal, and is left blank (the results say it: a reader sums them)."""
+    if points < 100:
+        return f"{points:>4.1f}"
+    if float(points).is_integer() and points < 10_000:
+        return f"{int(points):>4}"
+    return " " * 4
 
 
 def _printable(text: str) -> str:

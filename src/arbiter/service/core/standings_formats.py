@@ -19,6 +19,7 @@ from typing import Literal
 from arbiter.adjudicator.standings import EventStandings, Standing, standings_document
 from arbiter.adjudicator.tiebreaks import EXPLANATIONS, TITLES, RoundResult, TiebreakValue, name_key
 from arbiter.notation.games import find_game
+from arbiter.pairing.trf import points_field
 
 StandingsFormat = Literal["table", "json", "csv", "html", "trf"]
 STANDINGS_FORMATS: tuple[StandingsFormat, ...] = ("table", "json", "csv", "html", "trf")
@@ -354,7 +355,8 @@ def trf_text(
     ``001`` line per player, numbered in order of name.
 
     Raises :class:`FormatError` when ``total_rounds`` is below the rounds played, or when a
-    number does not fit its TRF columns (more than 9999 players, 100 points or more)."""
+    number does not fit its TRF columns (more than 9999 players; points keep their columns
+    whatever the score: :func:`~arbiter.pairing.trf.points_field`)."""
     total = table.rounds + 1 if total_rounds is None else total_rounds
     if total < max(table.rounds, 1):
         raise FormatError(
@@ -384,11 +386,9 @@ def _trf_player(line: Standing, number: dict[str, int]) -> str:
     """One ``001`` line: columns 5-8 the player's number, 15-47 the name, 81-84 the points,
     86-89 the rank, then from column 92 ten columns per round: the opponent's number, the
     colour (``w`` the colour that moves first, ``b`` the other), the result."""
-    if line.points >= 100:
-        raise FormatError(f"{line.player} has {line.points} points; TRF writes at most 99.9")
     name = _printable(line.player)[:TRF_NAME_WIDTH].ljust(TRF_NAME_WIDTH)
     head = f"001 {number[line.player]:>4} {'':4} {name} {'':4} {'':3} {'':11} {'':10}"
-    head += f" {line.points:>4.1f} {line.rank:>4}"
+    head += f" {points_field(line.points)} {line.rank:>4}"
     return head + "".join(_trf_round(result, number) for result in line.results)
 
 

@@ -32,9 +32,10 @@ HIDDEN = "[hidden]"
 
 def redacted(target: str) -> str:
     """``target`` (a path and its query) as it may be logged: the values of parameters named
-    like a secret, and anything that looks like an arbiter token, replaced by ``[hidden]``.
-    Tokens belong in the Authorization header, which is never logged; a client that puts
-    one in the address has it kept out of the log all the same."""
+    like a secret, and every part of the path or the query that holds an arbiter token,
+    written plainly or percent-encoded (``arb%5F...``, ``%61rb_...``), replaced by
+    ``[hidden]``. Tokens belong in the Authorization header, which is never logged; a
+    client that puts one in the address has it kept out of the log all the same."""
     path, mark, query = target.partition("?")
     if query:
         parts = []
@@ -43,7 +44,21 @@ def redacted(target: str) -> str:
             secret = equals and SECRET_NAMES.search(unquote_plus(name))
             parts.append(f"{name}={HIDDEN}" if secret else part)
         query = "&".join(parts)
-    return SECRET_VALUES.sub(HIDDEN, path + mark + query)
+    return SEPARATED.sub(_hidden_if_secret, path + mark + query)
+
+
+SEPARATED = re.compile(r"[^/?&=;]+")
+"""A part of an address between its separators: what a token may be written in."""
+
+
+def _hidden_if_secret(part: re.Match[str]) -> str:
+    text = part.group(0)
+    decoded = unquote_plus(text)
+    for _ in range(2):  # a part encoded twice over is decoded twice
+        if SECRET_VALUES.search(decoded):
+            return HIDDEN
+        decoded = unquote_plus(decoded)
+    return text
 
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
