@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo serve test bench bench-phases bench-hints bench-http bench-venv bench-events bench-pairings fuzz hostile-load clean venv system
+.PHONY: demo serve test bench bench-phases bench-hints bench-http bench-venv bench-events bench-bounded bench-pairings fuzz hostile-load clean venv system
 
 venv: $(STAMP)
 
@@ -111,6 +111,11 @@ bench-http: bench-venv
 # reads, on SQLite and on PostgreSQL, then /adjudicate with --workers 1 and 2.
 bench-events: bench-venv
 	$(BENCH_VENV)/bin/python bench/events_load.py
+
+# 2,000 players added in 4 requests and round 1 paired in one event while another takes
+# uploads (README, "Events"): the additions' times, the pairing's, the other's latencies.
+bench-bounded: bench-venv
+	$(BENCH_VENV)/bin/python bench/bounded_work.py
 
 # `arbiter pair FILE.trf` as a whole process on events of 200 and 1,000 players (README,
 # "Pairings"); the target for 200 players is under 2 s.
