@@ -154,3 +154,13 @@ def test_any_changed_file_is_paired_or_one_located_line(event: Path, data: st.Da
     assert done.exit_code in (0, 1)
     if done.exit_code == 1 and not done.output.startswith(("round", "all", "{")):
         assert done.output.startswith(f"arbiter: {changed}") and done.output.count("\n") == 1
+
+
+def test_the_engine_is_bounded_when_asked(event: Path) -> None:
+    """--max-seconds and --max-memory run the engine within those limits: the same boards
+    within them, a clear error past them."""
+    within = run(str(event), "--json", "--max-seconds", "120", "--max-memory", "2048")
+    assert within.exit_code == 0 and within.stdout == run(str(event), "--json").stdout
+    past = run(str(event), "--max-memory", "64", "--max-seconds", "0.1")
+    assert past.exit_code == 1 and "engine-limit: the Dutch engine" in past.stderr
+    assert "Traceback" not in past.stderr

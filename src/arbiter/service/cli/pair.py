@@ -16,6 +16,7 @@ import click
 
 from arbiter.pairing import (
     SYSTEMS,
+    Limits,
     Pairing,
     PairingError,
     RoundDifference,
@@ -42,7 +43,16 @@ MAX_BYTES = MAX_TEXT * 4
 )
 @click.option("--check", "checking", is_flag=True, help="Check every round of the file instead.")
 @click.option("--json", "as_json", is_flag=True, help="As JSON.")
-def pair_command(path: str, system: System | None, checking: bool, as_json: bool) -> None:
+@click.option("--max-seconds", type=click.FloatRange(min=0.1), default=None,
+              help="Stop the Dutch engine after this many seconds (it then runs in a process "
+              "of its own) [default: no limit].")  # fmt: skip
+@click.option("--max-memory", type=click.IntRange(min=64), default=None, metavar="MB",
+              help="Stop the Dutch engine past this many MiB of memory [default: no "
+              "limit].")  # fmt: skip
+def pair_command(
+    path: str, system: System | None, checking: bool, as_json: bool,
+    max_seconds: float | None, max_memory: int | None,
+) -> None:  # fmt: skip
     """Pair the round after the last one in the TRF file PATH (- for standard input).
 
     Text lists the boards by pairing number, first seat first; --json gives
@@ -56,7 +66,13 @@ def pair_command(path: str, system: System | None, checking: bool, as_json: bool
             differences = check(tournament, chosen)
             click.echo(_check_text(tournament, chosen, differences, as_json), nl=False)
             sys.exit(1 if differences else 0)
-        found = pair(tournament, chosen)
+        limits = None
+        if max_seconds is not None or max_memory is not None:
+            limits = Limits(
+                seconds=max_seconds if max_seconds is not None else 10**9,
+                memory=(max_memory if max_memory is not None else 2**20) * 2**20,
+            )
+        found = pair(tournament, chosen, limits=limits)
     except PairingError as err:
         _fail(path, 0, err.code, err.message)
     click.echo(json.dumps(pairing_document(found)) if as_json else pairing_text(found, chosen))
