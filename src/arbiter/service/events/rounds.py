@@ -922,6 +922,11 @@ def _keep_pairing(
     change.log(action, getattr(action, "reason", None))
 
 
+_Given = tuple[tuple[Board, ...], tuple[ByeGiven, ...]]
+_ByHand = tuple[tuple[Board, ...], tuple[ByeGiven, ...], _Given]
+"""A pairing by hand as computed outside the lock: its boards and byes, and the system's."""
+
+
 def replace_round(
     store: Store, event_id: str, secret: str | None, round_number: int,
     fields: Mapping[str, object],
@@ -930,11 +935,8 @@ def replace_round(
     "reason"}``) before any result of it is in; the system's own pairing is kept beside it
     in the trail (and in the TRF as ``### MPA``), computed outside the write transaction."""
     why = rules.reason(fields.get("reason"))
-    Made = tuple[
-        tuple[Board, ...], tuple[ByeGiven, ...], tuple[tuple[Board, ...], tuple[ByeGiven, ...]]
-    ]
 
-    def compute(paired: Paired) -> Made:
+    def compute(paired: Paired) -> _ByHand:
         rules.changeable_round(round_number, paired.rounds_paired,
                                _with_results(paired, round_number))  # fmt: skip
         before = {r: f for r, f in paired.pairings.items() if r != round_number}
@@ -948,7 +950,7 @@ def replace_round(
         boards, byes = rules.manual_pairing(fields, present, asked, paired.event.bye_points)
         return boards, byes, _given(_engine_pairing(earlier), earlier)
 
-    def keep(change: Change, paired: Paired, made: Made) -> RoundView:
+    def keep(change: Change, paired: Paired, made: _ByHand) -> RoundView:
         boards, byes, engine = made
         action = RoundReplaced(round_number, boards, byes, engine[0], engine[1])
         effect = change.effect(action, paired.state)
