@@ -98,10 +98,10 @@ def test_the_engine_is_stopped_at_its_limits_with_a_clear_error(
 ) -> None:
     desk = Desk(client)
     desk.ok("POST", "/players", {"players": [{"name": n, "rating": r} for n, r in PLAYERS]})
-    monkeypatch.setattr(rounds, "ENGINE_LIMITS", rounds.Limits(seconds=60, memory=8 * 2**20))
+    monkeypatch.setattr(rounds, "ENGINE_LIMITS", rounds.Limits(seconds=0.01, memory=2**31))
     refused = desk.ask("POST", "/rounds")
     assert refused.status_code == 422 and body(refused)["error"]["code"] == "engine-limit"
-    assert "8 MiB" in body(refused)["error"]["message"]
+    assert "took more than 0.01 s" in body(refused)["error"]["message"]
     assert desk.ok("GET", "/rounds")["rounds"] == []  # nothing written
 
 
