@@ -8,32 +8,18 @@ ordered, never timed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
 from arbiter.service.events import rounds
 from arbiter.service.events.store import open_store
 from tests.events.conftest import bearer, body
 from tests.events.test_desk import PLAYERS, Desk, boards_of, game
+from tests.events.test_round_trips import statements
 
-
-@pytest.fixture
-def statements(client: FlaskClient, database: str) -> Iterator[list[str]]:
-    """The statements the app's database is sent from now on."""
-    client.get("/api/v1/events")
-    engine = open_store(database).engine
-    sent: list[str] = []
-
-    def sending(*args: Any) -> None:
-        sent.append(args[2].split(None, 1)[0].upper())
-
-    event.listen(engine, "before_cursor_execute", sending)
-    yield sent
-    event.remove(engine, "before_cursor_execute", sending)
+__all__ = ["statements"]  # the statements sent to the database, counted
 
 
 def test_adding_players_costs_the_same_statements_whatever_the_event_holds(
