@@ -98,7 +98,8 @@ def main(argv: list[str]) -> int:
     """The engine's process: ``ROUND MEMORY SECONDS``, the TRF on standard input."""
     import resource
 
-    import gacrux.pairingdutch  # noqa: F401 - loaded before the limits: only the work is bounded
+    import gacrux.gacruxexeptions  # noqa: F401 - loaded before the limits: the work is bounded
+    import gacrux.pairingdutch  # noqa: F401
     import gacrux.trf2json  # noqa: F401
 
     from arbiter.pairing.dutch import dutch_round
@@ -110,7 +111,8 @@ def main(argv: list[str]) -> int:
     resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
     try:
         found = dutch_round(read_trf(text), round_)
-    except (MemoryError, ImportError):  # an allocation, or a module's mapping, refused
+    except (MemoryError, ImportError, SystemError):  # an allocation refused (a module's
+        # mapping, or the interpreter's own, which it says as a SystemError)
         print(json.dumps({"error": "memory"}))
         return 3
     except NoPairing as err:
