@@ -65,7 +65,7 @@ def bounded_dutch_round(tournament: Tournament, round_: int, limits: Limits) -> 
     error = said.get("error")
     if error == "no-pairing":
         raise NoPairing(str(said.get("message", "")))
-    if error == "memory" or "MemoryError" in done.stderr:
+    if error == "memory" or any(sign in done.stderr for sign in OUT_OF_MEMORY):
         raise EngineLimit(
             "memory",
             f"the Dutch engine needed more than {limits.memory // 2**20} MiB of memory to pair "
@@ -75,6 +75,11 @@ def bounded_dutch_round(tournament: Tournament, round_: int, limits: Limits) -> 
         raise _over_time(round_, limits)
     last = (done.stderr.strip().splitlines() or ["no answer"])[-1]
     raise RuntimeError(f"the Dutch engine's process failed (exit {done.returncode}): {last}")
+
+
+OUT_OF_MEMORY = ("MemoryError", "SystemError", "Cannot allocate memory", "failed to map")
+"""What a process out of memory says when it fails before it can answer: the allocation
+refused, as Python raises it, as the interpreter gives up on it, or as the system says it."""
 
 
 def _over_time(round_: int, limits: Limits) -> EngineLimit:
