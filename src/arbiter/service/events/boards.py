@@ -10,21 +10,29 @@ records (:func:`guide`); nothing here writes.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from arbiter.notation.games import find_game
 from arbiter.service.events import storage
-from arbiter.service.events.actions import AS_PAIRED, REVERSED
-from arbiter.service.events.common import ACCEPTED, EXCLUDED
+from arbiter.service.events.actions import AS_PAIRED, REVERSED, SEATS, PairingFacts
+from arbiter.service.events.common import ACCEPTED, EXCLUDED, DamagedRow
 from arbiter.service.events.names import folded_words, likeness, name_key
-from arbiter.service.events.rows import EventRow, RecordRow
+from arbiter.service.events.rows import EventRow, PairingRow, RecordRow
 from arbiter.service.events.storage import Tx
 from arbiter.service.events.views import BoardSuggestion, RecordWarning
 
-__all__ = ["MOST_SUGGESTED", "BoardGuide", "guide", "seats_by_names", "told"]
+__all__ = [
+    "MOST_SUGGESTED",
+    "BoardGuide",
+    "guide",
+    "pairing_facts",
+    "seats_by_names",
+    "seats_of",
+    "takes",
+    "told",
+]
 
 MOST_SUGGESTED = 3
 """The boards suggested for a record that stands on none, best first."""
@@ -121,21 +129,47 @@ def seats_by_names(header: Mapping[str, Any], board: tuple[str, str]) -> str:
     return REVERSED if crossed > straight else AS_PAIRED
 
 
+def seats_of(row: RecordRow, header: Mapping[str, Any], board: tuple[str, str]) -> str:
+    """How the players of the record of ``row`` (read: ``header``) sit on the board it
+    stands on, whose players are named ``board`` (first seat, second): as kept when it was
+    placed; for a record placed before seats were kept, as its names say
+    (:func:`seats_by_names`)."""
+    if row.seats in SEATS:
+        return row.seats
+    return seats_by_names(header, board)
+
+
+def takes(row: RecordRow) -> tuple[int, int] | None:
+    """The board (round, number) the record of ``row`` takes: the one it stands on, if it
+    counts there. A record that waits for the director's confirmation takes none: a record
+    that counts may stand there too, and the board is the counting one's."""
+    if row.placement is None and row.status == ACCEPTED and row.board_round and row.board:
+        return row.board_round, row.board
+    return None
+
+
+def pairing_facts(row: PairingRow) -> PairingFacts:
+    """The facts of a round's pairing row; :class:`~.common.DamagedRow` when its boards or
+    byes are not what a pairing keeps."""
+    try:
+        return PairingFacts.of(row)
+    except (ValueError, TypeError, KeyError) as err:
+        raise DamagedRow(
+            row.event_id,
+            "pairings",
+            f"round {row.round}",
+            f"its boards or byes are not a pairing's ({type(err).__name__}: {err})",
+        ) from None
+
+
 def guide(tx: Tx, event: EventRow) -> BoardGuide | None:
     """The boards of a paired event, to compare its records with (None: not paired)."""
     if event.pairing == "none":
         return None
     names = {row.number: row.name for row in storage.player_rows(tx, event.id)}
-    boards = {
-        row.round: tuple((int(a), int(b)) for a, b in json.loads(row.boards))
-        for row in storage.pairing_rows(tx, event.id)
-    }
+    boards = {row.round: pairing_facts(row).boards for row in storage.pairing_rows(tx, event.id)}
     taken = {(row.round, row.board) for row in storage.result_rows(tx, event.id)}
-    taken |= {
-        (row.board_round, row.board)
-        for row in storage.placed_records(tx, event.id)
-        if row.placement is None and row.status == ACCEPTED and row.board_round and row.board
-    }
+    taken |= {board for row in storage.placed_records(tx, event.id) if (board := takes(row))}
     colours = find_game(event.game).colours
     return BoardGuide(names, boards, frozenset(taken), (colours[0], colours[1]))
 
@@ -153,9 +187,7 @@ def told(
         if not 1 <= row.board <= len(board):
             return (), ()
         a, b = board[row.board - 1]
-        seats = row.seats or seats_by_names(
-            header, (found.names.get(a, ""), found.names.get(b, ""))
-        )
+        seats = seats_of(row, header, (found.names.get(a, ""), found.names.get(b, "")))
         return found.warnings(header, row.board_round, row.board, seats), ()
     if row.placement is not None:
         return (), found.suggestions(header, row.round)

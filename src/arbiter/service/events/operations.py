@@ -51,7 +51,7 @@ from arbiter.service.events.actions import (
     TokenRevoked,
     Uploaded,
 )
-from arbiter.service.events.boards import BoardGuide
+from arbiter.service.events.boards import BoardGuide, takes
 from arbiter.service.events.chain import GENESIS, Entry, digest, make_entry
 from arbiter.service.events.common import ACCEPTED, DIRECTOR, EXCLUDED, UPLOAD, now
 from arbiter.service.events.idempotency import (
@@ -856,10 +856,7 @@ def _board_still_free(change: Change, row: RecordRow) -> None:
         (
             other
             for other in storage.placed_records(change.tx, change.event.id)
-            if (other.board_round, other.board) == (row.board_round, row.board)
-            and other.placement is None
-            and other.status == ACCEPTED
-            and other.number != row.number
+            if takes(other) == (row.board_round, row.board) and other.number != row.number
         ),
         None,
     )

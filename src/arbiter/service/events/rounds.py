@@ -40,7 +40,6 @@ from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import (
     AS_PAIRED,
     REVERSED,
-    SEATS,
     Board,
     BoardResultCleared,
     BoardResultSet,
@@ -64,13 +63,12 @@ from arbiter.service.events.actions import (
     State,
     WithdrawalCancelled,
 )
-from arbiter.service.events.boards import seats_by_names
+from arbiter.service.events.boards import pairing_facts, seats_by_names, seats_of, takes
 from arbiter.service.events.common import (
     ACCEPTED,
     DIRECTOR,
     EXCLUDED,
     PENDING,
-    DamagedRow,
     EventError,
 )
 from arbiter.service.events.operations import Change, admit, answered_before, changing
@@ -186,20 +184,6 @@ def read_paired(tx: Tx, event: EventRow) -> Paired:
     )
 
 
-def pairing_facts(row: PairingRow) -> PairingFacts:
-    """The facts of a round's pairing row; :class:`~.common.DamagedRow` when its boards or
-    byes are not what a pairing keeps."""
-    try:
-        return PairingFacts.of(row)
-    except (ValueError, TypeError, KeyError) as err:
-        raise DamagedRow(
-            row.event_id,
-            "pairings",
-            f"round {row.round}",
-            f"its boards or byes are not a pairing's ({type(err).__name__}: {err})",
-        ) from None
-
-
 def _player_row(event_id: str, player: int, facts: PlayerFacts) -> PlayerRow:
     return PlayerRow(
         event_id, player, facts.number, facts.name, facts.rating, facts.federation,
@@ -261,16 +245,6 @@ def outcome(paired: Paired, round_number: int, board: int) -> Outcome | None:
 def _board_names(paired: Paired, first: int, second: int) -> tuple[str, str]:
     by_number = {facts.number: facts.name for facts in paired.players.values()}
     return by_number.get(first, ""), by_number.get(second, "")
-
-
-def seats_of(row: RecordRow, header: Mapping[str, Any], board: tuple[str, str]) -> str:
-    """How the players of the record of ``row`` (read: ``header``) sit on the board it
-    stands on, whose players are named ``board`` (first seat, second): as kept when it was
-    placed; for a record placed before seats were kept, as its names say (its first colour
-    named as the board's second player, or its second as the first: reversed)."""
-    if row.seats in SEATS:
-        return row.seats
-    return seats_by_names(header, board)
 
 
 def _report(row: RecordRow) -> Report:
@@ -427,14 +401,17 @@ class PlayerView:
             "id": self.id,
             "entered": self.entered,
             "withdrawn_from": self.withdrawn_from,
-            "points": int(self.points) if float(self.points).is_integer() else self.points,
+            "points": _number(self.points),
             "byes": [{"round": number, "kind": kind} for number, kind in self.byes],
             "paired": self.paired,
         }
 
 
 def _players(paired: Paired) -> list[PlayerView]:
-    made = tournament(paired)
+    points: dict[int, float] = {}
+    for row in _gained(tournament(paired)).values():  # every round, as Tournament.points counts
+        for number, worth in row.items():
+            points[number] = points.get(number, 0.0) + worth
     last = paired.rounds_paired
     asked: dict[int, list[tuple[int, str]]] = {}
     for (round_number, player), kind in sorted(paired.requests.items()):
@@ -451,7 +428,7 @@ def _players(paired: Paired) -> list[PlayerView]:
             f.fide_id,
             f.entered,
             f.withdrawn_from,
-            made.points(f.number),
+            points.get(f.number, 0.0),
             tuple(asked.get(player, ())),
             f.number in held,
         )  # fmt: skip
@@ -739,8 +716,10 @@ class ByeView:
     kind: str
 
     def to_dict(self) -> dict[str, Any]:
-        points = int(self.points) if float(self.points).is_integer() else self.points
-        return {"player": self.player, "number": self.number, "points": points, "kind": self.kind}
+        return {
+            "player": self.player, "number": self.number, "points": _number(self.points),
+            "kind": self.kind,
+        }  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -816,20 +795,32 @@ def _unseated(facts: PlayerFacts, round_number: int) -> str:
     return "absent"
 
 
+def _gained(made: Tournament) -> dict[int, dict[int, float]]:
+    """What each round gave each player, by round and pairing number, as the pairing library
+    scores its games and byes (:meth:`~arbiter.pairing.Game.points`): one pass over the
+    tournament, where asking each player's points scans every game."""
+    gained: dict[int, dict[int, float]] = {}
+    for game in made.games:
+        first, second = game.points()
+        row = gained.setdefault(game.round, {})
+        row[game.first] = row.get(game.first, 0.0) + first
+        row[game.second] = row.get(game.second, 0.0) + second
+    for bye in made.byes:
+        row = gained.setdefault(bye.round, {})
+        row[bye.player] = row.get(bye.player, 0.0) + bye.points
+    return gained
+
+
 def _points_before(paired: Paired) -> dict[int, dict[int, float]]:
     """Each paired round's points before it, by pairing number (the results of the rounds
-    before: a win or a forfeit win 1, and each bye its points), what a pairing list shows
-    beside the names; each board's result is found once."""
+    before it), what a pairing list shows beside the names; each board's result is found
+    once."""
+    gained = _gained(tournament(paired))
     points: dict[int, float] = {}
     found: dict[int, dict[int, float]] = {}
     for round_number in sorted(paired.pairings):
         found[round_number] = dict(points)
-        facts = paired.pairings[round_number]
-        for board in range(1, len(facts.boards) + 1):
-            done = outcome(paired, round_number, board)
-            if done is not None and done.winner is not None:
-                points[done.winner] = points.get(done.winner, 0.0) + 1.0
-        for number, _, worth in facts.byes:
+        for number, worth in gained.get(round_number, {}).items():
             points[number] = points.get(number, 0.0) + worth
     return found
 
@@ -1138,11 +1129,7 @@ def seats(tx: Tx, event: EventRow) -> Seats:
 def seats_of_paired(paired: Paired) -> Seats:
     """Where records find their boards in the event ``paired`` holds."""
     taken = {key for key in paired.results}
-    taken |= {
-        (row.board_round, row.board)
-        for row in paired.placed
-        if row.placement is None and row.status == ACCEPTED and row.board_round and row.board
-    }
+    taken |= {board for row in paired.placed if (board := takes(row))}
     seating = rules.Seating.of(
         {f.number: f.name for f in paired.players.values()},
         {r: f.boards for r, f in paired.pairings.items()},

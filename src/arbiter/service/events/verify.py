@@ -29,11 +29,11 @@ from arbiter.service.events.actions import (
     UploadFacts,
     replay,
 )
+from arbiter.service.events.boards import pairing_facts
 from arbiter.service.events.chain import Entry, chain_problems, digest
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, DamagedRow, EventError
 from arbiter.service.events.reading import event_row, version
 from arbiter.service.events.receipts import Receipt, receipt_problems
-from arbiter.service.events.rounds import pairing_facts
 from arbiter.service.events.rows import RecordRow, TokenRow, UploadRow
 from arbiter.service.events.rules import round_of_tags
 from arbiter.service.events.storage import Tx
