@@ -14,12 +14,14 @@ __all__ = [
     "AnswerRow",
     "ChainEnd",
     "ChangeFacts",
+    "CheckinRow",
     "EventRow",
     "Holdings",
     "PairingRow",
     "PlayerRow",
     "RecordCounts",
     "RecordRow",
+    "ReportRow",
     "RequestRow",
     "ResultRow",
     "TokenRow",
@@ -46,6 +48,7 @@ class EventRow:
     pairing: str = "none"
     bye_points: float = 1.0
     half_byes: bool = True
+    check_in: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +188,7 @@ class PairingRow:
     byes: str
     manual: bool
     paired_at: str
+    draft: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +208,28 @@ class ResultRow:
     event_id: str
     round: int
     board: int
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class CheckinRow:
+    """One row of ``checkins``: a player (by id) checked in for a round, and when."""
+
+    event_id: str
+    round: int
+    player: int
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRow:
+    """One row of ``reports``: the result a player (by id) reported for their board, the
+    first seat's side first."""
+
+    event_id: str
+    round: int
+    board: int
+    player: int
     result: str
 
 
@@ -230,7 +256,9 @@ def columns(
     | PlayerRow
     | PairingRow
     | RequestRow
-    | ResultRow,
+    | ResultRow
+    | CheckinRow
+    | ReportRow,
 ) -> dict[str, object]:
     """A row as a dict, in the order of its table's columns (the archive's ``event.json``)."""
     return {one.name: getattr(row, one.name) for one in fields(row)}

@@ -44,12 +44,14 @@ from arbiter.service.events.rows import (
     AnswerRow,
     ChainEnd,
     ChangeFacts,
+    CheckinRow,
     EventRow,
     Holdings,
     PairingRow,
     PlayerRow,
     RecordCounts,
     RecordRow,
+    ReportRow,
     RequestRow,
     ResultRow,
     TokenRow,
@@ -60,12 +62,14 @@ from arbiter.service.events.rows import (
 )
 from arbiter.service.events.store import (
     Store,
+    checkins,
     events,
     idempotency,
     log,
     pairings,
     players,
     records,
+    reports,
     requests,
     results,
     tokens,
@@ -117,6 +121,12 @@ __all__ = [
     "put_pairing",
     "put_players",
     "put_request",
+    "checkin_rows",
+    "delete_checkin",
+    "delete_reports",
+    "put_checkin",
+    "put_report",
+    "report_rows",
     "put_result",
     "reading",
     "record_counts",
@@ -459,7 +469,18 @@ def orphan_event_ids(tx: Tx) -> list[str]:
     named = union(
         *(
             select(table.c.event_id)
-            for table in (log, tokens, uploads, records, players, pairings, requests, results)
+            for table in (
+                log,
+                tokens,
+                uploads,
+                records,
+                players,
+                pairings,
+                requests,
+                results,
+                checkins,
+                reports,
+            )  # fmt: skip
         )
     ).subquery()
     rows = tx.connection.execute(
@@ -850,6 +871,62 @@ def put_request(tx: Tx, row: RequestRow) -> None:
     tx.connection.execute(insert(requests).values(**columns(row)))
 
 
+def checkin_rows(tx: Tx, event_id: str) -> list[CheckinRow]:
+    """Who checked in for which round, by round and player."""
+    query = (
+        select(checkins)
+        .where(checkins.c.event_id == event_id)
+        .order_by(checkins.c.round, checkins.c.player)
+    )
+    return [CheckinRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def put_checkin(tx: Tx, row: CheckinRow) -> None:
+    """Keep a player's check-in for a round."""
+    tx.connection.execute(insert(checkins).values(**columns(row)))
+
+
+def delete_checkin(tx: Tx, event_id: str, round_number: int, player: int) -> None:
+    """Take back a player's check-in for a round."""
+    tx.connection.execute(
+        delete(checkins).where(
+            checkins.c.event_id == event_id,
+            checkins.c.round == round_number,
+            checkins.c.player == player,
+        )
+    )
+
+
+def report_rows(tx: Tx, event_id: str) -> list[ReportRow]:
+    """The results players reported for their boards, by round, board and player."""
+    query = (
+        select(reports)
+        .where(reports.c.event_id == event_id)
+        .order_by(reports.c.round, reports.c.board, reports.c.player)
+    )
+    return [ReportRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def put_report(tx: Tx, row: ReportRow) -> None:
+    """Keep a player's report of their board's result (in place of the one before)."""
+    tx.connection.execute(
+        delete(reports).where(
+            reports.c.event_id == row.event_id,
+            reports.c.round == row.round,
+            reports.c.board == row.board,
+            reports.c.player == row.player,
+        )
+    )
+    tx.connection.execute(insert(reports).values(**columns(row)))
+
+
+def delete_reports(tx: Tx, event_id: str, round_number: int) -> None:
+    """Take back every report of a round (its pairing taken back)."""
+    tx.connection.execute(
+        delete(reports).where(reports.c.event_id == event_id, reports.c.round == round_number)
+    )
+
+
 def result_rows(tx: Tx, event_id: str) -> list[ResultRow]:
     """The results the director gave boards, by round and board."""
     query = (
@@ -952,7 +1029,14 @@ def restore_record(tx: Tx, row: Mapping[str, Any]) -> None:
     tx.connection.execute(insert(records).values(**row))
 
 
-RESTORED = {"players": players, "pairings": pairings, "requests": requests, "results": results}
+RESTORED = {
+    "players": players,
+    "pairings": pairings,
+    "requests": requests,
+    "results": results,
+    "checkins": checkins,
+    "reports": reports,
+}
 """The tables of a paired event an archive carries, by their name in ``event.json``."""
 
 

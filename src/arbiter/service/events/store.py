@@ -37,6 +37,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
     true,
 )
 from sqlalchemy.engine import URL, make_url
@@ -55,10 +56,12 @@ __all__ = [
     "default_folder",
     "default_url",
     "engine_url",
+    "checkins",
     "events",
     "idempotency",
     "log",
     "metadata",
+    "reports",
     "open_store",
     "pairings",
     "players",
@@ -91,6 +94,7 @@ events = Table(
     Column("pairing", String(20), nullable=False, server_default="none"),
     Column("bye_points", Float, nullable=False, server_default="1"),
     Column("half_byes", Boolean, nullable=False, server_default=true()),
+    Column("check_in", Boolean, nullable=False, server_default=false()),
 )
 """One row per event; ``version`` is the number of its trail's last entry (and is set, so
 the row is locked, by every change). ``pairing`` is the system that pairs its rounds
@@ -207,11 +211,13 @@ pairings = Table(
     Column("byes", Text, nullable=False),
     Column("manual", Boolean, nullable=False),
     Column("paired_at", String(32), nullable=False),
+    Column("draft", Boolean, nullable=False, server_default=false()),
     PrimaryKeyConstraint("event_id", "round"),
     ForeignKeyConstraint(["event_id"], ["events.id"]),
 )
 """Each round paired: its boards (a JSON list of ``[first, second]`` pairing numbers, board 1
-first) and byes (``[number, kind, points]``), and whether the director set it by hand."""
+first) and byes (``[number, kind, points]``), whether the director set it by hand, and
+whether it is a draft (shown to the director only, until published)."""
 
 requests = Table(
     "requests",
@@ -236,6 +242,32 @@ results = Table(
     ForeignKeyConstraint(["event_id"], ["events.id"]),
 )
 """The results the director gave boards without a record (a forfeit, a double forfeit)."""
+
+checkins = Table(
+    "checkins",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("player", Integer, nullable=False),
+    Column("at", String(32), nullable=False),
+    PrimaryKeyConstraint("event_id", "round", "player"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""Who checked in for which round, by player id, in an event that pairs only those present."""
+
+reports = Table(
+    "reports",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("board", Integer, nullable=False),
+    Column("player", Integer, nullable=False),
+    Column("result", String(4), nullable=False),
+    PrimaryKeyConstraint("event_id", "round", "board", "player"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""The results players reported for their own boards (the first seat's side first), by
+round, board and player id."""
 
 idempotency = Table(
     "idempotency",
