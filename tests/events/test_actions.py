@@ -338,3 +338,57 @@ def test_a_placement_says_its_seats_and_names_and_an_earlier_one_reads_without()
     assert placed.words(state).endswith("; its Pee Two as P2")
     with pytest.raises(ValueError, match="sit"):
         RecordPlaced(3, 1, 1, None, "sideways").effect(state, AT)
+
+
+def test_a_draft_says_so_only_when_it_is_one_and_is_published_once() -> None:
+    from arbiter.service.events.actions import RoundPaired, RoundPublished, RoundReplaced
+
+    published = RoundPaired(2, ((1, 2),), ((3, "pairing", 1.0),))
+    assert "draft" not in published.details()  # the details every round paired wrote
+    drafted = RoundPaired(2, ((1, 2),), ((3, "pairing", 1.0),), draft=True)
+    assert drafted.details()["draft"] is True
+    assert RoundPaired.from_details(drafted.details()) == drafted
+    before = _players(2000, 1900, 1800, paired=True)
+    state = before.after(drafted.effect(before, AT))
+    assert state.pairings[2].draft and state.rounds_paired == 2
+    by_hand = RoundReplaced(2, ((2, 1),), ((3, "pairing", 1.0),), ((1, 2),), (), draft=True)
+    kept = by_hand.effect(state, AT).pairings[2]
+    assert kept is not None and kept.draft  # a draft changed by hand stays one
+    shown = state.after(RoundPublished(2).effect(state, AT))
+    assert not shown.pairings[2].draft and shown.pairings[2].boards == ((1, 2),)
+    with pytest.raises(ValueError, match="published already"):
+        RoundPublished(2).effect(shown, AT)
+    with pytest.raises(KeyError):
+        RoundPublished(3).effect(shown, AT)
+    assert RoundPublished(2).words(state) == "round 2 published"
+
+
+def test_a_check_in_and_its_taking_back() -> None:
+    from arbiter.service.events.actions import CheckedIn, CheckInCancelled
+
+    before = _players(2000, 1900, 1800)
+    checked = before.after(CheckedIn(3, 1).effect(before, AT))
+    assert checked.checkins == {(1, 3): AT}
+    assert CheckedIn(3, 1).details() == {"player": 3, "round": 1}
+    assert CheckedIn(3, 1).words(before) == "P3 (number 3) checked in for round 1"
+    assert checked.after(CheckInCancelled(3, 1).effect(checked, AT)).checkins == {}
+    with pytest.raises(KeyError):
+        CheckInCancelled(2, 1).effect(checked, AT)
+    with pytest.raises(KeyError):
+        CheckedIn(9, 1).effect(before, AT)
+
+
+def test_a_report_replaces_the_players_report_before_it() -> None:
+    from arbiter.service.events.actions import ResultReported
+
+    before = _players(2000, 1900, paired=True)
+    first = before.after(ResultReported(1, 1, 1, "1-0").effect(before, AT))
+    second = first.after(ResultReported(1, 1, 2, "0-1").effect(first, AT))
+    assert second.reports == {(1, 1, 1): "1-0", (1, 1, 2): "0-1"}
+    changed = second.after(ResultReported(1, 1, 2, "1-0").effect(second, AT))
+    assert changed.reports == {(1, 1, 1): "1-0", (1, 1, 2): "1-0"}
+    with pytest.raises(ValueError, match="not a board's result"):
+        ResultReported(1, 1, 1, "2-0").effect(before, AT)
+    assert ResultReported(1, 1, 2, "0-1").words(before) == (
+        "P2 (number 2) reported 0-1 on round 1 board 1"
+    )

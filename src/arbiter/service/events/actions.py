@@ -39,6 +39,8 @@ __all__ = [
     "BoardResultSet",
     "ByeCancelled",
     "ByeRequested",
+    "CheckInCancelled",
+    "CheckedIn",
     "PairingFacts",
     "Paired",
     "Placement",
@@ -48,7 +50,9 @@ __all__ = [
     "PlayerRemoved",
     "PlayerWithdrawn",
     "RecordPlaced",
+    "ResultReported",
     "RoundPaired",
+    "RoundPublished",
     "RoundReplaced",
     "RoundUnpaired",
     "Replay",
@@ -88,7 +92,7 @@ V = TypeVar("V")
 
 EVENT_FIELDS = ("name", "game", "rounds", "tiebreaks", "confirm_uploads")
 """The event's fields its creation says, and a change may say again."""
-PAIRING_FIELDS = ("pairing", "bye_points", "half_byes")
+PAIRING_FIELDS = ("pairing", "bye_points", "half_byes", "check_in")
 """The fields of a paired event its creation says (only when it is paired, so that the
 creation of an event that is not says what it always said), fixed from then on."""
 EVENT_FACTS = (*EVENT_FIELDS, "created_at", "finalised_at", *PAIRING_FIELDS)
@@ -115,6 +119,7 @@ class EventFacts:
     pairing: str = "none"
     bye_points: float = 1.0
     half_byes: bool = True
+    check_in: bool = False
     said: tuple[str, ...] = ()
 
     @classmethod
@@ -131,6 +136,7 @@ class EventFacts:
             row.pairing,
             row.bye_points,
             row.half_byes,
+            row.check_in,
             EVENT_FACTS,
         )
 
@@ -231,6 +237,8 @@ class PairingFacts:
     byes: tuple[ByeGiven, ...]
     manual: bool
     paired_at: str
+    draft: bool = False
+    """Paired for the director only: no public read shows it until it is published."""
 
     def board_of(self, number: int) -> int | None:
         """The board (from 1) ``number`` plays on, or None."""
@@ -243,6 +251,7 @@ class PairingFacts:
             tuple((int(n), str(k), float(p)) for n, k, p in json.loads(row.byes)),
             row.manual,
             row.paired_at,
+            row.draft,
         )
 
     def boards_text(self) -> str:
@@ -265,8 +274,12 @@ class Effect:
     pairings: Mapping[int, PairingFacts | None] = field(default_factory=dict)
     requests: Mapping[tuple[int, int], str | None] = field(default_factory=dict)
     results: Mapping[tuple[int, int], str | None] = field(default_factory=dict)
+    checkins: Mapping[tuple[int, int], str | None] = field(default_factory=dict)
+    reports: Mapping[tuple[int, int, int], str | None] = field(default_factory=dict)
     """Players by id, pairings by round, requested byes by (round, player id), the
-    director's board results by (round, board); None takes one away (a player removed)."""
+    director's board results by (round, board), check-ins by (round, player id) with their
+    time, players' reports by (round, board, player id); None takes one away (a player
+    removed)."""
     renumber: bool = False
     """The players are numbered in FIDE's order again once the effect is made (a player
     entered before round 1 is paired): :meth:`State.after` does it at once; a run of such
@@ -299,6 +312,8 @@ class State:
     pairings: Mapping[int, PairingFacts] = field(default_factory=dict)
     requests: Mapping[tuple[int, int], str] = field(default_factory=dict)
     results: Mapping[tuple[int, int], str] = field(default_factory=dict)
+    checkins: Mapping[tuple[int, int], str] = field(default_factory=dict)
+    reports: Mapping[tuple[int, int, int], str] = field(default_factory=dict)
 
     def after(self, effect: Effect) -> State:
         """The state once ``effect`` is made (a new state; this one is left as it is)."""
@@ -311,6 +326,8 @@ class State:
             _kept(self.pairings, effect.pairings),
             _kept(self.requests, effect.requests),
             _kept(self.results, effect.results),
+            _kept(self.checkins, effect.checkins),
+            _kept(self.reports, effect.reports),
         )
 
     @property
@@ -411,6 +428,7 @@ class EventCreated(Action):
     pairing: str = "none"
     bye_points: float = 1.0
     half_byes: bool = True
+    check_in: bool = False
 
     def details(self) -> dict[str, Any]:
         said: dict[str, Any] = {
@@ -426,6 +444,8 @@ class EventCreated(Action):
                 "bye_points": self.bye_points,
                 "half_byes": self.half_byes,
             }
+        if self.check_in:  # said only when set: the creations before it say what they said
+            said["check_in"] = True
         return {**said, "token": self.token.to_dict()}
 
     @classmethod
@@ -440,6 +460,7 @@ class EventCreated(Action):
             pairing=details.get("pairing", "none"),
             bye_points=float(details.get("bye_points", 1.0)),
             half_byes=details.get("half_byes", True),
+            check_in=bool(details.get("check_in", False)),
         )
 
     def effect(self, state: State, at: str) -> Effect:
@@ -454,6 +475,7 @@ class EventCreated(Action):
             pairing=self.pairing,
             bye_points=self.bye_points,
             half_byes=self.half_byes,
+            check_in=self.check_in,
         )
         return Effect(event=event, tokens={self.token.number: self.token.facts(at)})
 
@@ -1070,8 +1092,9 @@ BYE_LETTER = {"pairing": "U", "full": "F", "half": "H", "zero": "Z"}
 
 @dataclass(frozen=True, slots=True)
 class RoundPaired(Paired):
-    """``round-paired``: the system paired the next round: its boards (board 1 first, by
-    pairing number, the first seat first) and its byes."""
+    """``round-paired``: the system paired the next round (or paired again the round it
+    paired as a draft): its boards (board 1 first, by pairing number, the first seat first),
+    its byes, and whether it is a draft, for the director only until published."""
 
     NAME: ClassVar[str] = "round-paired"
     TRF_CODE: ClassVar[str] = "PAI"
@@ -1079,23 +1102,30 @@ class RoundPaired(Paired):
     round: int
     boards: tuple[Board, ...]
     byes: tuple[ByeGiven, ...]
+    draft: bool = False
 
     def details(self) -> dict[str, Any]:
-        return {
+        said: dict[str, Any] = {
             "round": self.round,
             "boards": [list(board) for board in self.boards],
             "byes": [list(bye) for bye in self.byes],
         }
+        return {**said, "draft": True} if self.draft else said  # said only when set
 
     @classmethod
     def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["round"], _boards(details["boards"]), _byes(details["byes"]))
+        return cls(details["round"], _boards(details["boards"]), _byes(details["byes"]),
+                   bool(details.get("draft", False)))  # fmt: skip
 
     def effect(self, state: State, at: str) -> Effect:
-        return Effect(pairings={self.round: PairingFacts(self.boards, self.byes, False, at)})
+        facts = PairingFacts(self.boards, self.byes, False, at, self.draft)
+        return Effect(pairings={self.round: facts})
 
     def words(self, state: State) -> str:
-        return f"round {self.round} paired: {_described_boards(self.boards, self.byes)}"
+        if self.draft and not self.boards and not self.byes:  # withheld until published
+            return f"round {self.round} paired as a draft (its boards shown once published)"
+        drafted = " as a draft" if self.draft else ""
+        return f"round {self.round} paired{drafted}: {_described_boards(self.boards, self.byes)}"
 
 
 def _boards(value: Any) -> tuple[Board, ...]:
@@ -1119,9 +1149,11 @@ class RoundReplaced(Paired):
     byes: tuple[ByeGiven, ...]
     engine_boards: tuple[Board, ...]
     engine_byes: tuple[ByeGiven, ...]
+    draft: bool = False
+    """The round replaced is a draft, and stays one."""
 
     def details(self) -> dict[str, Any]:
-        return {
+        said: dict[str, Any] = {
             "round": self.round,
             "boards": [list(board) for board in self.boards],
             "byes": [list(bye) for bye in self.byes],
@@ -1130,15 +1162,18 @@ class RoundReplaced(Paired):
                 "byes": [list(bye) for bye in self.engine_byes],
             },
         }
+        return {**said, "draft": True} if self.draft else said  # said only when set
 
     @classmethod
     def from_details(cls, details: Mapping[str, Any]) -> Self:
         engine = details["engine"]
         return cls(details["round"], _boards(details["boards"]), _byes(details["byes"]),
-                   _boards(engine["boards"]), _byes(engine["byes"]))  # fmt: skip
+                   _boards(engine["boards"]), _byes(engine["byes"]),
+                   bool(details.get("draft", False)))  # fmt: skip
 
     def effect(self, state: State, at: str) -> Effect:
-        return Effect(pairings={self.round: PairingFacts(self.boards, self.byes, True, at)})
+        facts = PairingFacts(self.boards, self.byes, True, at, self.draft)
+        return Effect(pairings={self.round: facts})
 
     def words(self, state: State) -> str:
         return (
@@ -1170,6 +1205,88 @@ class RoundUnpaired(Paired):
 
     def words(self, state: State) -> str:
         return f"round {self.round} unpaired"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPublished(Paired):
+    """``round-published``: the director published a round paired as a draft: from now on
+    everyone sees it, and its boards take records, reports and results."""
+
+    NAME: ClassVar[str] = "round-published"
+    TRF_CODE: ClassVar[str] = "PUB"
+
+    round: int
+
+    def details(self) -> dict[str, Any]:
+        return {"round": self.round}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["round"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        facts = state.pairings[self.round]
+        if not facts.draft:
+            raise ValueError(f"round {self.round} is published already")
+        return Effect(pairings={self.round: replace(facts, draft=False)})
+
+    def words(self, state: State) -> str:
+        return f"round {self.round} published"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedIn(Paired):
+    """``checked-in``: a player is present for a round not yet published, in an event that
+    pairs only the players checked in."""
+
+    NAME: ClassVar[str] = "checked-in"
+    TRF_CODE: ClassVar[str] = "CHK"
+
+    player: int
+    round: int
+
+    def details(self) -> dict[str, Any]:
+        return {"player": self.player, "round": self.round}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["player"], details["round"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        if self.player not in state.players:
+            raise KeyError(self.player)
+        return Effect(checkins={(self.round, self.player): at})
+
+    def words(self, state: State) -> str:
+        player = state.players[self.player]
+        return f"{player.name} (number {player.number}) checked in for round {self.round}"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckInCancelled(Paired):
+    """``check-in-cancelled``: a check-in taken back before its round is published."""
+
+    NAME: ClassVar[str] = "check-in-cancelled"
+    TRF_CODE: ClassVar[str] = "CHK"
+
+    player: int
+    round: int
+
+    def details(self) -> dict[str, Any]:
+        return {"player": self.player, "round": self.round}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["player"], details["round"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        if (self.round, self.player) not in state.checkins:
+            raise KeyError((self.round, self.player))
+        return Effect(checkins={(self.round, self.player): None})
+
+    def words(self, state: State) -> str:
+        player = state.players[self.player]
+        return f"{player.name} (number {player.number}) no longer checked in for round {self.round}"
 
 
 BOARD_RESULTS = ("1-0", "0-1", "+-", "-+", "--")
@@ -1290,6 +1407,43 @@ class RecordPlaced(Paired):
         return said + (f"; its {' and '.join(taken)}" if taken else "")
 
 
+@dataclass(frozen=True, slots=True)
+class ResultReported(Paired):
+    """``result-reported``: a player reported their board's result (the first seat's side
+    first), in place of the one they reported before: two reports that agree give the board
+    its result, two that differ make it disputed."""
+
+    NAME: ClassVar[str] = "result-reported"
+    TRF_CODE: ClassVar[str] = "REP"
+
+    round: int
+    board: int
+    player: int
+    result: str
+
+    def details(self) -> dict[str, Any]:
+        return {"round": self.round, "board": self.board, "player": self.player,
+                "result": self.result}  # fmt: skip
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["round"], details["board"], details["player"], details["result"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        if self.player not in state.players:
+            raise KeyError(self.player)
+        if self.result not in BOARD_RESULTS:
+            raise ValueError(f"{self.result!r} is not a board's result")
+        return Effect(reports={(self.round, self.board, self.player): self.result})
+
+    def words(self, state: State) -> str:
+        player = state.players[self.player]
+        return (
+            f"{player.name} (number {player.number}) reported {self.result} on round "
+            f"{self.round} board {self.board}"
+        )
+
+
 ACTIONS: Mapping[str, type[Action]] = {
     kind.NAME: kind
     for kind in (
@@ -1317,6 +1471,10 @@ ACTIONS: Mapping[str, type[Action]] = {
         BoardResultSet,
         BoardResultCleared,
         RecordPlaced,
+        RoundPublished,
+        CheckedIn,
+        CheckInCancelled,
+        ResultReported,
     )
 }
 """Every action, by name: the table of the trail's vocabulary."""
@@ -1369,6 +1527,8 @@ class Replay:
         self.pairings = dict(start.pairings)
         self.requests = dict(start.requests)
         self.results = dict(start.results)
+        self.checkins = dict(start.checkins)
+        self.reports = dict(start.reports)
         self.unnumbered = False
 
     @property
@@ -1380,7 +1540,8 @@ class Replay:
 
     def _now(self) -> State:
         return State(self.event, self.tokens, self.uploads, self.records, self.players,
-                     self.pairings, self.requests, self.results)  # fmt: skip
+                     self.pairings, self.requests, self.results, self.checkins,
+                     self.reports)  # fmt: skip
 
     def number(self) -> None:
         """Number the players in FIDE's order, if an effect asked it since the last time."""
@@ -1402,6 +1563,8 @@ class Replay:
         _apply(self.pairings, effect.pairings)
         _apply(self.requests, effect.requests)
         _apply(self.results, effect.results)
+        _apply(self.checkins, effect.checkins)
+        _apply(self.reports, effect.reports)
         self.unnumbered = self.unnumbered or effect.renumber
         return effect
 

@@ -12,6 +12,7 @@ __all__ = [
     "ACCEPTED",
     "CODES",
     "DIRECTOR",
+    "PLAYER",
     "EXCLUDED",
     "MAX_BYTES",
     "MAX_EVENT_ID",
@@ -35,8 +36,11 @@ __all__ = [
     "now",
 ]
 
-DIRECTOR, UPLOAD = "director", "upload"
-ROLES = (DIRECTOR, UPLOAD)
+DIRECTOR, UPLOAD, PLAYER = "director", "upload", "player"
+ROLES = (DIRECTOR, UPLOAD, PLAYER)
+"""A token's roles: the director's does everything; an upload token uploads records (for a
+player, or a deputy); a player's token is made for one player of a paired event, and
+uploads records of their boards, checks them in and reports their boards' results."""
 PENDING, ACCEPTED, EXCLUDED = "pending", "accepted", "excluded"
 
 MAX_RECORDS = 20_000
@@ -114,6 +118,13 @@ Code = Literal[
     "no-planned-rounds",
     "event-changed",
     "engine-limit",
+    "not-your-board",
+    "not-your-player",
+    "no-check-in",
+    "not-checked-in",
+    "round-is-draft",
+    "not-a-draft",
+    "draft-pending",
 ]
 """Every reason the events layer refuses a request, as the error bodies and the command line
 name it. What each means for HTTP is the web face's to say (``web/events_api.py``)."""

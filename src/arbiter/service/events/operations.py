@@ -338,6 +338,7 @@ def create_event(store: Store, fields: Mapping[str, object]) -> Created:
         pairing=given.pairing,
         bye_points=given.bye_points,
         half_byes=given.half_byes,
+        check_in=given.check_in,
     )
     effect = action.effect(State(), at)
     assert effect.event is not None  # a creation makes the event
@@ -367,6 +368,7 @@ def _event_row(event_id: str, facts: EventFacts) -> EventRow:
         pairing=facts.pairing,
         bye_points=facts.bye_points,
         half_byes=facts.half_byes,
+        check_in=facts.check_in,
     )
 
 
@@ -418,6 +420,18 @@ def revoke_token(
         storage.update_token(change.tx, revoked)
         change.log(action, why)
     return TokenView.of(revoked)
+
+
+def directs(store: Store, event_id: str, secret: str | None) -> bool:
+    """Whether ``secret`` is a director's token of the event (False without one): a read
+    that shows the director what others do not see (a round paired as a draft). A token
+    given that is not valid is refused as a change's would be."""
+    if not secret:
+        return False
+    with storage.reading(store) as tx:
+        rules.found_event(storage.event_row(tx, rules.event_id(event_id)), event_id)
+        rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, DIRECTOR)
+    return True
 
 
 def list_tokens(store: Store, event_id: str, secret: str | None) -> list[TokenView]:

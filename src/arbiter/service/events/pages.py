@@ -315,7 +315,11 @@ def board_game(
 ) -> GameLine:
     """A board of a paired round as a game of the pages (``board``: a
     :class:`~.rounds.BoardView`): its own page is ``rounds/R/boards/B``."""
-    if count is None or board.state == "director":
+    if (
+        count is None
+        or board.state in ("director", "disputed", "reported")
+        or (board.state == "result" and _reported(board))
+    ):
         count = _board_counting(board)
     winner = {"1-0": board.first, "+-": board.first, "0-1": board.second, "-+": board.second}
     from_record = view if board.state == "result" else None
@@ -342,9 +346,22 @@ def board_game(
     )
 
 
+def _reported(board: Any) -> bool:
+    """Whether the board's result is the one both its players reported."""
+    return board.result is not None and board.first_report == board.second_report == board.result
+
+
 def _board_counting(board: Any) -> Counting:
     if board.state == "director":
         return Counting(COUNTS, "counts with the result the director gave the board")
+    if board.state == "result" and _reported(board):
+        return Counting(COUNTS, "counts with the result both players reported")
+    if board.state == "disputed":
+        return Counting(
+            WAITS, "disputed: its players reported different results; the director decides"
+        )
+    if board.state == "reported":
+        return Counting(WAITS, "one player reported its result; waits for the other's report")
     if board.result is not None:
         return Counting(COUNTS, "counts")
     return Counting(WAITS, "waits for its record")
@@ -643,6 +660,8 @@ def _bye_words(bye: Any) -> str:
     points = int(bye.points) if float(bye.points).is_integer() else bye.points
     if bye.kind == "absent":
         return "absent (not paired)"
+    if bye.kind == "not-checked-in":
+        return "not checked in (not paired)"
     kind = "pairing-allocated bye" if bye.kind == "pairing" else "bye asked for"
     return f"{kind}, {points} point{'s' if points != 1 else ''}"
 

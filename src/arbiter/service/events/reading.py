@@ -10,7 +10,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -158,6 +158,7 @@ def _summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
         pairing=row.pairing,
         bye_points=row.bye_points,
         half_byes=row.half_byes,
+        check_in=row.check_in,
     )
 
 
@@ -266,10 +267,48 @@ def upload_bytes(store: Store, event_id: str, sha256: str) -> UploadSource:
 
 
 def entries(store: Store, event_id: str) -> list[Entry]:
-    """The event's audit trail, in order."""
+    """The event's audit trail, in order, as everyone may read it: the boards of a round
+    paired as a draft withheld until it is published (:func:`withheld`)."""
     with storage.reading(store) as tx:
         event_row(tx, event_id)
-        return storage.entries(tx, event_id)
+        return withheld(storage.entries(tx, event_id))
+
+
+DRAFTING = ("round-paired", "round-replaced")
+"""The entries that pair a round, as a draft when their details say ``"draft": true``."""
+
+
+def drafts_now(found: Sequence[Entry]) -> set[int]:
+    """The rounds the trail ``found`` leaves paired as drafts, not yet published."""
+    drafts: set[int] = set()
+    for entry in found:
+        if entry.action in DRAFTING or entry.action in ("round-published", "round-unpaired"):
+            number = int(entry.details.get("round") or 0)
+            if entry.action in DRAFTING and entry.details.get("draft") is True:
+                drafts.add(number)
+            else:
+                drafts.discard(number)
+    return drafts
+
+
+def withheld(found: list[Entry]) -> list[Entry]:
+    """The trail as everyone reads it: the entries that paired a round still a draft show
+    its round, with its boards and byes withheld (``"withheld": true``) until the director
+    publishes it; their hash covers what they hold, shown once published. The director's
+    desk reads the draft through the rounds, with the director's token."""
+    drafts = drafts_now(found)
+    if not drafts:
+        return found
+    out = []
+    for entry in found:
+        if entry.action in DRAFTING and entry.details.get("round") in drafts:
+            hidden: dict[str, Any] = {"round": entry.details["round"], "boards": [], "byes": [],
+                                      "draft": True, "withheld": True}  # fmt: skip
+            if entry.action == "round-replaced":
+                hidden["engine"] = {"boards": [], "byes": []}
+            entry = replace(entry, details=hidden)
+        out.append(entry)
+    return out
 
 
 def official_report(report: dict[str, Any], header: dict[str, Any], result: str) -> Report:
@@ -536,7 +575,7 @@ def _trf_comments(tx: Tx, event_id: str) -> list[str]:
     which record, and why."""
     lines = []
     described = {row.number: _described(row) for row in storage.record_rows(tx, event_id)}
-    found = storage.entries(tx, event_id)
+    found = withheld(storage.entries(tx, event_id))
     for entry, state in zip(found, states_before(found), strict=True):
         paired = _paired_action(entry)
         if paired is not None:

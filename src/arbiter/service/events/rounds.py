@@ -46,6 +46,8 @@ from arbiter.service.events.actions import (
     ByeCancelled,
     ByeGiven,
     ByeRequested,
+    CheckedIn,
+    CheckInCancelled,
     Confirmed,
     Effect,
     PairingFacts,
@@ -57,7 +59,9 @@ from arbiter.service.events.actions import (
     RecordFacts,
     RecordPlaced,
     Replay,
+    ResultReported,
     RoundPaired,
+    RoundPublished,
     RoundReplaced,
     RoundUnpaired,
     State,
@@ -69,14 +73,17 @@ from arbiter.service.events.common import (
     DIRECTOR,
     EXCLUDED,
     PENDING,
+    UPLOAD,
     EventError,
 )
 from arbiter.service.events.operations import Change, admit, answered_before, changing
 from arbiter.service.events.rows import (
+    CheckinRow,
     EventRow,
     PairingRow,
     PlayerRow,
     RecordRow,
+    ReportRow,
     RequestRow,
     ResultRow,
 )
@@ -94,12 +101,16 @@ __all__ = [
     "RoundView",
     "Seats",
     "add_players",
+    "cancel_check_in",
+    "check_in",
     "clear_board_result",
     "list_players",
     "pair_round",
     "paired_table",
     "place_record",
+    "publish_round",
     "replace_round",
+    "report_result",
     "request_bye",
     "round_view",
     "rounds_view",
@@ -132,6 +143,8 @@ class Paired:
     requests: Mapping[tuple[int, int], str]
     results: Mapping[tuple[int, int], str]
     placed: tuple[RecordRow, ...]
+    checkins: Mapping[tuple[int, int], str] = field(default_factory=dict)
+    reports: Mapping[tuple[int, int, int], str] = field(default_factory=dict)
 
     @property
     def state(self) -> State:
@@ -140,11 +153,40 @@ class Paired:
             pairings=self.pairings,
             requests=self.requests,
             results=self.results,
+            checkins=self.checkins,
+            reports=self.reports,
         )
 
     @property
     def rounds_paired(self) -> int:
+        """The last round paired, a draft included (0 before round 1)."""
         return max(self.pairings, default=0)
+
+    @property
+    def rounds_published(self) -> int:
+        """The last round everyone sees (a draft is the director's only)."""
+        return max((r for r, f in self.pairings.items() if not f.draft), default=0)
+
+    def draft(self) -> int | None:
+        """The round paired as a draft, if any (only the last round paired may be one)."""
+        last = self.rounds_paired
+        return last if last and self.pairings[last].draft else None
+
+    def public(self) -> Paired:
+        """What everyone may read: the event without the round paired as a draft."""
+        draft = self.draft()
+        if draft is None:
+            return self
+        return replace(self, pairings={r: f for r, f in self.pairings.items() if r != draft})
+
+    def reports_on(self, round_number: int, board: int) -> tuple[str | None, str | None]:
+        """What the board's first and second players reported of its result."""
+        first, second = self.pairings[round_number].boards[board - 1]
+        by_number = self.by_number()
+        return tuple(  # type: ignore[return-value]
+            self.reports.get((round_number, board, by_number[n][0])) if n in by_number else None
+            for n in (first, second)
+        )
 
     def by_number(self) -> dict[int, tuple[int, PlayerFacts]]:
         """Each player's id and facts, by pairing number."""
@@ -181,6 +223,10 @@ def read_paired(tx: Tx, event: EventRow) -> Paired:
         requests={(r.round, r.player): r.kind for r in storage.request_rows(tx, event.id)},
         results={(r.round, r.board): r.result for r in storage.result_rows(tx, event.id)},
         placed=tuple(storage.placed_records(tx, event.id)),
+        checkins={(r.round, r.player): r.at for r in storage.checkin_rows(tx, event.id)}
+        if event.check_in
+        else {},
+        reports={(r.round, r.board, r.player): r.result for r in storage.report_rows(tx, event.id)},
     )
 
 
@@ -193,7 +239,7 @@ def _player_row(event_id: str, player: int, facts: PlayerFacts) -> PlayerRow:
 
 def _pairing_row(event_id: str, round_number: int, facts: PairingFacts) -> PairingRow:
     return PairingRow(event_id, round_number, facts.boards_text(), facts.byes_text(),
-                      facts.manual, facts.paired_at)  # fmt: skip
+                      facts.manual, facts.paired_at, facts.draft)  # fmt: skip
 
 
 # --- board results --------------------------------------------------------------------------
@@ -210,18 +256,42 @@ class Outcome:
     termination: str
     margin: float | None
     record: RecordRow | None
+    source: str = "record"
+    """Whose result it is: ``record`` (the record counted on the board), ``director`` or
+    ``players`` (both players reported it)."""
+
+
+def _without_record(result: str, first: int, second: int, source: str) -> Outcome:
+    """A board's result given without a record, by the director or by both players."""
+    winner = {"1-0": first, "+-": first, "0-1": second, "-+": second}.get(result)
+    how = "forfeit" if result in ("+-", "-+", "--") else "arbiter" if source == "director" else (
+        "reported"
+    )  # fmt: skip
+    return Outcome(result, winner, how, None, None, source)
 
 
 def outcome(paired: Paired, round_number: int, board: int) -> Outcome | None:
     """The result of a board: the director's, else that of the record counted on it (its
-    official result if the director set one); None while it waits (no record, a record not
-    confirmed, or one that gives no finished result)."""
+    official result if the director set one), else the one both its players reported; None
+    while it waits (no record, a record not confirmed, or one that gives no finished result,
+    and no two reports that agree)."""
     first, second = paired.pairings[round_number].boards[board - 1]
     given = paired.results.get((round_number, board))
     if given is not None:
-        winner = {"1-0": first, "+-": first, "0-1": second, "-+": second}.get(given)
-        how = "forfeit" if given in ("+-", "-+", "--") else "arbiter"
-        return Outcome(given, winner, how, None, None)
+        return _without_record(given, first, second, "director")
+    found = _record_outcome(paired, round_number, board, first, second)
+    if found is not None:
+        return found
+    reported = paired.reports_on(round_number, board) if paired.reports else (None, None)
+    if reported[0] is not None and reported[0] == reported[1]:
+        return _without_record(reported[0], first, second, "players")
+    return None
+
+
+def _record_outcome(
+    paired: Paired, round_number: int, board: int, first: int, second: int
+) -> Outcome | None:
+    """The result the record counted on a board gives it, if any."""
     row = paired.on_board(round_number, board)
     if row is None or row.status != ACCEPTED or row.header is None:
         return None
@@ -278,11 +348,14 @@ def waiting(paired: Paired, round_number: int) -> list[int]:
 # --- the tournament, as the pairing library reads it ----------------------------------------
 
 
-def tournament(paired: Paired, *, upto: int | None = None) -> Tournament:
+def tournament(
+    paired: Paired, *, upto: int | None = None, absent: Sequence[int] = ()
+) -> Tournament:
     """The event as :mod:`arbiter.pairing` reads it: players, the games of the rounds paired
     up to ``upto`` (all by default) that have a result, their byes, the byes asked for in
     rounds to come, a zero-point bye for each round before a late entry, the withdrawals,
-    the planned rounds and the bye's points."""
+    the planned rounds and the bye's points. ``absent``: the pairing numbers of the players
+    not checked in for the next round, who are not paired in it (a zero-point bye)."""
     last = paired.rounds_paired if upto is None else upto
     players = tuple(
         Player(facts.number, facts.name, facts.rating, facts.federation, facts.fide_id)
@@ -301,6 +374,7 @@ def tournament(paired: Paired, *, upto: int | None = None) -> Tournament:
         if round_number > last:
             number = paired.players[player].number
             byes.append(Bye(round_number, number, kind, 0.5 if kind == "half" else 0.0))  # type: ignore[arg-type]
+    byes += [Bye(last + 1, number, "zero", 0.0) for number in absent]
     seated = {
         number: {n for board in facts.boards for n in board} | {n for n, _, _ in facts.byes}
         for number, facts in paired.pairings.items()
@@ -344,9 +418,11 @@ ENGINE_LIMITS = Limits(
 
 
 def _engine_pairing(paired: Paired) -> Pairing:
-    """The next round as the event's system pairs it, within :data:`ENGINE_LIMITS`."""
+    """The next round as the event's system pairs it, within :data:`ENGINE_LIMITS`, without
+    the players absent from it (not checked in, in an event that checks its players in)."""
+    made = tournament(paired, absent=_absent(paired, paired.rounds_paired + 1))
     try:
-        return pair(tournament(paired), paired.event.pairing, limits=ENGINE_LIMITS)  # type: ignore[arg-type]
+        return pair(made, paired.event.pairing, limits=ENGINE_LIMITS)  # type: ignore[arg-type]
     except PairingError as err:
         if err.code == "complete":
             raise EventError("all-rounds-paired", f"every round is paired: {err.message}") from None
@@ -362,9 +438,15 @@ def _engine_pairing(paired: Paired) -> Pairing:
 
 def _given(made: Pairing, paired: Paired) -> tuple[tuple[Board, ...], tuple[ByeGiven, ...]]:
     """A pairing as the trail keeps it: its boards, and its byes: the one the pairing
-    allocates and those asked for in its round."""
+    allocates and those asked for in its round (the players absent, not checked in, have
+    nothing in it: the round's page and the TRF say they were not checked in)."""
     boards = tuple((board.first, board.second) for board in made.boards)
-    byes = {bye.player: (bye.player, str(bye.kind), float(bye.points)) for bye in made.byes}
+    gone = set(_absent(paired, made.round))
+    byes = {
+        bye.player: (bye.player, str(bye.kind), float(bye.points))
+        for bye in made.byes
+        if bye.player not in gone
+    }
     for (round_number, player), kind in sorted(paired.requests.items()):
         number = paired.players[player].number
         if round_number == made.round and number not in byes:
@@ -391,6 +473,9 @@ class PlayerView:
     """The byes the player asked for in rounds not yet paired: (round, kind)."""
     paired: bool = False
     """Whether a round paired holds the player (who is then withdrawn, never removed)."""
+    checked_in: bool | None = None
+    """In an event that checks its players in: whether the player is checked in for the
+    next round to publish (None in an event that does not)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -404,6 +489,7 @@ class PlayerView:
             "points": _number(self.points),
             "byes": [{"round": number, "kind": kind} for number, kind in self.byes],
             "paired": self.paired,
+            "checked_in": self.checked_in,
         }
 
 
@@ -419,6 +505,7 @@ def _players(paired: Paired) -> list[PlayerView]:
             asked.setdefault(player, []).append((round_number, kind))
     held = {n for f in paired.pairings.values() for board in f.boards for n in board}
     held |= {n for f in paired.pairings.values() for n, _, _ in f.byes}
+    coming = paired.rounds_published + 1
     return [
         PlayerView(
             f.number,
@@ -431,6 +518,7 @@ def _players(paired: Paired) -> list[PlayerView]:
             points.get(f.number, 0.0),
             tuple(asked.get(player, ())),
             f.number in held,
+            (coming, player) in paired.checkins if paired.event.check_in else None,
         )  # fmt: skip
         for player, f in sorted(paired.players.items(), key=lambda item: item[1].number)
     ]
@@ -681,6 +769,9 @@ class BoardView:
     second_points: float = 0.0
     first_rating: int | None = None
     second_rating: int | None = None
+    first_report: str | None = None
+    second_report: str | None = None
+    """What each player reported of the board's result (the first seat's side first)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -696,6 +787,7 @@ class BoardView:
             "second_points": _number(self.second_points),
             "first_rating": self.first_rating,
             "second_rating": self.second_rating,
+            "reports": {"first": self.first_report, "second": self.second_report},
         }
 
 
@@ -732,12 +824,14 @@ class RoundView:
     manual: bool
     boards: tuple[BoardView, ...]
     byes: tuple[ByeView, ...]
+    draft: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "round": self.round,
             "paired_at": self.paired_at,
             "manual": self.manual,
+            "draft": self.draft,
             "boards": [board.to_dict() for board in self.boards],
             "waiting": [board.board for board in self.boards if board.result is None],
             "byes": [bye.to_dict() for bye in self.byes],
@@ -759,40 +853,62 @@ def _round(
     for board, (first, second) in enumerate(facts.boards, 1):
         found = outcome(paired, round_number, board)
         standing = paired.on_board(round_number, board)
-        if found is not None:
-            state = "result" if found.record is not None else "director"
-        elif standing is not None and standing.status != ACCEPTED:
-            state = "waits-for-confirmation"
-        elif standing is not None:
-            state = "waits-for-a-result"
-        else:
-            state = "waits-for-a-record"
+        reported = paired.reports_on(round_number, board) if paired.reports else (None, None)
+        state = _board_state(found, standing, reported)
         boards.append(BoardView(
             board, name[first], name[second], first, second, found.result if found else None,
             state, standing.number if standing else None, scores.get(first, 0.0),
-            scores.get(second, 0.0), rating.get(first), rating.get(second),
+            scores.get(second, 0.0), rating.get(first), rating.get(second), *reported,
         ))  # fmt: skip
     byes = [
         ByeView(name[n], n, points, "pairing" if kind == "pairing" else "requested")
         for n, kind, points in facts.byes
     ]
     seated = {n for board in facts.boards for n in board} | {n for n, _, _ in facts.byes}
+    checked = {player for (at, player) in paired.checkins if at == round_number}
     byes += [
-        ByeView(f.name, f.number, 0.0, _unseated(f, round_number))
-        for f in sorted(paired.players.values(), key=lambda f: f.number)
+        ByeView(
+            f.name,
+            f.number,
+            0.0,
+            _unseated(f, round_number, paired.event.check_in and player not in checked),
+        )  # fmt: skip
+        for player, f in sorted(paired.players.items(), key=lambda item: item[1].number)
         if f.number not in seated
     ]
-    return RoundView(round_number, facts.paired_at, facts.manual, tuple(boards), tuple(byes))
+    return RoundView(round_number, facts.paired_at, facts.manual, tuple(boards), tuple(byes),
+                     facts.draft)  # fmt: skip
 
 
-def _unseated(facts: PlayerFacts, round_number: int) -> str:
+def _board_state(
+    found: Outcome | None, standing: RecordRow | None, reported: tuple[str | None, str | None]
+) -> str:
+    """Where a board stands: ``result`` (a record's, or both players'), ``director``,
+    ``disputed`` (its players reported different results), ``reported`` (one of them
+    reported), ``waits-for-confirmation``, ``waits-for-a-result`` (a record that gives none)
+    or ``waits-for-a-record``."""
+    if found is not None:
+        return "director" if found.source == "director" else "result"
+    if reported[0] is not None and reported[1] is not None:
+        return "disputed"
+    if standing is not None and standing.status != ACCEPTED:
+        return "waits-for-confirmation"
+    if standing is not None:
+        return "waits-for-a-result"
+    if reported != (None, None):
+        return "reported"
+    return "waits-for-a-record"
+
+
+def _unseated(facts: PlayerFacts, round_number: int, not_checked_in: bool = False) -> str:
     """Why a player has nothing in a round: ``withdrawn``, ``not-entered`` (a late entry's
-    rounds before it) or ``absent`` (a withdrawal taken back later)."""
+    rounds before it), ``not-checked-in`` (an event that pairs only the players checked in)
+    or ``absent`` (a withdrawal taken back later)."""
     if facts.withdrawn_from is not None and facts.withdrawn_from <= round_number:
         return "withdrawn"
     if facts.entered > round_number:
         return "not-entered"
-    return "absent"
+    return "not-checked-in" if not_checked_in else "absent"
 
 
 def _gained(made: Tournament) -> dict[int, dict[int, float]]:
@@ -825,18 +941,23 @@ def _points_before(paired: Paired) -> dict[int, dict[int, float]]:
     return found
 
 
-def round_view(store: Store, event_id: str, round_number: int) -> RoundView:
-    """Round ``round_number`` of the event, its results as they arrive."""
-    with storage.reading(store) as tx:
-        event = rules.paired(_event(tx, event_id))
-        return _round(read_paired(tx, event), round_number)
-
-
-def rounds_view(store: Store, event_id: str) -> list[RoundView]:
-    """Every round paired, in order."""
+def round_view(
+    store: Store, event_id: str, round_number: int, *, drafts: bool = False
+) -> RoundView:
+    """Round ``round_number`` of the event, its results as they arrive; a round paired as a
+    draft only for the director (``drafts``), else it is no round (``no-such-round``)."""
     with storage.reading(store) as tx:
         event = rules.paired(_event(tx, event_id))
         paired = read_paired(tx, event)
+        return _round(paired if drafts else paired.public(), round_number)
+
+
+def rounds_view(store: Store, event_id: str, *, drafts: bool = False) -> list[RoundView]:
+    """Every round paired, in order (a draft only for the director: ``drafts``)."""
+    with storage.reading(store) as tx:
+        event = rules.paired(_event(tx, event_id))
+        paired = read_paired(tx, event)
+        paired = paired if drafts else paired.public()
         before = _points_before(paired)
         return [_round(paired, number, before) for number in sorted(paired.pairings)]
 
@@ -880,27 +1001,74 @@ def _outside_the_lock(
     )
 
 
-def pair_round(store: Store, event_id: str, secret: str | None) -> RoundView:
+def pair_round(
+    store: Store, event_id: str, secret: str | None, fields: Mapping[str, object] | None = None
+) -> RoundView:
     """Pair the next round by the event's system, once every board of the last one has its
-    result, and publish it. The engine pairs outside the write transaction, within its
-    limits (:data:`ENGINE_LIMITS`)."""
+    result, and publish it; with ``{"draft": true}``, for the director only until it is
+    published (:func:`publish_round`). A round paired as a draft is paired again by the
+    same request (players checked in since, a bye asked for). In an event that checks its
+    players in, only those checked in for the round are paired. The engine pairs outside
+    the write transaction, within its limits (:data:`ENGINE_LIMITS`)."""
+    draft = rules.draft_field(fields or {})
 
     def compute(paired: Paired) -> tuple[int, tuple[Board, ...], tuple[ByeGiven, ...]]:
+        earlier = _before_draft(paired)
         round_number = rules.next_round(
-            paired.event, paired.rounds_paired, waiting(paired, paired.rounds_paired)
+            earlier.event, earlier.rounds_paired, waiting(earlier, earlier.rounds_paired)
         )
-        boards, byes = _given(_engine_pairing(paired), paired)
+        absent = _absent(earlier, round_number)
+        if paired.event.check_in and len(_present(earlier, round_number)) == len(absent):
+            raise EventError(
+                "cannot-pair", f"no player is checked in for round {round_number}: nobody to pair"
+            )
+        boards, byes = _given(_engine_pairing(earlier), earlier)
         return round_number, boards, byes
 
     def keep(
         change: Change, paired: Paired, made: tuple[int, tuple[Board, ...], tuple[ByeGiven, ...]]
     ) -> RoundView:
         round_number, boards, byes = made
-        action = RoundPaired(round_number, boards, byes)
+        action = RoundPaired(round_number, boards, byes, draft)
         _keep_pairing(change, round_number, action, paired)
         return _round(read_paired(change.tx, change.event), round_number)
 
     return _outside_the_lock(store, event_id, secret, compute, keep)
+
+
+def _before_draft(paired: Paired) -> Paired:
+    """The event as it was before its round paired as a draft (what pairing it again pairs
+    from), or as it is when it has none."""
+    draft = paired.draft()
+    if draft is None:
+        return paired
+    return replace(paired, pairings={r: f for r, f in paired.pairings.items() if r != draft})
+
+
+def publish_round(
+    store: Store, event_id: str, secret: str | None, round_number: int,
+    fields: Mapping[str, object],
+) -> RoundView:  # fmt: skip
+    """Publish round ``round_number``, paired as a draft (``{"reason"?}``): from now on
+    everyone sees it, and its boards take records, reports and results. Published twice, it
+    is answered as the first time."""
+    why = rules.reason(fields.get("reason"), required=False)
+    with changing(store, event_id, secret, DIRECTOR) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        facts = paired.pairings.get(round_number)
+        if facts is not None and not facts.draft:
+            last = change.made_by(("round-published",), round=round_number)
+            if last is not None:
+                change.repeat(last)
+                return _round(paired, round_number)
+        rules.publishable(None if facts is None else facts.draft, round_number)
+        action = RoundPublished(round_number)
+        effect = change.effect(action, paired.state)
+        published = effect.pairings[round_number]
+        assert published is not None
+        storage.put_pairing(change.tx, _pairing_row(event_id, round_number, published))
+        change.log(action, why)
+        return _round(read_paired(change.tx, change.event), round_number)
 
 
 def _keep_pairing(
@@ -932,7 +1100,8 @@ def replace_round(
                                _with_results(paired, round_number))  # fmt: skip
         before = {r: f for r, f in paired.pairings.items() if r != round_number}
         earlier = replace(paired, pairings=before)
-        present = _present(earlier, round_number)
+        absent = set(_absent(earlier, round_number))  # not checked in: not paired by hand either
+        present = [n for n in _present(earlier, round_number) if n not in absent]
         asked = {
             paired.players[player].number: kind
             for (at, player), kind in paired.requests.items()
@@ -943,7 +1112,8 @@ def replace_round(
 
     def keep(change: Change, paired: Paired, made: _ByHand) -> RoundView:
         boards, byes, engine = made
-        action = RoundReplaced(round_number, boards, byes, engine[0], engine[1])
+        draft = paired.pairings[round_number].draft
+        action = RoundReplaced(round_number, boards, byes, engine[0], engine[1], draft)
         effect = change.effect(action, paired.state)
         facts = effect.pairings[round_number]
         assert facts is not None
@@ -952,6 +1122,23 @@ def replace_round(
         return _round(read_paired(change.tx, change.event), round_number)
 
     return _outside_the_lock(store, event_id, secret, compute, keep)
+
+
+def _absent(paired: Paired, round_number: int) -> list[int]:
+    """In an event that checks its players in, the pairing numbers of those who may play
+    round ``round_number`` but neither checked in for it nor asked for a bye in it: the
+    pairing leaves them out."""
+    if not paired.event.check_in:
+        return []
+    asked = {player for (at, player) in paired.requests if at == round_number}
+    present = set(_present(paired, round_number))
+    return sorted(
+        f.number
+        for player, f in paired.players.items()
+        if f.number in present
+        and player not in asked
+        and (round_number, player) not in paired.checkins
+    )
 
 
 def _present(paired: Paired, round_number: int) -> list[int]:
@@ -969,10 +1156,13 @@ def _with_results(paired: Paired, round_number: int) -> int:
     facts = paired.pairings.get(round_number)
     if facts is None:
         return 0
+    reported = {(at, board) for (at, board, _) in paired.reports}
     return sum(
         1
         for board in range(1, len(facts.boards) + 1)
-        if (round_number, board) in paired.results or paired.on_board(round_number, board)
+        if (round_number, board) in paired.results
+        or (round_number, board) in reported
+        or paired.on_board(round_number, board)
     )
 
 
@@ -1006,6 +1196,7 @@ def set_board_result(
     with changing(store, event_id, secret, DIRECTOR) as change:
         paired = read_paired(change.tx, rules.paired(change.event))
         _board(paired, round_number, board)
+        rules.not_a_draft(paired.pairings[round_number].draft, round_number)
         was = paired.results.get((round_number, board))
         if was == result:
             change.repeat(change.made_by(("board-result-set",), round=round_number, board=board))
@@ -1044,6 +1235,96 @@ def clear_board_result(
         return _round(read_paired(change.tx, change.event), round_number)
 
 
+# --- the event as it happens: check-in, players' reports -----------------------------------
+
+
+def check_in(
+    store: Store, event_id: str, secret: str | None, number: int, fields: Mapping[str, object]
+) -> PlayerView:
+    """Check player ``number`` in for a round not yet published (``{"round"?}``: the next by
+    default), by the director or by the player's own token, in an event created with
+    check-in: the pairing of that round pairs only the players checked in. Checked in
+    twice, it is answered as the first time."""
+    with changing(store, event_id, secret, UPLOAD) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        player = paired.id_of(number)
+        rules.for_player(change.actor.role, _token_player(change), player, number)
+        round_number = rules.check_in_round(fields.get("round"), change.event,
+                                            paired.rounds_published)  # fmt: skip
+        if (round_number, player) in paired.checkins:
+            change.repeat(change.made_by(("checked-in",), player=player, round=round_number))
+            return _players_of(paired, number)
+        facts = paired.players[player]
+        rules.present_in(facts.entered, facts.withdrawn_from, round_number, number)
+        action = CheckedIn(player, round_number)
+        change.effect(action, paired.state)
+        storage.put_checkin(change.tx, CheckinRow(event_id, round_number, player, change.at))
+        change.log(action)
+        return _view_of(change, number)
+
+
+def cancel_check_in(
+    store: Store, event_id: str, secret: str | None, number: int, fields: Mapping[str, object]
+) -> PlayerView:
+    """Take back player ``number``'s check-in for a round not yet published (``{"round"?,
+    "reason"?}``), by the director or the player's own token."""
+    why = rules.reason(fields.get("reason"), required=False)
+    with changing(store, event_id, secret, UPLOAD) as change:
+        paired = read_paired(change.tx, rules.paired(change.event))
+        player = paired.id_of(number)
+        rules.for_player(change.actor.role, _token_player(change), player, number)
+        round_number = rules.check_in_round(fields.get("round"), change.event,
+                                            paired.rounds_published)  # fmt: skip
+        if (round_number, player) not in paired.checkins:
+            last = change.made_by(("check-in-cancelled", "checked-in"), player=player,
+                                  round=round_number)  # fmt: skip
+            if last is not None and last.action == "check-in-cancelled":
+                change.repeat(last)
+                return _players_of(paired, number)
+            raise EventError(
+                "not-checked-in", f"player {number} is not checked in for round {round_number}"
+            )
+        action = CheckInCancelled(player, round_number)
+        change.effect(action, paired.state)
+        storage.delete_checkin(change.tx, event_id, round_number, player)
+        change.log(action, why)
+        return _view_of(change, number)
+
+
+def report_result(
+    store: Store, event_id: str, secret: str | None, round_number: int, board: int,
+    fields: Mapping[str, object],
+) -> RoundView:  # fmt: skip
+    """A player reports their board's result with their own token (``{"result"}``: the first
+    seat's side first, as the director gives one): when both players report the same, it
+    is the board's result; two reports that differ make the board disputed, for the
+    director to decide. A report may be changed until the two agree; the same report sent
+    again is answered as the first time."""
+    result = rules.board_result(fields.get("result"))
+    with changing(store, event_id, secret, UPLOAD) as change:
+        paired = read_paired(change.tx, rules.paired(change.event)).public()
+        first, second = _board(paired, round_number, board)
+        by_number = paired.by_number()
+        seats = tuple(by_number[n][0] for n in (first, second) if n in by_number)
+        player = rules.reporter(change.actor.role, _token_player(change),
+                                seats if len(seats) == 2 else None)  # fmt: skip
+        if paired.reports.get((round_number, board, player)) == result:
+            change.repeat(change.made_by(("result-reported",), player=player, round=round_number))
+            return _round(paired, round_number)
+        rules.free_to_report(outcome(paired, round_number, board), round_number, board)
+        action = ResultReported(round_number, board, player, result)
+        change.effect(action, paired.state)
+        storage.put_report(change.tx, ReportRow(event_id, round_number, board, player, result))
+        change.log(action)
+        return _round(read_paired(change.tx, change.event).public(), round_number)
+
+
+def _token_player(change: Change) -> int | None:
+    """The player (by id) the token of the change was made for, if any."""
+    token = change.facts.token if change.facts is not None else None
+    return token.player if token is not None else None
+
+
 def _board(paired: Paired, round_number: int, board: int) -> Board:
     facts = paired.pairings.get(round_number)
     if facts is None:
@@ -1071,6 +1352,7 @@ def place_record(
     with changing(store, event_id, secret, DIRECTOR) as change:
         paired = read_paired(change.tx, rules.paired(change.event))
         first, second = _board(paired, round_number, board)
+        rules.not_a_draft(paired.pairings[round_number].draft, round_number)
         row = storage.record_row(change.tx, event_id, number) if rules.names_a_row(number) else None
         found = rules.found_record(row, number)
         if (found.board_round, found.board, found.placement) == (round_number, board, None) and (
@@ -1123,7 +1405,8 @@ class Seats:
 
 
 def seats(tx: Tx, event: EventRow) -> Seats:
-    return seats_of_paired(read_paired(tx, event))
+    """Where records find their boards: on the rounds published (a draft takes none)."""
+    return seats_of_paired(read_paired(tx, event).public())
 
 
 def seats_of_paired(paired: Paired) -> Seats:
@@ -1183,8 +1466,9 @@ def unplaced_why(report: Mapping[str, Any] | None) -> str:
 def paired_table(tx: Tx, event: EventRow, *, upto: int | None = None) -> EventStandings:
     """The standings of a paired event: its players, the boards with a result, the byes;
     the records that stand on no board listed as not counted, with why. With ``upto``, the
-    standings after that round: the rounds after it left out (the round page shows them)."""
-    paired = read_paired(tx, event)
+    standings after that round: the rounds after it left out (the round page shows them).
+    A round paired as a draft is not shown."""
+    paired = read_paired(tx, event).public()
     if upto is not None:
         kept = {r: f for r, f in paired.pairings.items() if r <= upto}
         paired = replace(paired, pairings=kept)
@@ -1226,8 +1510,8 @@ def _where(row: RecordRow) -> tuple[str | None, int]:
 
 def tournament_trf(tx: Tx, event: EventRow, comments: Sequence[str]) -> str:
     """The TRF of a paired event: the rounds whose every board has its result, their byes,
-    the withdrawals, and the ``comments`` (``###`` lines)."""
-    paired = read_paired(tx, event)
+    the withdrawals, and the ``comments`` (``###`` lines). A draft is not shown."""
+    paired = read_paired(tx, event).public()
     last = paired.rounds_paired
     while last and waiting(paired, last):
         last -= 1

@@ -32,6 +32,7 @@ from arbiter.service.events.common import (
     MAX_REASON,
     MAX_ROUNDS,
     PENDING,
+    PLAYER,
     ROLES,
     UPLOAD,
     EventError,
@@ -130,10 +131,11 @@ def actor(token: TokenRow | None, event_id: str, role: str) -> Actor:
     if token.event_id != event_id:
         raise EventError("wrong-event", "the token is another event's")
     if role == DIRECTOR and token.role != DIRECTOR:
-        raise EventError(
-            "not-allowed",
-            "an upload token can only upload records; this change needs the director's token",
-        )
+        can = "an upload token can only upload records" if token.role == UPLOAD else (
+            "a player's token can only upload records of the player's boards, check the "
+            "player in and report their boards' results"
+        )  # fmt: skip
+        raise EventError("not-allowed", f"{can}; this change needs the director's token")
     return Actor(event_id, token.number, token.role)
 
 
@@ -257,7 +259,7 @@ def clearable(row: RecordRow) -> str:
 def upload_status(actor: Actor, event: EventRow) -> str:
     """The status of records uploaded by ``actor``: those of an upload token wait for the
     director when the event says so; the director's count at once."""
-    return PENDING if actor.role == UPLOAD and event.confirm_uploads else ACCEPTED
+    return PENDING if actor.role != DIRECTOR and event.confirm_uploads else ACCEPTED
 
 
 # --- tokens, and the event's limits -------------------------------------------------------
@@ -444,9 +446,11 @@ def flag(value: object, field: str) -> bool:
 
 
 def role(value: object) -> str:
-    """A token's role: ``upload`` or ``director``."""
+    """A token's role: ``upload``, ``player`` or ``director``."""
     if value not in ROLES:
-        raise EventError("bad-field", "'role' must be 'upload' or 'director'", field="role")
+        raise EventError(
+            "bad-field", "'role' must be 'upload', 'player' or 'director'", field="role"
+        )
     return str(value)
 
 
@@ -462,11 +466,12 @@ class NewEvent:
     pairing: str = "none"
     bye_points: float = 1.0
     half_byes: bool = True
+    check_in: bool = False
 
 
 CREATED = (
     "name", "game", "rounds", "tiebreaks", "confirm_uploads", "pairing", "bye_points",
-    "half_byes",
+    "half_byes", "check_in",
 )  # fmt: skip
 """The fields a new event is given (``name`` and ``game`` needed)."""
 
@@ -485,8 +490,11 @@ def new_event(fields: Mapping[str, object]) -> NewEvent:
         pairing=pairing_system(fields.get("pairing", "none")),
         bye_points=bye_points(fields.get("bye_points", 1)),
         half_byes=flag(fields.get("half_byes", True), "half_byes"),
+        check_in=flag(fields.get("check_in", False), "check_in"),
     )
     dutch_rounds(made.pairing, made.rounds)
+    if made.check_in and made.pairing == "none":
+        raise EventError("bad-field", "only a paired event checks its players in", field="check_in")
     return made
 
 
@@ -800,16 +808,22 @@ def open_rounds(event: EventRow, rounds_paired: int) -> None:
 
 
 def token_player(value: object, role: str) -> int | None:
-    """The pairing number of the player an upload token is made for (a whole number), or
-    None; only an upload token is made for a player."""
+    """The pairing number of the player an upload or a player's token is made for (a whole
+    number), or None; a player's token is always made for a player, a director's never."""
     if value is None:
+        if role == PLAYER:
+            raise EventError(
+                "bad-field", "a player's token is made for a player: give 'player'", field="player"
+            )
         return None
     if isinstance(value, float) and value.is_integer():  # 7.0 is JSON's 7
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_NUMBER:
         raise EventError("bad-field", "'player' must be a pairing number", field="player")
-    if role != UPLOAD:
-        raise EventError("bad-field", "only an upload token is made for a player", field="player")
+    if role == DIRECTOR:
+        raise EventError(
+            "bad-field", "an upload or a player's token is made for a player", field="player"
+        )
     return value
 
 
@@ -1001,6 +1015,117 @@ def board_result(value: object) -> str:
             field="result",
         )  # fmt: skip
     return str(value)
+
+
+# --- the event as it happens: check-in, drafts, players' reports ---------------------------
+
+
+def check_in_round(value: object, event: EventRow, published: int) -> int:
+    """The round a check-in is for: a round not yet published (the first by default: the
+    next to pair, or the draft the director may pair again), within the plan, in an event
+    that checks its players in (``no-check-in`` otherwise)."""
+    if not event.check_in:
+        raise EventError(
+            "no-check-in",
+            "the event pairs every player entered: it was not created with check-in",
+        )
+    number = _round_field(value, published + 1)
+    if number <= published:
+        raise EventError(
+            "round-already-paired",
+            f"round {number} is published; a check-in is for round {published + 1} on",
+            field="round",
+        )
+    if event.rounds is not None and number > event.rounds:
+        raise EventError("bad-field", f"the event plans {event.rounds} rounds", field="round")
+    return number
+
+
+def present_in(entered: int, withdrawn_from: int | None, round_number: int, number: int) -> None:
+    """A player checks in for a round they may be paired in: entered by then, and not
+    withdrawn from it."""
+    if entered > round_number:
+        raise EventError(
+            "bad-field",
+            f"player {number} enters in round {entered}: no check-in for round {round_number}",
+            field="round",
+        )
+    if withdrawn_from is not None and withdrawn_from <= round_number:
+        raise EventError(
+            "already-withdrawn", f"the player is withdrawn from round {withdrawn_from}"
+        )
+
+
+def for_player(role: str, token_player: int | None, player: int, number: int) -> None:
+    """A change about one player is the director's, or that player's own token's
+    (``not-your-player`` for a player's token made for another; ``not-allowed`` for an
+    upload token)."""
+    if role == DIRECTOR:
+        return
+    if role != PLAYER:
+        raise EventError(
+            "not-allowed", "an upload token can only upload records; this needs a player's token"
+        )
+    if token_player != player:
+        raise EventError(
+            "not-your-player", f"this token is another player's: it cannot act for player {number}"
+        )
+
+
+def reporter(role: str, token_player: int | None, seats: tuple[int, int] | None) -> int:
+    """Who reports a board's result: a player's token made for one of its two players
+    (``seats``: their ids); the director gives a board its result instead."""
+    if role == DIRECTOR:
+        raise EventError(
+            "not-allowed",
+            "a board's result is reported by its players; the director gives it "
+            "(PUT .../rounds/R/boards/B/result)",
+        )
+    if role != PLAYER or token_player is None:
+        raise EventError("not-allowed", "only a player's token reports a board's result")
+    if seats is None or token_player not in seats:
+        raise EventError("not-your-board", "this token's player does not play on this board")
+    return token_player
+
+
+def draft_field(fields: Mapping[str, object]) -> bool:
+    """Whether a pairing asked for is a draft (``{"draft": true}``); nothing else is asked."""
+    unknown = sorted(set(fields) - {"draft"})
+    if unknown:
+        raise EventError("bad-field", f"unknown field {unknown[0]!r}", field=unknown[0])
+    return flag(fields.get("draft", False), "draft")
+
+
+def free_to_report(found: Any, round_number: int, board: int) -> None:
+    """A board takes players' reports until it has a result (``found``: its outcome): the
+    director's, a record's, or the one both players reported."""
+    if found is not None:
+        whose = {"director": "the director's", "players": "both players'"}.get(
+            found.source, "its record's"
+        )
+        raise EventError(
+            "board-has-a-result",
+            f"round {round_number} board {board} has {whose} result {found.result}: the "
+            "director may change it",
+        )
+
+
+def publishable(draft: bool | None, round_number: int) -> None:
+    """A round is published once, after it was paired as a draft."""
+    if draft is None:
+        raise EventError("no-such-round", f"round {round_number} is not paired")
+    if not draft:
+        raise EventError("not-a-draft", f"round {round_number} is published already")
+
+
+def not_a_draft(draft: bool, round_number: int) -> None:
+    """A draft's boards take no result, record or report until it is published."""
+    if draft:
+        raise EventError(
+            "round-is-draft",
+            f"round {round_number} is a draft: publish it (POST .../rounds/{round_number}/"
+            "publish) before its boards are given results",
+        )
 
 
 @dataclass(frozen=True, slots=True)

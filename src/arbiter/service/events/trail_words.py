@@ -121,7 +121,9 @@ def _plain(action: str, details: Mapping[str, Any], named: str) -> str:
     if action == "finalised":
         return "finalised the event: its results are final"
     if action == "token-issued":
-        role = "an upload" if details.get("role") == "upload" else "a director's"
+        role = {"upload": "an upload", "player": "a player's"}.get(
+            str(details.get("role")), "a director's"
+        )
         return f"issued {role} token (token {details.get('number')}) for {details.get('label')}"
     if action == "token-revoked":
         return f"revoked token {details.get('token')}"

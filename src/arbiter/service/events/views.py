@@ -70,6 +70,7 @@ class EventSummary:
     pairing: str = "none"
     bye_points: float = 1.0
     half_byes: bool = True
+    check_in: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -89,6 +90,7 @@ class EventSummary:
             "pairing": self.pairing,
             "bye_points": int(self.bye_points) if self.bye_points.is_integer() else self.bye_points,
             "half_byes": self.half_byes,
+            "check_in": self.check_in,
         }
 
 

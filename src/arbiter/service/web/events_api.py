@@ -100,6 +100,13 @@ STATUS: dict[Code, int] = {
     "no-planned-rounds": 409,
     "event-changed": 409,
     "engine-limit": 422,
+    "not-your-board": 403,
+    "not-your-player": 403,
+    "no-check-in": 409,
+    "not-checked-in": 404,
+    "round-is-draft": 409,
+    "not-a-draft": 409,
+    "draft-pending": 409,
 }
 """The HTTP status of each refusal of the events layer (``spec/events.md`` §8): the one place
 where a domain error becomes HTTP."""
@@ -755,11 +762,28 @@ def bye(event_id: str, number: int) -> Response:
     return jsonify(call(request_bye, event_id, bearer(), number, body()).to_dict())
 
 
+def _for_the_director(event_id: str) -> bool:
+    """Whether the request carries the event's director token (then a draft is shown, and
+    the answer is the director's alone: not kept for others)."""
+    from arbiter.service.events.operations import directs
+
+    return call(directs, event_id, bearer())
+
+
+def _private(response: Response) -> Response:
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
 @bp.get("/<event_id>/rounds")
 def rounds(event_id: str) -> Response:
-    """Every round paired, with its boards and byes."""
+    """Every round published, with its boards and byes (with the director's token, the
+    round paired as a draft too)."""
     from arbiter.service.events.rounds import rounds_view
 
+    if _for_the_director(event_id):
+        made = call(rounds_view, event_id, drafts=True)
+        return _private(jsonify(rounds=[one.to_dict() for one in made]))
     return _fresh(
         event_id, lambda: jsonify(rounds=[one.to_dict() for one in call(rounds_view, event_id)])
     )
@@ -767,18 +791,56 @@ def rounds(event_id: str) -> Response:
 
 @bp.post("/<event_id>/rounds")
 def pair_next(event_id: str) -> tuple[Response, int]:
-    """Pair the next round by the event's system and publish it."""
+    """Pair the next round by the event's system and publish it (``{"draft": true}``: for
+    the director only, until ``POST .../rounds/N/publish``)."""
     from arbiter.service.events.rounds import pair_round
 
-    return jsonify(call(pair_round, event_id, bearer()).to_dict()), 201
+    return jsonify(call(pair_round, event_id, bearer(), body()).to_dict()), 201
+
+
+@bp.post("/<event_id>/rounds/<int:number>/publish")
+def publish(event_id: str, number: int) -> Response:
+    """Publish a round paired as a draft: everyone sees it from now on."""
+    from arbiter.service.events.rounds import publish_round
+
+    return jsonify(call(publish_round, event_id, bearer(), number, body()).to_dict())
 
 
 @bp.get("/<event_id>/rounds/<int:number>")
 def one_round(event_id: str, number: int) -> Response:
-    """A round: its boards with their results as they arrive, the boards that wait, byes."""
+    """A round: its boards with their results as they arrive, the boards that wait, byes (a
+    draft only with the director's token: 404 otherwise)."""
     from arbiter.service.events.rounds import round_view
 
+    if _for_the_director(event_id):
+        return _private(jsonify(call(round_view, event_id, number, drafts=True).to_dict()))
     return _fresh(event_id, lambda: jsonify(call(round_view, event_id, number).to_dict()))
+
+
+@bp.post("/<event_id>/rounds/<int:number>/boards/<int:board>/report")
+def report(event_id: str, number: int, board: int) -> Response:
+    """A player reports their board's result with their own token (``{"result"}``)."""
+    from arbiter.service.events.rounds import report_result
+
+    return jsonify(call(report_result, event_id, bearer(), number, board, body()).to_dict())
+
+
+@bp.post("/<event_id>/players/<int:number>/check-in")
+def check_in(event_id: str, number: int) -> Response:
+    """Check a player in for the next round (``{"round"?}``), by the director or the
+    player's own token."""
+    from arbiter.service.events.rounds import check_in as checking_in
+
+    return jsonify(call(checking_in, event_id, bearer(), number, body()).to_dict())
+
+
+@bp.delete("/<event_id>/players/<int:number>/check-in")
+def cancel_check_in(event_id: str, number: int) -> Response:
+    """Take back a player's check-in before the round is published (``{"round"?,
+    "reason"?}``)."""
+    from arbiter.service.events.rounds import cancel_check_in as cancelling
+
+    return jsonify(call(cancelling, event_id, bearer(), number, _fields_with_reason()).to_dict())
 
 
 @bp.put("/<event_id>/rounds/<int:number>")

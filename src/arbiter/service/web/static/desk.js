@@ -431,9 +431,11 @@
     out.replaceChildren();
     if (!answer.ok) { say("issued", refused(answer), true); return null; }
     out.className = "notice";
-    if (role === "upload") {
+    if (role === "upload" || role === "player") {
       out.appendChild(linkBox("Token " + answer.data.number + " for " + answer.data.label
-        + ": give them this link now; it is shown this once. It opens their upload page.",
+        + ": give them this link now; it is shown this once. It opens their page: "
+        + (role === "player" ? "check in, report their game's result, upload its record."
+                             : "upload records."),
         uploadLink(event, answer.data.token, player)));
     } else {
       out.append(element("p", "Token " + answer.data.number + " for " + answer.data.label
@@ -456,7 +458,7 @@
 
   // The players' table (rounds.js) asks for a player's link here.
   document.addEventListener("arbiter:player-link", (e) => {
-    busy(e.detail.button, () => issue(e.detail.name.slice(0, 100), "upload", e.detail.number))
+    busy(e.detail.button, () => issue(e.detail.name.slice(0, 100), "player", e.detail.number))
       .then(() => $("issued").scrollIntoView({ block: "nearest" }));
   });
 

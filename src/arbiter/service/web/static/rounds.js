@@ -6,6 +6,7 @@
 (() => {
   const { $, element, say, refused, busy } = arbiterDom;
   const event = document.currentScript.dataset.event;
+  const checking = document.currentScript.dataset.checkIn === "yes";
   const api = "/api/v1/events/" + event;
   const open = Boolean($("player-add"));  // a finalised event's desk has no write control
 
@@ -35,16 +36,18 @@
       row.appendChild(labelled(player.rating == null ? "" : player.rating, "Rating", "num"));
       row.appendChild(labelled(player.points, "Points", "num"));
       const state = player.withdrawn_from ? "withdrawn from round " + player.withdrawn_from
-        : player.entered > 1 ? "late entry, from round " + player.entered : "playing";
+        : player.entered > 1 ? "late entry, from round " + player.entered
+        : player.checked_in === true ? "checked in"
+        : player.checked_in === false ? "not checked in" : "playing";
       const byes = (player.byes || []).map((bye) => (bye.kind === "half" ? "half-point" : "zero-point")
                                                   + " bye in round " + bye.round);
       row.appendChild(labelled([state, ...byes].join("; "), "State"));
-      const cell = labelled(null, "Upload link");
+      const cell = labelled(null, "Player's link");
       if (open) {
         // desk.js issues the player's upload token and shows the link that carries it.
         const button = element("button", "Link…");
         button.type = "button";
-        button.setAttribute("aria-label", "An upload link for " + player.name);
+        button.setAttribute("aria-label", "A link for " + player.name + "'s own page");
         button.addEventListener("click", () => document.dispatchEvent(new CustomEvent(
           "arbiter:player-link",
           { detail: { name: player.name, number: player.number, button } })));
@@ -66,6 +69,18 @@
       button.addEventListener("click", () => fill(player, kind, round));
       cell.append(button, " ");
     };
+    if (checking && !player.withdrawn_from) {
+      const button = element("button", player.checked_in ? "Undo check-in" : "Check in");
+      button.type = "button";
+      button.setAttribute("aria-label", button.textContent + " (" + player.name + ")");
+      button.addEventListener("click", () => busy(button, async () => {
+        const answer = await call(player.checked_in ? "DELETE" : "POST",
+                                  api + "/players/" + player.number + "/check-in", {});
+        say("players-note", answer.ok ? player.name + ": done." : refused(answer), !answer.ok);
+        loadPlayers();
+      }));
+      cell.append(button, " ");
+    }
     offer("Correct…", "correct");
     if (!player.paired) offer("Remove…", "remove");
     for (const bye of player.byes || []) offer("Cancel round " + bye.round + " bye…", "cancel-bye", bye.round);
@@ -89,7 +104,15 @@
 
   async function loadPlayers() {
     const answer = await call("GET", api + "/players");
-    if (answer.ok) showPlayers(answer.data.players);
+    if (!answer.ok) return;
+    showPlayers(answer.data.players);
+    if ($("missing")) {  // who is missing, before the director pairs
+      const away = answer.data.players.filter((p) => p.checked_in === false && !p.withdrawn_from);
+      $("missing").textContent = away.length
+        ? "Not checked in for the next round (" + away.length + "): "
+          + away.map((p) => p.number + " " + p.name).join(", ") + ". They are not paired."
+        : "Every player is checked in for the next round.";
+    }
   }
 
   if ($("player-fix")) $("player-fix").addEventListener("submit", (e) => {
@@ -180,7 +203,11 @@
     "waits-for-a-record": "waits for its record",
     "waits-for-confirmation": "its record waits for confirmation",
     "waits-for-a-result": "its record gives no result yet",
+    "reported": "one player reported; waits for the other",
+    "disputed": "disputed: the players reported different results; give the result",
   };
+  const BYES = { "not-checked-in": "not checked in", "not-entered": "not yet entered",
+                 "pairing": "pairing bye", "requested": "bye asked for" };
 
   // A board's result in words: who won, and how it is written (first seat's side first).
   function resultWords(board) {
@@ -195,7 +222,12 @@
     const out = $("round-shown");
     out.replaceChildren();
     if (!round) return;
-    out.appendChild(element("h3", "Round " + round.round + (round.manual ? " (paired by hand)" : "")));
+    out.appendChild(element("h3", "Round " + round.round + (round.manual ? " (paired by hand)" : "")
+                                  + (round.draft ? ": a draft, shown to you only" : "")));
+    if ($("publish")) {
+      $("publish").hidden = !round.draft;
+      $("publish").dataset.round = round.round;
+    }
     const box = element("div", null, "scroll");
     box.tabIndex = 0;
     box.setAttribute("role", "region");
@@ -211,9 +243,12 @@
     const body = table.createTBody();
     for (const board of round.boards) {
       const row = body.insertRow();
+      const reported = board.state === "disputed"
+        ? " (" + board.first + ": " + board.reports.first + "; " + board.second + ": "
+          + board.reports.second + ")" : "";
       const texts = [board.board, board.first_number + " " + board.first,
                      board.second_number + " " + board.second, resultWords(board),
-                     STATES[board.state] || board.state];
+                     (STATES[board.state] || board.state) + reported];
       const classes = ["num", "player", "player", "", ""];
       texts.forEach((text, i) => row.appendChild(labelled(text, titles[i], classes[i])));
     }
@@ -221,7 +256,7 @@
     out.appendChild(box);
     if (round.byes.length) {
       out.appendChild(element("p", "Byes: " + round.byes.map(
-        (bye) => bye.player + " (" + bye.kind + ", " + bye.points + ")").join(", ")));
+        (bye) => bye.player + " (" + (BYES[bye.kind] || bye.kind) + ", " + bye.points + ")").join(", ")));
     }
     if ($("board-round")) $("board-round").value = round.round;
   }
@@ -238,11 +273,23 @@
   }
 
   if ($("pair-next")) $("pair-next").addEventListener("click", () => busy($("pair-next"), async () => {
-    const answer = await call("POST", api + "/rounds");
+    const draft = Boolean($("pair-draft") && $("pair-draft").checked);
+    const answer = await call("POST", api + "/rounds", draft ? { draft } : {});
     if (!answer.ok) { say("rounds-note", refused(answer), true); return; }
-    say("rounds-note", "Round " + answer.data.round + " is paired and published.");
+    say("rounds-note", "Round " + answer.data.round + (draft
+      ? " is paired as a draft: check it, pair it again or by hand, then publish it."
+      : " is paired and published."));
     showRound(answer.data);
     loadPlayers();
+    document.dispatchEvent(new CustomEvent("arbiter:rounds-changed"));
+  }));
+
+  if ($("publish")) $("publish").addEventListener("click", () => busy($("publish"), async () => {
+    const round = $("publish").dataset.round;
+    const answer = await call("POST", api + "/rounds/" + round + "/publish", {});
+    say("rounds-note", answer.ok ? "Round " + round + " is published: everyone sees it now."
+                                 : refused(answer), !answer.ok);
+    if (answer.ok) showRound(answer.data);
     document.dispatchEvent(new CustomEvent("arbiter:rounds-changed"));
   }));
 

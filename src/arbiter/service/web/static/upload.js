@@ -1,7 +1,8 @@
 // A player's upload page (spec/events.md §10). The desk gives each player a link with an
 // upload token after the "#" (the part of an address a browser never sends to a server):
-// the token is moved to this tab's sessionStorage and taken out of the address at once, and
-// the page uploads records with it, and does nothing else.
+// the token is moved to this tab's sessionStorage and taken out of the address at once. With
+// a player's token (`?player=N`) the page is the player's own round on a phone: check in,
+// report the board's result, upload the game's record; it does nothing else.
 "use strict";
 (() => {
   const { $, element, busy } = arbiterDom;
@@ -29,6 +30,90 @@
   }
   say("Ready: you may upload your game's record.");
   $("send").hidden = false;
+  if ($("here")) here();
+
+  // --- a player's own round: check in, report the board's result (spec/pairings.md §9) ----
+
+  const api = "/api/v1/events/" + event;
+  const send = (method, path, body) => arbiterDom.request(method, api + path, body, token);
+
+  function tell(id, text, bad) {
+    $(id).textContent = text;
+    $(id).className = bad ? "warning" : "";
+  }
+
+  // What the page shows of the player's round, read again after each change.
+  async function here() {
+    const number = Number($("here").dataset.player);
+    const [players, rounds] = await Promise.all([send("GET", "/players"), send("GET", "/rounds")]);
+    if (!players.ok || !rounds.ok) { tell("here-state", "Cannot read the event now.", true); return; }
+    const me = players.data.players.find((p) => p.number === number);
+    if (!me) { tell("here-state", "This link's player is not in the event.", true); return; }
+    $("here").hidden = false;
+    const last = rounds.data.rounds[rounds.data.rounds.length - 1];
+    const board = last && last.boards.find((b) => b.first_number === number || b.second_number === number);
+    const checking = $("here").dataset.checkIn === "yes";
+    const coming = last ? last.round + 1 : 1;
+    if (checking) {
+      const open = !board || board.result !== null;  // the round played: check in for the next
+      $("check-in").hidden = !open || me.checked_in;
+      $("check-out").hidden = !open || !me.checked_in;
+      tell("here-state", me.checked_in ? "You are checked in for round " + coming + "."
+        : open ? "Check in for round " + coming + " when you are at the venue."
+        : "Round " + last.round + " is under way.");
+    } else {
+      tell("here-state", last ? "Round " + last.round + " is paired." : "No round is paired yet.");
+    }
+    showBoard(last, board, number);
+  }
+
+  function showBoard(last, board, number) {
+    $("report").hidden = !board;
+    if (!board) return;
+    const first = board.first_number === number;
+    const other = first ? board.second : board.first;
+    $("report-board").textContent = "Round " + last.round + ", board " + board.board + ": you play "
+      + (first ? "first" : "second") + " against " + other + ".";
+    $("report").dataset.round = last.round;
+    $("report").dataset.board = board.board;
+    $("report").dataset.first = first ? "yes" : "no";
+    const mine = board.reports[first ? "first" : "second"];
+    const words = { "result": "The result counts: " + board.result + ".",
+                    "director": "The director gave the result: " + board.result + ".",
+                    "disputed": "You and your opponent reported different results: the director decides.",
+                    "reported": mine ? "You reported " + mine + "; waiting for your opponent."
+                                     : "Your opponent reported " + (board.reports.first || board.reports.second)
+                                       + "; report yours.",
+                    "waits-for-a-record": "Report the result when your game ends." };
+    tell("report-state", words[board.state] || "Waiting for the result.");
+    const done = board.result !== null;
+    for (const id of ["report-won", "report-lost", "report-forfeit"]) $(id).disabled = done;
+  }
+
+  async function checkIn(method) {
+    const answer = await send(method, "/players/" + $("here").dataset.player + "/check-in", {});
+    if (!answer.ok) tell("here-state", "Refused: " + answer.data.error.message, true);
+    else await here();
+  }
+
+  async function report(won, forfeit) {
+    const first = $("report").dataset.first === "yes";
+    const result = forfeit ? (first ? "+-" : "-+") : (won === first ? "1-0" : "0-1");
+    const answer = await send("POST", "/rounds/" + $("report").dataset.round + "/boards/"
+                              + $("report").dataset.board + "/report", { result });
+    if (!answer.ok) { tell("report-state", "Refused: " + answer.data.error.message, true); return; }
+    await here();
+  }
+
+  if ($("here")) {
+    $("check-in").addEventListener("click", () => busy($("check-in"), () => checkIn("POST")));
+    $("check-out").addEventListener("click", () => busy($("check-out"), () => checkIn("DELETE")));
+    $("report-won").addEventListener("click", () => busy($("report-won"), () => report(true, false)));
+    $("report-lost").addEventListener("click", () => busy($("report-lost"), () => report(false, false)));
+    $("report-forfeit").addEventListener("click",
+                                         () => busy($("report-forfeit"), () => report(true, true)));
+    document.addEventListener("arbiter:event-changed", () => here());
+  }
 
   $("upload").addEventListener("click", () => busy($("upload"), upload));
 
