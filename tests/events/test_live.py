@@ -6,13 +6,18 @@ until the director decides. The trail replays it all (verification)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
+from arbiter.service.web import create_app
 from tests.events.conftest import bearer, body
+from tests.events.test_archive import db
 from tests.events.test_paired import game_text, upload
+from tests.events.test_trail import _sql
 
 NAMES = [("Ana", 2100), ("Bo", 2000), ("Cy", 1900), ("Di", 1800), ("Ed", 1700), ("Flo", 1600)]
 
@@ -206,3 +211,32 @@ def test_players_report_their_boards_and_the_director_decides_a_dispute(
     for number in range(1, 7):
         call(client, "POST", f"{base}/players/{number}/check-in", tokens[number])
     assert call(client, "POST", f"{base}/rounds", director).status_code == 201
+
+
+def test_check_ins_and_reports_are_verified_and_carried_by_an_archive(
+    app: Flask, client: FlaskClient, live: tuple[str, str], tmp_path: Path
+) -> None:
+    event, director = live
+    base = f"/api/v1/events/{event}"
+    tokens = {n: player_token(client, event, director, n) for n in range(1, 7)}
+    for number in range(1, 6):
+        call(client, "POST", f"{base}/players/{number}/check-in", tokens[number])
+    boards = body(call(client, "POST", f"{base}/rounds", director, {"draft": True}))["boards"]
+    call(client, "POST", f"{base}/rounds/1/publish", director)
+    first = boards[0]
+    call(client, "POST", f"{base}/rounds/1/boards/1/report", tokens[first["first_number"]],
+         {"result": "1-0"})  # fmt: skip
+    archive = tmp_path / "live.zip"
+    code, _, said = db("export", "--database", app.config["DATABASE"], event, "-o", str(archive))
+    assert code == 0, said
+    target = f"sqlite:///{tmp_path / 'copy.sqlite3'}"
+    code, _, said = db("import", "--database", target, str(archive))
+    assert code == 0, said
+    copy = create_app({"DATABASE": target}).test_client()
+    for path in ("/players", "/rounds/1", "/log", "/verify"):
+        assert copy.get(base + path).data == client.get(base + path).data, path
+    _sql(app, "UPDATE reports SET result = '0-1'")
+    _sql(app, "DELETE FROM checkins WHERE player = 1")
+    problems = body(client.get(f"{base}/verify"))["problems"]
+    assert any(p.startswith("report of round, board, by player 1, 1,") for p in problems), problems
+    assert any(p.startswith("check-in for round, by player 1, ") for p in problems), problems

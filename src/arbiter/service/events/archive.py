@@ -58,6 +58,8 @@ def export_event(store: Store, event_id: str) -> bytes:
             "pairings": [columns(row) for row in storage.pairing_rows(tx, event_id)],
             "requests": [columns(row) for row in storage.request_rows(tx, event_id)],
             "results": [columns(row) for row in storage.result_rows(tx, event_id)],
+            "checkins": [columns(row) for row in storage.checkin_rows(tx, event_id)],
+            "reports": [columns(row) for row in storage.report_rows(tx, event_id)],
         }
         description |= {name: rows for name, rows in paired.items() if rows}
         out = io.BytesIO()

@@ -221,6 +221,10 @@ def _paired_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
     problems += _facts_compare("bye asked in round, by player", asked, expected.requests)
     given = {(r.round, r.board): r.result for r in storage.result_rows(tx, event_id)}
     problems += _facts_compare("result of round, board", given, expected.results)
+    present = {(r.round, r.player): r.at for r in storage.checkin_rows(tx, event_id)}
+    problems += _facts_compare("check-in for round, by player", present, expected.checkins)
+    told = {(r.round, r.board, r.player): r.result for r in storage.report_rows(tx, event_id)}
+    problems += _facts_compare("report of round, board, by player", told, expected.reports)
     return problems
 
 
