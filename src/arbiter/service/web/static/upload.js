@@ -30,7 +30,6 @@
   }
   say("Ready: you may upload your game's record.");
   $("send").hidden = false;
-  if ($("here")) here();
 
   // --- a player's own round: check in, report the board's result (spec/pairings.md §9) ----
 
@@ -113,6 +112,7 @@
     $("report-forfeit").addEventListener("click",
                                          () => busy($("report-forfeit"), () => report(true, true)));
     document.addEventListener("arbiter:event-changed", () => here());
+    here();
   }
 
   $("upload").addEventListener("click", () => busy($("upload"), upload));
