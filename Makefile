@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo serve test bench bench-phases bench-hints bench-http bench-venv bench-events bench-bounded bench-pairings fuzz hostile-load clean venv system
+.PHONY: demo serve test bench bench-phases bench-hints bench-http bench-venv bench-events bench-bounded bench-stream bench-pairings fuzz hostile-load clean venv system
 
 venv: $(STAMP)
 
@@ -116,6 +116,12 @@ bench-events: bench-venv
 # uploads (README, "Events"): the additions' times, the pairing's, the other's latencies.
 bench-bounded: bench-venv
 	$(BENCH_VENV)/bin/python bench/bounded_work.py
+
+# 200 streams of one event open on one `arbiter serve` (its defaults) while the event changes
+# 30 times (README, "Events"): from each change's answer to each stream's receipt of it, p50,
+# p95 and the longest, on SQLite and on PostgreSQL.
+bench-stream: bench-venv
+	$(BENCH_VENV)/bin/python bench/stream_latency.py
 
 # `arbiter pair FILE.trf` as a whole process on events of 200 and 1,000 players (README,
 # "Pairings"); the target for 200 players is under 2 s.

@@ -31,6 +31,7 @@ def test_the_wheel_adds_no_top_level_name_but_arbiter(wheel: Path) -> None:
         "viewer.css",
         "site.css",
         "event.js",
+        "live.js",
         "desk.js",
         "times.js",
         "game.js",

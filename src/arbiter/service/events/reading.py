@@ -10,7 +10,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +47,7 @@ __all__ = [
     "event_row",
     "event_standings",
     "event_summary",
+    "event_versions",
     "list_events",
     "list_records",
     "list_uploads",
@@ -170,6 +171,18 @@ def version(store: Store, event_id: str) -> int:
     if found is None:
         raise rules.no_such_event(event_id)
     return found
+
+
+def event_versions(store: Store, event_ids: Iterable[str]) -> dict[str, int]:
+    """The versions of those of ``event_ids`` that exist (an id that could name no event is
+    left out, never looked up), in one statement however many: what the pages' streams
+    (``spec/events.md`` §10) follow. Raises ``ValueError`` for more ids than
+    :data:`~.storage.MAX_VERSIONS`."""
+    asked = sorted({one for one in event_ids if rules.names_an_event(one)})
+    if not asked:
+        return {}
+    with storage.glancing(store) as tx:
+        return storage.event_versions(tx, asked)
 
 
 def record_view(

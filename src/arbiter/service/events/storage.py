@@ -97,6 +97,7 @@ __all__ = [
     "event_exists",
     "event_row",
     "event_version",
+    "event_versions",
     "find_token",
     "glancing",
     "holdings",
@@ -310,6 +311,27 @@ def event_version(tx: Tx, event_id: str) -> int | None:
 
 
 _VERSION = select(events.c.version).where(events.c.id == bindparam("event_id"))
+
+MAX_VERSIONS = 5000
+"""Events whose versions one statement reads at most: a statement's bound parameters are
+limited (SQLite's 32,766, PostgreSQL's 65,535), and this keeps well inside both."""
+
+
+def event_versions(tx: Tx, event_ids: Sequence[str]) -> dict[str, int]:
+    """The versions of those of ``event_ids`` that exist, by id, in one statement (the pages'
+    streams follow every event listened to with it). Raises ``ValueError`` for more than
+    :data:`MAX_VERSIONS` ids."""
+    if len(event_ids) > MAX_VERSIONS:
+        raise ValueError(f"{len(event_ids)} events asked at once; at most {MAX_VERSIONS}")
+    if not event_ids:
+        return {}
+    found = tx.connection.execute(_VERSIONS, {"event_ids": list(event_ids)})
+    return {row.id: int(row.version) for row in found}
+
+
+_VERSIONS = select(events.c.id, events.c.version).where(
+    events.c.id.in_(bindparam("event_ids", expanding=True))
+)
 
 
 def list_events(tx: Tx, *, newest_first: bool, limit: int | None = None) -> list[EventRow]:

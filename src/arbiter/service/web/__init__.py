@@ -29,7 +29,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     the package, does not pay for it."""
     from flask import Flask
 
-    from arbiter.service.web import api, event_pages, events_api, viewer
+    from arbiter.service.web import api, event_pages, events_api, streams, viewer
     from arbiter.service.web.errors import register_error_handlers
     from arbiter.service.web.inputs import RecordRequest
 
@@ -46,6 +46,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(events_api.bp)  # the storage layer loads on an event request only
     app.register_blueprint(event_pages.bp)
+    app.register_blueprint(streams.bp)  # an event's version pushed to its pages
     app.register_blueprint(viewer.assets)  # the page's scripts, style sheet and icon
     app.add_url_rule("/health", "health", api.health)
     app.add_url_rule("/", "index", api.index)

@@ -264,13 +264,20 @@ class JsonChannel(HTTPChannel):  # type: ignore[misc]
     refused_early = False  # a request was refused before its body: what follows is dropped
     asked: object = None  # the request whose admission was asked
     admitted: object = None  # the request the admission let through
+    streaming = False  # an event's stream (:mod:`.stream_hub`): what the client sends is dropped
 
     def received(self, data: bytes) -> bool:
-        if self.refused_early:
+        if self.refused_early or self.streaming:
             return True
         done = bool(super().received(data))
         self._ask_admission()
         return done
+
+    def service(self) -> None:
+        streams = getattr(self.server, "streams", None)
+        if streams is not None and streams.takes(self):
+            return  # an event's stream, held by the server's hub: this thread is free again
+        super().service()
 
     def send_continue(self) -> None:
         if self.request is not None and self.request.error is not None:
@@ -392,6 +399,9 @@ def serve_until_stopped(server: Any, drain: float = DRAIN_SECONDS) -> None:
         loop = server.asyncore.loop
         while not stopping.is_set():
             loop(timeout=1.0, map=server._map, use_poll=True, count=1)
+        streams = getattr(server, "streams", None)
+        if streams is not None:  # a stream never ends by itself: close them all
+            streams.stop()
         _drain(server, drain)
     finally:
         server.close()

@@ -51,11 +51,13 @@ def run(options: ServerOptions, say: Callable[[str], None]) -> None:
 
     def serve() -> None:  # in each worker: the admission's threads are the worker's own
         from arbiter.service.web.events_api import UploadAdmission
+        from arbiter.service.web.stream_hub import StreamHub
 
         server = create_server(served, sockets=[sock], **waitress_options)
         server.channel_class = JsonChannel
         server.access_log = log
         server.admission = UploadAdmission(app)
+        server.streams = StreamHub(app, server)  # the pages' streams, held by one thread
         serve_until_stopped(server)
 
     bound = sock.getsockname()[1]

@@ -54,6 +54,7 @@ ASSETS: Mapping[str, str] = {
     "index.css": "text/css; charset=utf-8",
     "site.css": "text/css; charset=utf-8",
     "event.js": "text/javascript; charset=utf-8",
+    "live.js": "text/javascript; charset=utf-8",
     "desk.js": "text/javascript; charset=utf-8",
     "rounds.js": "text/javascript; charset=utf-8",
     "times.js": "text/javascript; charset=utf-8",

@@ -283,6 +283,10 @@
 
   $("records-filter").addEventListener("change", filter);
   document.addEventListener("arbiter:rounds-changed", reloadRecords);
+  // A change of the event, from this desk or anywhere else (pushed: live.js).
+  if (script.dataset.paired !== "yes") {
+    document.addEventListener("arbiter:event-changed", reloadRecords);
+  }
   $("records-search").addEventListener("input", filter);
 
   function wordsOf(number) {

@@ -1,12 +1,12 @@
-// The public page of an event and its round pages (spec/events.md §10): each game opens in
-// the record viewer, fetching that record alone, and the page follows new results. Every
-// 20 seconds (while the page is shown) it asks the event's version with If-None-Match; when
-// it changed, it fetches the page again and puts its new content in place, without a reload.
+// The public page of an event, its round pages and its players' pages (spec/events.md §10):
+// each game opens in the record viewer, fetching that record alone, and the page follows
+// new results. When the event's version changes (pushed on its stream, or asked every 20
+// seconds where there is no stream: live.js), it fetches the page again and puts its new
+// content in place, without a reload.
 "use strict";
 (() => {
   const script = document.currentScript;
   const event = script.dataset.event;
-  let tag = '"' + event + "-" + script.dataset.version + '"';
   const { $ } = arbiterDom;
 
   async function view(button) {
@@ -33,16 +33,8 @@
     if (button) view(button);
   });
 
-  async function poll() {
-    if (document.hidden || !$("live")) return;
-    let response;
-    try {
-      response = await fetch("/api/v1/events/" + event, { headers: { "If-None-Match": tag } });
-    } catch (err) {
-      return; // offline for a moment: the next poll tries again
-    }
-    if (response.status !== 200) return;
-    tag = response.headers.get("ETag") || tag;
+  async function refresh() {
+    if (!$("live")) return;
     const page = await fetch(location.href);
     if (!page.ok) return;
     const fresh = new DOMParser().parseFromString(await page.text(), "text/html");
@@ -55,5 +47,5 @@
       + arbiterTimes.text(new Date().toISOString()) + ".";
   }
 
-  setInterval(poll, 20000);
+  arbiterLive.follow(event, script.dataset.version, refresh);
 })();

@@ -358,6 +358,8 @@
 
   // desk.js says when records came or changed: the boards they stand on may have results.
   document.addEventListener("arbiter:records-changed", () => { loadPlayers(); loadRounds(true); });
+  // Any change of the event (pushed: live.js); loadRounds has the desk's records shown again.
+  document.addEventListener("arbiter:event-changed", () => { loadPlayers(); loadRounds(true); });
 
   loadPlayers();
   loadRounds();
