@@ -77,6 +77,9 @@ __all__ = [
     "TokenRevoked",
     "UploadFacts",
     "Uploaded",
+    "WebhookAdded",
+    "WebhookFacts",
+    "WebhookRemoved",
     "WithdrawalCancelled",
     "correction",
     "parse",
@@ -216,6 +219,17 @@ class PlayerFacts:
                    row.withdrawn_from, row.created_at)  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class WebhookFacts:
+    """What the trail says of a webhook: the URL changes are sent to, the kinds of change
+    it is sent (``spec/events.md`` §12), when it was added, and when it was removed."""
+
+    url: str
+    events: tuple[str, ...]
+    created_at: str
+    removed_at: str | None = None
+
+
 Board = tuple[int, int]
 """A board of a pairing: the pairing numbers of the first seat and the second."""
 ByeGiven = tuple[int, str, float]
@@ -267,6 +281,8 @@ class Effect:
     results: Mapping[tuple[int, int], str | None] = field(default_factory=dict)
     """Players by id, pairings by round, requested byes by (round, player id), the
     director's board results by (round, board); None takes one away (a player removed)."""
+    webhooks: Mapping[int, WebhookFacts] = field(default_factory=dict)
+    """Webhooks by number (a removed one keeps its facts, with the time it was removed)."""
     renumber: bool = False
     """The players are numbered in FIDE's order again once the effect is made (a player
     entered before round 1 is paired): :meth:`State.after` does it at once; a run of such
@@ -299,6 +315,7 @@ class State:
     pairings: Mapping[int, PairingFacts] = field(default_factory=dict)
     requests: Mapping[tuple[int, int], str] = field(default_factory=dict)
     results: Mapping[tuple[int, int], str] = field(default_factory=dict)
+    webhooks: Mapping[int, WebhookFacts] = field(default_factory=dict)
 
     def after(self, effect: Effect) -> State:
         """The state once ``effect`` is made (a new state; this one is left as it is)."""
@@ -311,6 +328,7 @@ class State:
             _kept(self.pairings, effect.pairings),
             _kept(self.requests, effect.requests),
             _kept(self.results, effect.results),
+            webhooks={**self.webhooks, **effect.webhooks},
         )
 
     @property
@@ -1290,6 +1308,50 @@ class RecordPlaced(Paired):
         return said + (f"; its {' and '.join(taken)}" if taken else "")
 
 
+@dataclass(frozen=True, slots=True)
+class WebhookAdded(Action):
+    """``webhook-added``: the director asks for the event's changes (of ``events``, the
+    kinds of change) to be sent to ``url``."""
+
+    NAME: ClassVar[str] = "webhook-added"
+
+    number: int
+    url: str
+    events: tuple[str, ...]
+
+    def details(self) -> dict[str, Any]:
+        return {"number": self.number, "url": self.url, "events": list(self.events)}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        events = details["events"]
+        if not isinstance(events, list) or not all(isinstance(one, str) for one in events):
+            raise ValueError(f"{events!r} is no list of kinds of change")
+        return cls(details["number"], str(details["url"]), tuple(events))
+
+    def effect(self, state: State, at: str) -> Effect:
+        return Effect(webhooks={self.number: WebhookFacts(self.url, self.events, at)})
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookRemoved(Action):
+    """``webhook-removed``: nothing more is sent to the webhook."""
+
+    NAME: ClassVar[str] = "webhook-removed"
+
+    webhook: int
+
+    def details(self) -> dict[str, Any]:
+        return {"webhook": self.webhook}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["webhook"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        return Effect(webhooks={self.webhook: replace(state.webhooks[self.webhook], removed_at=at)})
+
+
 ACTIONS: Mapping[str, type[Action]] = {
     kind.NAME: kind
     for kind in (
@@ -1317,6 +1379,8 @@ ACTIONS: Mapping[str, type[Action]] = {
         BoardResultSet,
         BoardResultCleared,
         RecordPlaced,
+        WebhookAdded,
+        WebhookRemoved,
     )
 }
 """Every action, by name: the table of the trail's vocabulary."""
@@ -1369,6 +1433,7 @@ class Replay:
         self.pairings = dict(start.pairings)
         self.requests = dict(start.requests)
         self.results = dict(start.results)
+        self.webhooks = dict(start.webhooks)
         self.unnumbered = False
 
     @property
@@ -1380,7 +1445,8 @@ class Replay:
 
     def _now(self) -> State:
         return State(self.event, self.tokens, self.uploads, self.records, self.players,
-                     self.pairings, self.requests, self.results)  # fmt: skip
+                     self.pairings, self.requests, self.results,
+                     webhooks=self.webhooks)  # fmt: skip
 
     def number(self) -> None:
         """Number the players in FIDE's order, if an effect asked it since the last time."""
@@ -1402,6 +1468,7 @@ class Replay:
         _apply(self.pairings, effect.pairings)
         _apply(self.requests, effect.requests)
         _apply(self.results, effect.results)
+        self.webhooks.update(effect.webhooks)
         self.unnumbered = self.unnumbered or effect.renumber
         return effect
 

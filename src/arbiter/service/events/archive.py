@@ -58,6 +58,8 @@ def export_event(store: Store, event_id: str) -> bytes:
             "pairings": [columns(row) for row in storage.pairing_rows(tx, event_id)],
             "requests": [columns(row) for row in storage.request_rows(tx, event_id)],
             "results": [columns(row) for row in storage.result_rows(tx, event_id)],
+            "webhooks": [columns(row) for row in storage.webhook_rows(tx, event_id)],
+            "deliveries": [columns(row) for row in storage.delivery_rows(tx, event_id, None)],
         }
         description |= {name: rows for name, rows in paired.items() if rows}
         out = io.BytesIO()

@@ -114,6 +114,9 @@ Code = Literal[
     "no-planned-rounds",
     "event-changed",
     "engine-limit",
+    "too-many-webhooks",
+    "webhook-address-refused",
+    "no-such-webhook",
 ]
 """Every reason the events layer refuses a request, as the error bodies and the command line
 name it. What each means for HTTP is the web face's to say (``web/events_api.py``)."""

@@ -29,7 +29,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     the package, does not pay for it."""
     from flask import Flask
 
-    from arbiter.service.web import api, event_pages, events_api, viewer
+    from arbiter.service.web import api, event_pages, events_api, viewer, webhooks_api
     from arbiter.service.web.errors import register_error_handlers
     from arbiter.service.web.inputs import RecordRequest
 
@@ -44,6 +44,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.register_blueprint(api.bp)
+    assert webhooks_api.bp is events_api.bp  # its routes are on it before it is registered
     app.register_blueprint(events_api.bp)  # the storage layer loads on an event request only
     app.register_blueprint(event_pages.bp)
     app.register_blueprint(viewer.assets)  # the page's scripts, style sheet and icon
