@@ -452,3 +452,16 @@ def test_the_app_starts_its_deliverer_and_it_stops(tmp_path: Path, receiver: Rec
         checked(body(client.get(f"/api/v1/events/{event}"))["key"], headers, data)
     finally:
         stop_deliverers()
+
+
+def test_the_desk_has_a_panel_for_webhooks_while_the_event_is_open(tmp_path: Path) -> None:
+    client = create_app(
+        {"TESTING": True, "DATABASE": f"sqlite:///{tmp_path / 'e.sqlite3'}"}
+    ).test_client()
+    event, token = create(client)
+    page = client.get(f"/events/{event}/desk").get_data(as_text=True)
+    assert 'id="webhooks-title"' in page and 'id="webhook-form"' in page
+    assert page.count('name="webhook-kind"') == 4
+    assert client.post(f"/api/v1/events/{event}/finalise", headers=bearer(token)).status_code == 200
+    page = client.get(f"/events/{event}/desk").get_data(as_text=True)
+    assert 'id="webhooks"' in page and 'id="webhook-form"' not in page
