@@ -212,6 +212,15 @@ def hooked(database: str) -> Flask:
     )  # fmt: skip
 
 
+@pytest.fixture
+def on_sqlite(tmp_path: Path) -> Flask:
+    """:func:`hooked` on SQLite alone, for what the database's kind does not change."""
+    return create_app(
+        {"TESTING": True, "DATABASE": f"sqlite:///{tmp_path / 'e.sqlite3'}",
+         "ALLOW_PRIVATE_WEBHOOKS": True, "WEBHOOK_DELIVERY": False}
+    )  # fmt: skip
+
+
 def deliverer(app: Flask) -> Deliverer:
     with app.app_context():
         key = server_key()
@@ -332,8 +341,8 @@ def test_a_delivery_refused_is_retried_then_delivered_or_failed(
     assert (failed["status"], failed["attempts"], failed["http_status"]) == ("failed", 7, 503)
 
 
-def test_a_removed_webhook_is_sent_nothing_more(hooked: Flask, receiver: Receiver) -> None:
-    client = hooked.test_client()
+def test_a_removed_webhook_is_sent_nothing_more(on_sqlite: Flask, receiver: Receiver) -> None:
+    client = on_sqlite.test_client()
     event, token = create(client)
     assert add(client, event, token, url=receiver.url).status_code == 201
     removed = client.delete(f"/api/v1/events/{event}/webhooks/1?reason=moved",
@@ -344,7 +353,7 @@ def test_a_removed_webhook_is_sent_nothing_more(hooked: Flask, receiver: Receive
     missing = client.delete(f"/api/v1/events/{event}/webhooks/2", headers=bearer(token))
     assert (missing.status_code, body(missing)["error"]["code"]) == (404, "no-such-webhook")
     upload(client, event, token)
-    deliver(hooked)
+    deliver(on_sqlite)
     assert receiver.received == []
     log = body(client.get(f"/api/v1/events/{event}/log"))["log"]
     assert [(e["action"], e["details"], e["reason"]) for e in log[-3:-1]] == [
@@ -356,14 +365,14 @@ def test_a_removed_webhook_is_sent_nothing_more(hooked: Flask, receiver: Receive
 
 
 def test_a_webhook_added_later_starts_after_its_own_entry(
-    hooked: Flask, receiver: Receiver
+    on_sqlite: Flask, receiver: Receiver
 ) -> None:
-    client = hooked.test_client()
+    client = on_sqlite.test_client()
     event, token = create(client)
     upload(client, event, token)
     assert add(client, event, token, url=receiver.url).status_code == 201
     assert client.post(f"/api/v1/events/{event}/finalise", headers=bearer(token)).status_code == 200
-    deliver(hooked)
+    deliver(on_sqlite)
     assert [said["entry"]["action"] for said in receiver.bodies()] == ["finalised"]
 
 
@@ -465,3 +474,42 @@ def test_the_desk_has_a_panel_for_webhooks_while_the_event_is_open(tmp_path: Pat
     assert client.post(f"/api/v1/events/{event}/finalise", headers=bearer(token)).status_code == 200
     page = client.get(f"/events/{event}/desk").get_data(as_text=True)
     assert 'id="webhooks"' in page and 'id="webhook-form"' not in page
+
+
+def test_each_attempt_checks_the_address_again_and_connects_to_it_never_redirected(
+    on_sqlite: Flask, receiver: Receiver
+) -> None:
+    from arbiter.service.events.webhooks import add_webhook
+
+    client = on_sqlite.test_client()
+    event, token = create(client)
+    port = receiver.url.split(":")[2].split("/")[0]
+    url = f"http://hooks.test:{port}/hook"  # a name only the resolvers below know
+    store = open_store(on_sqlite.config["DATABASE"])
+    fields = {"url": url, "events": ["finalised"]}
+    named = lambda host, port: ["93.184.216.34"]  # noqa: E731 - a public address, when added
+    public = add_webhook(store, event, token, fields, "http://arbiter.test/", resolver=named)
+    assert public.created
+    assert client.post(f"/api/v1/events/{event}/finalise", headers=bearer(token)).status_code == 200
+    with on_sqlite.app_context():
+        key = server_key()
+    to_loopback = lambda host, port: ["127.0.0.1"]  # noqa: E731 - what the name resolves to now
+
+    strict = Deliverer(lambda: store, key, resolver=to_loopback)
+    assert strict.tick()
+    assert receiver.received == []  # refused before any connection
+    listed = body(client.get(f"/api/v1/events/{event}/webhooks", headers=bearer(token)))
+    (refused,) = listed["webhooks"][0]["deliveries"]
+    assert refused["status"] == "retrying" and "127.0.0.1, which is loopback" in refused["error"]
+
+    with store.engine.begin() as conn:  # the wait before the next attempt, over at once
+        conn.exec_driver_sql("UPDATE deliveries SET next_at = '2000-01-01T00:00:00.000Z'")
+    receiver.answers = [302]
+    venue = Deliverer(lambda: store, key, allow_private=True, resolver=to_loopback)
+    assert venue.tick()
+    ((headers, _),) = receiver.received
+    assert headers["Host"] == f"hooks.test:{port}"  # the URL's host, at the address checked
+    listed = body(client.get(f"/api/v1/events/{event}/webhooks", headers=bearer(token)))
+    (redirected,) = listed["webhooks"][0]["deliveries"]
+    assert (redirected["status"], redirected["http_status"]) == ("retrying", 302)
+    assert "redirects are not followed" in redirected["error"]

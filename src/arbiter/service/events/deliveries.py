@@ -276,10 +276,16 @@ class Deliverer:
                            error="the entry is not in the trail as it was claimed")  # fmt: skip
         else:
             data = body_of(delivery.event_id, kind, entry, webhook.event_url)
-            got = post(
-                target(webhook.url), data, self._headers(delivery, data),
-                allow_private=self.allow_private, resolver=self.resolver, timeout=self.timeout,
-            )  # fmt: skip
+            try:
+                where = target(webhook.url)
+            except EventError as err:  # a URL no change could have kept (an archive's)
+                got = Attempt(None, err.message[:300])
+            else:
+                got = post(
+                    where, data, self._headers(delivery, data),
+                    allow_private=self.allow_private, resolver=self.resolver,
+                    timeout=self.timeout,
+                )  # fmt: skip
             done = self._outcome(delivery, attempts, got)
         with storage.writing(store) as tx:
             storage.finish_delivery(tx, done)
