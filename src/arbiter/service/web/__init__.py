@@ -23,7 +23,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     of it all the middleware of :mod:`arbiter.service.web.front`. ``test_config`` overrides the
     defaults; ``DATABASE`` is the events' database URL (default: the SQLite file of the data
     folder, ``spec/events.md``), ``EVENT_CREATION_KEY_SHA256`` the SHA-256 of the key that
-    creating an event needs (default: none is needed).
+    creating an event needs (default: none is needed), ``ALLOW_PRIVATE_WEBHOOKS`` whether
+    webhooks may reach private and loopback addresses (default: no), ``WEBHOOK_DELIVERY``
+    whether the app starts its process's deliverer of webhooks (default: yes; tests that
+    drive it themselves say no) and ``WEBHOOK_POLL_SECONDS`` how often it looks (1).
 
     Flask is imported here, not at module level, so that the command line, which imports
     the package, does not pay for it."""
