@@ -67,9 +67,10 @@ def test_the_trail_of_an_earlier_version_keeps_its_hashes() -> None:
     assert entries[-1].hash == "f3079e1143c3d9b286b1fac232b2fa388a5ec9a6fbc7051e647281a020767566"
     assert entries[7].hash == "c7f892241ed15b9fad135f066557a635162533543a4d5335475281ba745c9398"
     # one of each action of an event not paired, at least (the archive was made before
-    # events were paired)
+    # events were paired, and before webhooks)
+    later = {"webhook-added", "webhook-removed"}
     assert {entry.action for entry in entries} == {
-        name for name, kind in ACTIONS.items() if not issubclass(kind, Paired)
+        name for name, kind in ACTIONS.items() if not issubclass(kind, Paired) and name not in later
     }
 
 

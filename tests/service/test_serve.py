@@ -51,6 +51,12 @@ class FakeServer:
     """Records how ``serve`` built its server, and returns from ``run`` at once."""
 
     calls: list[dict[str, Any]] = []
+    delivering: list[Any] = []
+    """The apps whose deliverer of webhooks a worker started."""
+
+    @staticmethod
+    def deliverer(app: Any) -> None:
+        FakeServer.delivering.append(app)
 
     def __init__(self, app: Any, sockets: list[FakeSocket], **options: Any) -> None:
         from arbiter.service.web.access_log import Logged
@@ -74,14 +80,18 @@ def fake_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]
     import waitress  # type: ignore[import-untyped]
 
     import arbiter.service.web.front
+    import arbiter.service.web.webhooks_api
     import arbiter.service.web.workers
 
     FakeServer.calls = []
+    FakeServer.delivering = []
     monkeypatch.setattr(waitress, "create_server", FakeServer)
     monkeypatch.setattr(arbiter.service.web.workers, "listening_socket", FakeSocket)
     monkeypatch.setattr(
         arbiter.service.web.front, "serve_until_stopped", lambda server: server.run()
     )
+    # each worker's deliverer of webhooks would poll the database for the rest of the session
+    monkeypatch.setattr(arbiter.service.web.webhooks_api, "start_for", FakeServer.deliverer)
     for name in (
         "ARBITER_HOST",
         "ARBITER_PORT",
@@ -91,6 +101,7 @@ def fake_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]
         "ARBITER_CHANNEL_TIMEOUT",
         "ARBITER_WORKERS",
         "ARBITER_CREATION_KEY",
+        "ARBITER_ALLOW_PRIVATE_WEBHOOKS",
     ):
         monkeypatch.delenv(name, raising=False)
     yield FakeServer.calls
@@ -310,9 +321,24 @@ def test_serve_keeps_events_where_told_and_hashes_the_creation_key(
     assert config["DATABASE"] == url and (tmp_path / "x.sqlite3").is_file()
     assert config["EVENT_CREATION_KEY_SHA256"] == hashlib.sha256(b"s3cret").hexdigest()
     assert "s3cret" not in result.stderr and "s3cret" not in repr(dict(config))
-    assert f"events kept in {url} (schema created -> 0005)" in result.stderr
+    assert f"events kept in {url} (schema created -> 0006)" in result.stderr
     again = runner.invoke(main, ["serve"], env={"ARBITER_DATABASE": url})
     assert f"events kept in {url}\n" in again.stderr  # up to date: nothing to say
+
+
+def test_serve_starts_a_deliverer_and_may_let_webhooks_reach_private_addresses(
+    runner: CliRunner, fake_server: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    result = runner.invoke(main, ["serve", "--database", url])
+    assert result.exit_code == 0, result.output
+    assert fake_server[-1]["app"].config["ALLOW_PRIVATE_WEBHOOKS"] is False
+    assert FakeServer.delivering == [fake_server[-1]["app"]]
+    assert "private" not in result.stderr
+    env = {"ARBITER_ALLOW_PRIVATE_WEBHOOKS": "1"}
+    allowed = runner.invoke(main, ["serve", "--database", url], env=env)
+    assert fake_server[-1]["app"].config["ALLOW_PRIVATE_WEBHOOKS"] is True
+    assert "webhooks may reach private and loopback addresses" in allowed.stderr
 
 
 @pytest.mark.parametrize(

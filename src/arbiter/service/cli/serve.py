@@ -3,10 +3,10 @@
 Every option may also come from the environment (``ARBITER_HOST``, ``ARBITER_PORT``,
 ``ARBITER_THREADS``, ``ARBITER_MAX_BODY``, ``ARBITER_CONNECTION_LIMIT``,
 ``ARBITER_CHANNEL_TIMEOUT``, ``ARBITER_DATABASE``, ``ARBITER_WORKERS``,
-``ARBITER_CREATION_KEY``); a command-line option wins. Flask and waitress are imported only
-when the command runs, so that the rest of the CLI starts fast. The server itself is
-:mod:`arbiter.service.web.server`, reached through :func:`arbiter.service.run_server`; this
-module only reads its options.
+``ARBITER_CREATION_KEY``, ``ARBITER_ALLOW_PRIVATE_WEBHOOKS``); a command-line option wins.
+Flask and waitress are imported only when the command runs, so that the rest of the CLI
+starts fast. The server itself is :mod:`arbiter.service.web.server`, reached through
+:func:`arbiter.service.run_server`; this module only reads its options.
 """
 
 from __future__ import annotations
@@ -121,6 +121,14 @@ class ByteSize(click.ParamType):  # type: ignore[type-arg]  # generic only from 
     help="If set, creating an event needs this key as its bearer token (env "
     "ARBITER_CREATION_KEY); by default anyone who reaches the server may create one.",
 )
+@click.option(
+    "--allow-private-webhooks",
+    envvar="ARBITER_ALLOW_PRIVATE_WEBHOOKS",
+    is_flag=True,
+    default=False,
+    help="Let webhooks reach private, loopback and link-local addresses (a venue's own "
+    "network, tests); by default only public ones (env ARBITER_ALLOW_PRIVATE_WEBHOOKS).",
+)
 def serve(
     host: str,
     port: int,
@@ -132,6 +140,7 @@ def serve(
     database: str | None,
     workers: int,
     creation_key: str | None,
+    allow_private_webhooks: bool,
 ) -> None:
     """Run the HTTP API (see spec/api.md) and the events service (spec/events.md) until
     SIGTERM or Ctrl-C, which let the requests under way finish."""
@@ -152,6 +161,7 @@ def serve(
         database=url,
         workers=workers,
         creation_key=creation_key,
+        allow_private_webhooks=allow_private_webhooks,
     )
     run_server(options, say=lambda line: click.echo(f"arbiter: {line}", err=True))
 

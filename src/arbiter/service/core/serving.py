@@ -17,7 +17,8 @@ DEFAULT_MAX_BODY = 16 * 1024 * 1024
 class ServerOptions:
     """What ``arbiter serve`` was asked for (spec/cli.md): where to listen, how many
     threads and processes, the limits, the access log, the events' database URL, and the
-    key that creating an event needs (None: none)."""
+    key that creating an event needs (None: none), and whether webhooks may reach private
+    and loopback addresses."""
 
     host: str
     port: int
@@ -29,3 +30,4 @@ class ServerOptions:
     database: str
     workers: int = 1
     creation_key: str | None = None
+    allow_private_webhooks: bool = False

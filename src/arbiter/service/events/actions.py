@@ -81,6 +81,9 @@ __all__ = [
     "TokenRevoked",
     "UploadFacts",
     "Uploaded",
+    "WebhookAdded",
+    "WebhookFacts",
+    "WebhookRemoved",
     "WithdrawalCancelled",
     "correction",
     "parse",
@@ -222,6 +225,17 @@ class PlayerFacts:
                    row.withdrawn_from, row.created_at)  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class WebhookFacts:
+    """What the trail says of a webhook: the URL changes are sent to, the kinds of change
+    it is sent (``spec/events.md`` §12), when it was added, and when it was removed."""
+
+    url: str
+    events: tuple[str, ...]
+    created_at: str
+    removed_at: str | None = None
+
+
 Board = tuple[int, int]
 """A board of a pairing: the pairing numbers of the first seat and the second."""
 ByeGiven = tuple[int, str, float]
@@ -280,6 +294,8 @@ class Effect:
     director's board results by (round, board), check-ins by (round, player id) with their
     time, players' reports by (round, board, player id); None takes one away (a player
     removed)."""
+    webhooks: Mapping[int, WebhookFacts] = field(default_factory=dict)
+    """Webhooks by number (a removed one keeps its facts, with the time it was removed)."""
     renumber: bool = False
     """The players are numbered in FIDE's order again once the effect is made (a player
     entered before round 1 is paired): :meth:`State.after` does it at once; a run of such
@@ -314,6 +330,7 @@ class State:
     results: Mapping[tuple[int, int], str] = field(default_factory=dict)
     checkins: Mapping[tuple[int, int], str] = field(default_factory=dict)
     reports: Mapping[tuple[int, int, int], str] = field(default_factory=dict)
+    webhooks: Mapping[int, WebhookFacts] = field(default_factory=dict)
 
     def after(self, effect: Effect) -> State:
         """The state once ``effect`` is made (a new state; this one is left as it is)."""
@@ -328,6 +345,7 @@ class State:
             _kept(self.results, effect.results),
             _kept(self.checkins, effect.checkins),
             _kept(self.reports, effect.reports),
+            webhooks={**self.webhooks, **effect.webhooks},
         )
 
     @property
@@ -1444,6 +1462,50 @@ class ResultReported(Paired):
         )
 
 
+@dataclass(frozen=True, slots=True)
+class WebhookAdded(Action):
+    """``webhook-added``: the director asks for the event's changes (of ``events``, the
+    kinds of change) to be sent to ``url``."""
+
+    NAME: ClassVar[str] = "webhook-added"
+
+    number: int
+    url: str
+    events: tuple[str, ...]
+
+    def details(self) -> dict[str, Any]:
+        return {"number": self.number, "url": self.url, "events": list(self.events)}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        events = details["events"]
+        if not isinstance(events, list) or not all(isinstance(one, str) for one in events):
+            raise ValueError(f"{events!r} is no list of kinds of change")
+        return cls(details["number"], str(details["url"]), tuple(events))
+
+    def effect(self, state: State, at: str) -> Effect:
+        return Effect(webhooks={self.number: WebhookFacts(self.url, self.events, at)})
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookRemoved(Action):
+    """``webhook-removed``: nothing more is sent to the webhook."""
+
+    NAME: ClassVar[str] = "webhook-removed"
+
+    webhook: int
+
+    def details(self) -> dict[str, Any]:
+        return {"webhook": self.webhook}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["webhook"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        return Effect(webhooks={self.webhook: replace(state.webhooks[self.webhook], removed_at=at)})
+
+
 ACTIONS: Mapping[str, type[Action]] = {
     kind.NAME: kind
     for kind in (
@@ -1475,6 +1537,8 @@ ACTIONS: Mapping[str, type[Action]] = {
         CheckedIn,
         CheckInCancelled,
         ResultReported,
+        WebhookAdded,
+        WebhookRemoved,
     )
 }
 """Every action, by name: the table of the trail's vocabulary."""
@@ -1529,6 +1593,7 @@ class Replay:
         self.results = dict(start.results)
         self.checkins = dict(start.checkins)
         self.reports = dict(start.reports)
+        self.webhooks = dict(start.webhooks)
         self.unnumbered = False
 
     @property
@@ -1541,7 +1606,7 @@ class Replay:
     def _now(self) -> State:
         return State(self.event, self.tokens, self.uploads, self.records, self.players,
                      self.pairings, self.requests, self.results, self.checkins,
-                     self.reports)  # fmt: skip
+                     self.reports, webhooks=self.webhooks)  # fmt: skip
 
     def number(self) -> None:
         """Number the players in FIDE's order, if an effect asked it since the last time."""
@@ -1565,6 +1630,7 @@ class Replay:
         _apply(self.results, effect.results)
         _apply(self.checkins, effect.checkins)
         _apply(self.reports, effect.reports)
+        self.webhooks.update(effect.webhooks)
         self.unnumbered = self.unnumbered or effect.renumber
         return effect
 

@@ -125,6 +125,9 @@ Code = Literal[
     "round-is-draft",
     "not-a-draft",
     "draft-pending",
+    "too-many-webhooks",
+    "webhook-address-refused",
+    "no-such-webhook",
 ]
 """Every reason the events layer refuses a request, as the error bodies and the command line
 name it. What each means for HTTP is the web face's to say (``web/events_api.py``)."""

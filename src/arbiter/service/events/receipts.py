@@ -131,6 +131,11 @@ class ServerKey:
     def sign(self, head: Head) -> Receipt:
         return Receipt(head, self.public, _text(self.private.sign(head.signed_text())))
 
+    def sign_bytes(self, data: bytes) -> bytes:
+        """The Ed25519 signature of ``data``: a webhook's body (``spec/events.md`` §12),
+        JSON that begins with ``{``, so never the signed text of a receipt."""
+        return self.private.sign(data)
+
 
 KEYS_FILE = "server-keys.json"
 """Every key the server has signed with, in the data folder: each one's public half and the

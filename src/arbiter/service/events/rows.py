@@ -28,6 +28,8 @@ __all__ = [
     "UploadInfo",
     "UploadRow",
     "UploadSource",
+    "DeliveryRow",
+    "WebhookRow",
     "columns",
 ]
 
@@ -248,6 +250,43 @@ class AnswerRow:
     created_at: str
 
 
+@dataclass(frozen=True, slots=True)
+class WebhookRow:
+    """One row of ``webhooks``: what the trail says of a webhook (``url``, ``events``: its
+    kinds of change, comma-separated; when it was added and removed), and, beside the
+    trail, where the deliverer has read the event's trail to for it (``seen``: the last
+    entry considered) and the event's public page, which each delivery names."""
+
+    event_id: str
+    number: int
+    url: str
+    events: str
+    created_at: str
+    removed_at: str | None
+    seen: int
+    event_url: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryRow:
+    """One row of ``deliveries``: an entry of the trail sent (or to be sent) to a webhook:
+    its ``status`` (``pending``, ``sending``, ``retrying``, ``delivered``, ``failed``,
+    ``cancelled``), the attempts made, when the next may be made, and what the last one
+    got (the receiver's HTTP status, or why it got none)."""
+
+    event_id: str
+    webhook: int
+    entry: int
+    status: str
+    attempts: int
+    next_at: str
+    created_at: str
+    attempted_at: str | None = None
+    delivered_at: str | None = None
+    http_status: int | None = None
+    error: str | None = None
+
+
 def columns(
     row: EventRow
     | TokenRow
@@ -258,7 +297,9 @@ def columns(
     | RequestRow
     | ResultRow
     | CheckinRow
-    | ReportRow,
+    | ReportRow
+    | WebhookRow
+    | DeliveryRow,
 ) -> dict[str, object]:
     """A row as a dict, in the order of its table's columns (the archive's ``event.json``)."""
     return {one.name: getattr(row, one.name) for one in fields(row)}

@@ -45,6 +45,7 @@ from arbiter.service.events.rows import (
     ChainEnd,
     ChangeFacts,
     CheckinRow,
+    DeliveryRow,
     EventRow,
     Holdings,
     PairingRow,
@@ -58,11 +59,13 @@ from arbiter.service.events.rows import (
     UploadInfo,
     UploadRow,
     UploadSource,
+    WebhookRow,
     columns,
 )
 from arbiter.service.events.store import (
     Store,
     checkins,
+    deliveries,
     events,
     idempotency,
     log,
@@ -75,6 +78,7 @@ from arbiter.service.events.store import (
     tokens,
     unavailable,
     uploads,
+    webhooks,
 )
 
 __all__ = [
@@ -123,6 +127,16 @@ __all__ = [
     "put_players",
     "put_request",
     "checkin_rows",
+    "claim_entries",
+    "delivery_rows",
+    "due_deliveries",
+    "entries_after",
+    "finish_delivery",
+    "insert_webhook",
+    "remove_webhook",
+    "take_delivery",
+    "webhook_rows",
+    "webhooks_behind",
     "delete_checkin",
     "delete_reports",
     "put_checkin",
@@ -486,8 +500,9 @@ def _facts(sources: int | None) -> Executable:
 
 def orphan_event_ids(tx: Tx) -> list[str]:
     """The event ids that a row of any table of an event (its trail, tokens, uploads,
-    records, players, pairings, byes asked for, board results) names but the ``events``
-    table does not hold (an event deleted behind the service's back), sorted."""
+    records, players, pairings, byes asked for, board results, webhooks and their
+    deliveries) names but the ``events`` table does not hold (an event deleted behind the
+    service's back), sorted."""
     named = union(
         *(
             select(table.c.event_id)
@@ -502,6 +517,8 @@ def orphan_event_ids(tx: Tx) -> list[str]:
                 results,
                 checkins,
                 reports,
+                webhooks,
+                deliveries,
             )  # fmt: skip
         )
     ).subquery()
@@ -1058,6 +1075,8 @@ RESTORED = {
     "results": results,
     "checkins": checkins,
     "reports": reports,
+    "webhooks": webhooks,
+    "deliveries": deliveries,
 }
 """The tables of a paired event an archive carries, by their name in ``event.json``."""
 
@@ -1065,3 +1084,188 @@ RESTORED = {
 def restore_rows(tx: Tx, table: str, row: Mapping[str, Any]) -> None:
     """One row of ``table`` (a name of :data:`RESTORED`) as an archive holds it."""
     tx.connection.execute(insert(RESTORED[table]).values(**row))
+
+
+# --- webhooks and their deliveries ----------------------------------------------------------
+
+
+def webhook_rows(tx: Tx, event_id: str) -> list[WebhookRow]:
+    """The event's webhooks, removed ones included, by number."""
+    query = select(webhooks).where(webhooks.c.event_id == event_id).order_by(webhooks.c.number)
+    return [WebhookRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def insert_webhook(tx: Tx, row: WebhookRow) -> None:
+    tx.connection.execute(insert(webhooks).values(**columns(row)))
+
+
+def remove_webhook(tx: Tx, event_id: str, number: int, at: str) -> None:
+    """Keep a webhook's removal; what waited to be sent to it is cancelled."""
+    tx.connection.execute(
+        update(webhooks)
+        .where(webhooks.c.event_id == event_id, webhooks.c.number == number)
+        .values(removed_at=at)
+    )
+    tx.connection.execute(
+        update(deliveries)
+        .where(
+            deliveries.c.event_id == event_id,
+            deliveries.c.webhook == number,
+            deliveries.c.status.in_(WAITING),
+        )
+        .values(status="cancelled")
+    )
+
+
+WAITING = ("pending", "sending", "retrying")
+"""The statuses of a delivery not yet done with (``sending``: taken by a deliverer until its
+``next_at``, after which another may take it again)."""
+
+
+def delivery_rows(tx: Tx, event_id: str, per_webhook: int | None) -> list[DeliveryRow]:
+    """The event's last ``per_webhook`` deliveries of each webhook (None: all of them), by
+    webhook, newest first."""
+    if per_webhook is None:
+        every = (
+            select(deliveries)
+            .where(deliveries.c.event_id == event_id)
+            .order_by(deliveries.c.webhook, deliveries.c.entry.desc())
+        )
+        return [DeliveryRow(**row._asdict()) for row in tx.connection.execute(every)]
+    rank = (
+        func.row_number()
+        .over(partition_by=deliveries.c.webhook, order_by=deliveries.c.entry.desc())
+        .label("rank")
+    )
+    ranked = select(deliveries, rank).where(deliveries.c.event_id == event_id).subquery()
+    query = (
+        select(*(ranked.c[column.name] for column in deliveries.c))
+        .where(ranked.c.rank <= per_webhook)
+        .order_by(ranked.c.webhook, ranked.c.entry.desc())
+    )
+    return [DeliveryRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def webhooks_behind(tx: Tx, limit: int) -> list[WebhookRow]:
+    """Webhooks not removed whose event's trail goes past the last entry considered for
+    them (at most ``limit``, those furthest behind first)."""
+    query = (
+        select(webhooks)
+        .join(events, events.c.id == webhooks.c.event_id)
+        .where(webhooks.c.removed_at.is_(None), webhooks.c.seen < events.c.version)
+        .order_by(webhooks.c.seen - events.c.version, webhooks.c.event_id, webhooks.c.number)
+        .limit(limit)
+    )
+    return [WebhookRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def entries_after(tx: Tx, event_id: str, after: int, limit: int) -> list[Entry]:
+    """The event's entries after number ``after``, in order, at most ``limit``."""
+    rows = tx.connection.execute(
+        select(log)
+        .where(log.c.event_id == event_id, log.c.number > after)
+        .order_by(log.c.number)
+        .limit(limit)
+    )
+    return [_entry(row._asdict()) for row in rows]
+
+
+def claim_entries(tx: Tx, webhook: WebhookRow, seen: int, claimed: Sequence[DeliveryRow]) -> bool:
+    """Move the webhook's last entry considered from where ``webhook`` says to ``seen``, and
+    keep the deliveries ``claimed`` of the entries between: only if no other process moved
+    it meanwhile (False: one did, and nothing is written)."""
+    moved = tx.connection.execute(
+        update(webhooks)
+        .where(
+            webhooks.c.event_id == webhook.event_id,
+            webhooks.c.number == webhook.number,
+            webhooks.c.seen == webhook.seen,
+        )
+        .values(seen=seen)
+    )
+    if moved.rowcount != 1:
+        return False
+    if claimed:
+        tx.connection.execute(insert(deliveries), [columns(row) for row in claimed])
+    return True
+
+
+def due_deliveries(tx: Tx, at: str, limit: int) -> list[tuple[DeliveryRow, WebhookRow]]:
+    """For each webhook not removed, its first delivery not done with, when it is due by
+    ``at`` (a webhook's changes are sent in the order of the trail, each after the one
+    before is done with), with the webhook; at most ``limit``, the longest due first."""
+    first = (
+        select(
+            deliveries.c.event_id,
+            deliveries.c.webhook,
+            func.min(deliveries.c.entry).label("entry"),
+        )
+        .where(deliveries.c.status.in_(WAITING))
+        .group_by(deliveries.c.event_id, deliveries.c.webhook)
+        .subquery()
+    )
+    hook = [column.label("hook_" + column.name) for column in webhooks.c]
+    query = (
+        select(deliveries, *hook)
+        .join(
+            first,
+            (first.c.event_id == deliveries.c.event_id)
+            & (first.c.webhook == deliveries.c.webhook)
+            & (first.c.entry == deliveries.c.entry),
+        )
+        .join(
+            webhooks,
+            (webhooks.c.event_id == deliveries.c.event_id)
+            & (webhooks.c.number == deliveries.c.webhook),
+        )
+        .where(webhooks.c.removed_at.is_(None), deliveries.c.next_at <= at)
+        .order_by(deliveries.c.next_at)
+        .limit(limit)
+    )
+    found = []
+    for row in tx.connection.execute(query):
+        values = row._asdict()
+        delivery = DeliveryRow(**{column.name: values[column.name] for column in deliveries.c})
+        hooked = {column.name: values["hook_" + column.name] for column in webhooks.c}
+        found.append((delivery, WebhookRow(**hooked)))
+    return found
+
+
+def take_delivery(tx: Tx, row: DeliveryRow, at: str, until: str) -> bool:
+    """Take a delivery to make its next attempt, as ``row`` found it (``sending`` until
+    ``until``): False when another process took it meanwhile."""
+    taken = tx.connection.execute(
+        update(deliveries)
+        .where(
+            deliveries.c.event_id == row.event_id,
+            deliveries.c.webhook == row.webhook,
+            deliveries.c.entry == row.entry,
+            deliveries.c.status == row.status,
+            deliveries.c.attempts == row.attempts,
+            deliveries.c.next_at == row.next_at,
+        )
+        .values(status="sending", attempts=row.attempts + 1, attempted_at=at, next_at=until)
+    )
+    return taken.rowcount == 1
+
+
+def finish_delivery(tx: Tx, row: DeliveryRow) -> None:
+    """Keep what an attempt got: the delivery's status, when the next attempt may be, and
+    the receiver's answer or why there was none. A delivery cancelled meanwhile (its webhook
+    removed) stays so."""
+    tx.connection.execute(
+        update(deliveries)
+        .where(
+            deliveries.c.event_id == row.event_id,
+            deliveries.c.webhook == row.webhook,
+            deliveries.c.entry == row.entry,
+            deliveries.c.status == "sending",
+        )
+        .values(
+            status=row.status,
+            next_at=row.next_at,
+            delivered_at=row.delivered_at,
+            http_status=row.http_status,
+            error=row.error,
+        )
+    )

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKeyConstraint,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -57,6 +58,7 @@ __all__ = [
     "default_url",
     "engine_url",
     "checkins",
+    "deliveries",
     "events",
     "idempotency",
     "log",
@@ -72,6 +74,7 @@ __all__ = [
     "tokens",
     "unavailable",
     "uploads",
+    "webhooks",
 ]
 
 DATABASE_FILE = "events.sqlite3"
@@ -268,6 +271,47 @@ reports = Table(
 )
 """The results players reported for their own boards (the first seat's side first), by
 round, board and player id."""
+
+webhooks = Table(
+    "webhooks",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("url", String(2000), nullable=False),
+    Column("events", String(200), nullable=False),
+    Column("created_at", String(32), nullable=False),
+    Column("removed_at", String(32), nullable=True),
+    Column("seen", Integer, nullable=False),
+    Column("event_url", Text, nullable=False),
+    PrimaryKeyConstraint("event_id", "number"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""The URLs an event's changes are sent to (``spec/events.md`` §12): what the trail says
+(``url``, ``events`` comma-separated, ``created_at``, ``removed_at``) and, beside it, the
+last entry of the trail the deliverer has considered for the webhook (``seen``) and the
+event's public page, which each delivery names (``event_url``)."""
+
+deliveries = Table(
+    "deliveries",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("webhook", Integer, nullable=False),
+    Column("entry", Integer, nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("next_at", String(32), nullable=False),
+    Column("created_at", String(32), nullable=False),
+    Column("attempted_at", String(32), nullable=True),
+    Column("delivered_at", String(32), nullable=True),
+    Column("http_status", Integer, nullable=True),
+    Column("error", String(300), nullable=True),
+    PrimaryKeyConstraint("event_id", "webhook", "entry"),
+    ForeignKeyConstraint(["event_id", "webhook"], ["webhooks.event_id", "webhooks.number"]),
+    Index("deliveries_due", "status", "next_at"),
+)
+"""Each entry of the trail claimed for a webhook, by (event, webhook, entry): only one
+process inserts it. Its status, the attempts made, when the next may be, and what the last
+one got. Not part of the trail: the deliverer's own record."""
 
 idempotency = Table(
     "idempotency",

@@ -131,6 +131,12 @@ def _plain(action: str, details: Mapping[str, Any], named: str) -> str:
         return _uploaded(details)
     if action == "confirmed":
         return f"confirmed {named}: it counts"
+    if action == "webhook-added":
+        kinds = details.get("events")
+        said = ", ".join(map(str, kinds)) if isinstance(kinds, list) else ""
+        return f"added webhook {details.get('number')} ({said})"
+    if action == "webhook-removed":
+        return f"removed webhook {details.get('webhook')}"
     return action
 
 

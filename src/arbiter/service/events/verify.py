@@ -38,6 +38,7 @@ from arbiter.service.events.rows import RecordRow, TokenRow, UploadRow
 from arbiter.service.events.rules import round_of_tags
 from arbiter.service.events.storage import Tx
 from arbiter.service.events.store import Store
+from arbiter.service.events.webhooks import facts_of
 
 __all__ = ["Verdict", "receipts_held", "verify_all", "verify_event", "verify_on"]
 
@@ -190,6 +191,7 @@ def _table_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
         records[kept.number] = kept
     problems += _compare("record", records, expected.records)
     problems += _paired_problems(tx, event_id, expected)
+    problems += _webhook_problems(tx, event_id, expected)
     return problems
 
 
@@ -226,6 +228,13 @@ def _paired_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
     told = {(r.round, r.board, r.player): r.result for r in storage.report_rows(tx, event_id)}
     problems += _facts_compare("report of round, board, by player", told, expected.reports)
     return problems
+
+
+def _webhook_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
+    """The webhooks against the trail: their URLs, kinds of change, when each was added
+    and removed (what the deliverer keeps beside them is not the trail's)."""
+    kept = {row.number: facts_of(row) for row in storage.webhook_rows(tx, event_id)}
+    return _facts_compare("webhook", kept, expected.webhooks)
 
 
 def _facts_compare(what: str, stored: Mapping[Any, Any], expected: Mapping[Any, Any]) -> list[str]:

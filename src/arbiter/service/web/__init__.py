@@ -23,13 +23,16 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     of it all the middleware of :mod:`arbiter.service.web.front`. ``test_config`` overrides the
     defaults; ``DATABASE`` is the events' database URL (default: the SQLite file of the data
     folder, ``spec/events.md``), ``EVENT_CREATION_KEY_SHA256`` the SHA-256 of the key that
-    creating an event needs (default: none is needed).
+    creating an event needs (default: none is needed), ``ALLOW_PRIVATE_WEBHOOKS`` whether
+    webhooks may reach private and loopback addresses (default: no), ``WEBHOOK_DELIVERY``
+    whether the app starts its process's deliverer of webhooks (default: yes; tests that
+    drive it themselves say no) and ``WEBHOOK_POLL_SECONDS`` how often it looks (1).
 
     Flask is imported here, not at module level, so that the command line, which imports
     the package, does not pay for it."""
     from flask import Flask
 
-    from arbiter.service.web import api, event_pages, events_api, streams, viewer
+    from arbiter.service.web import api, event_pages, events_api, streams, viewer, webhooks_api
     from arbiter.service.web.errors import register_error_handlers
     from arbiter.service.web.inputs import RecordRequest
 
@@ -44,6 +47,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.register_blueprint(api.bp)
+    assert webhooks_api.bp is events_api.bp  # its routes are on it before it is registered
     app.register_blueprint(events_api.bp)  # the storage layer loads on an event request only
     app.register_blueprint(event_pages.bp)
     app.register_blueprint(streams.bp)  # an event's version pushed to its pages

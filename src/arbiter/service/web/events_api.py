@@ -107,6 +107,9 @@ STATUS: dict[Code, int] = {
     "round-is-draft": 409,
     "not-a-draft": 409,
     "draft-pending": 409,
+    "too-many-webhooks": 422,
+    "webhook-address-refused": 422,
+    "no-such-webhook": 404,
 }
 """The HTTP status of each refusal of the events layer (``spec/events.md`` §8): the one place
 where a domain error becomes HTTP."""

@@ -29,6 +29,7 @@ def run(options: ServerOptions, say: Callable[[str], None]) -> None:
     config: dict[str, object] = {
         "MAX_CONTENT_LENGTH": options.max_body,
         "DATABASE": options.database,
+        "ALLOW_PRIVATE_WEBHOOKS": options.allow_private_webhooks,
     }
     if options.creation_key:
         digest = hashlib.sha256(options.creation_key.encode()).hexdigest()
@@ -52,12 +53,14 @@ def run(options: ServerOptions, say: Callable[[str], None]) -> None:
     def serve() -> None:  # in each worker: the admission's threads are the worker's own
         from arbiter.service.web.events_api import UploadAdmission
         from arbiter.service.web.stream_hub import StreamHub
+        from arbiter.service.web.webhooks_api import start_for
 
         server = create_server(served, sockets=[sock], **waitress_options)
         server.channel_class = JsonChannel
         server.access_log = log
         server.admission = UploadAdmission(app)
         server.streams = StreamHub(app, server)  # the pages' streams, held by one thread
+        start_for(app)  # this process's deliverer of webhooks
         serve_until_stopped(server)
 
     bound = sock.getsockname()[1]
@@ -74,6 +77,8 @@ def run(options: ServerOptions, say: Callable[[str], None]) -> None:
     )
     if not options.creation_key and host not in LOOPBACK:
         say(f"anyone who reaches {shown} may create events: set --creation-key")
+    if options.allow_private_webhooks:
+        say("webhooks may reach private and loopback addresses (--allow-private-webhooks)")
     try:
         if options.workers == 1:
             serve()

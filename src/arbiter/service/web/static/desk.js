@@ -137,6 +137,7 @@
       roleShown("director");
       say("who", "Using a director's token.");
       showTokens(answer.data.tokens);
+      loadWebhooks();
     } else if (answer.status === 403 && answer.data.error.code === "not-allowed") {
       roleShown("upload");
       say("who", "Using an upload token: you may upload records; the director confirms them.");
@@ -516,6 +517,79 @@
     }));
     showReceipts();
   }
+
+  // --- webhooks: the URLs the event's changes are sent to, with their deliveries ----------
+
+  const KIND_WORDS = { "round-published": "rounds published", result: "results",
+                       correction: "corrections", finalised: "the event finalised" };
+
+  function deliveryWords(one) {
+    const answer = one.http_status ? "HTTP " + one.http_status : "";
+    const why = [answer, one.error || ""].filter(Boolean).join(": ");
+    const tries = one.attempts === 1 ? "1 attempt" : one.attempts + " attempts";
+    let words = "entry " + one.entry + " " + one.status + " (" + tries + ")";
+    if (one.status === "delivered") words += " " + arbiterTimes.text(one.delivered_at);
+    else if (one.status === "retrying" && one.next_at) words += ", next " + arbiterTimes.text(one.next_at);
+    return why && one.status !== "delivered" ? words + ": " + why : words;
+  }
+
+  function showWebhooks(webhooks) {
+    const body = $("webhooks").tBodies[0];
+    body.replaceChildren();
+    for (const hook of webhooks) {
+      const row = body.insertRow();
+      const latest = hook.deliveries.slice(0, 3).map(deliveryWords).join("; ");
+      const cells = [["#", hook.number, "num"], ["URL", hook.url, "url"],
+                     ["Sends", hook.events.map((kind) => KIND_WORDS[kind] || kind).join(", ")],
+                     ["State", hook.active ? "active" : "removed"],
+                     ["Deliveries", latest || "none yet"]];
+      for (const [label, text, cls] of cells) {
+        const cell = element("td", String(text), cls);
+        cell.dataset.label = label;
+        row.appendChild(cell);
+      }
+      const cell = row.insertCell();
+      cell.dataset.label = "Remove";
+      if (hook.active && open) {
+        const button = element("button", "Remove…");
+        button.type = "button";
+        button.setAttribute("aria-label", "Remove webhook " + hook.number);
+        button.addEventListener("click", () => busy(button, () => removeWebhook(hook)));
+        cell.appendChild(button);
+      }
+    }
+  }
+
+  async function loadWebhooks() {
+    const answer = await call("GET", api + "/webhooks");
+    if (answer.ok) showWebhooks(answer.data.webhooks);
+    else say("webhooks-note", refused(answer), true);
+  }
+
+  async function removeWebhook(hook) {
+    if (!window.confirm("Remove webhook " + hook.number + "? Nothing more is sent to "
+                        + hook.url + ".")) return;
+    const answer = await call("DELETE", api + "/webhooks/" + hook.number, {});
+    say("webhooks-note", answer.ok ? "Webhook " + hook.number + " is removed." : refused(answer),
+        !answer.ok);
+    loadWebhooks();
+  }
+
+  const webhookForm = $("webhook-form");
+  if (webhookForm) webhookForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    busy(webhookForm, async () => {
+      const kinds = [...webhookForm.querySelectorAll("input[name=webhook-kind]:checked")]
+        .map((box) => box.value);
+      if (!kinds.length) { say("webhooks-note", "Choose at least one kind of change.", true); return; }
+      const answer = await call("POST", api + "/webhooks", { url: $("webhook-url").value.trim(),
+                                                             events: kinds });
+      if (!answer.ok) { say("webhooks-note", refused(answer), true); return; }
+      say("webhooks-note", "Webhook " + answer.data.number + " sends to " + answer.data.url + ".");
+      $("webhook-url").value = "";
+      loadWebhooks();
+    });
+  });
 
   signIn();
   filter();
