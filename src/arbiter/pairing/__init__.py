@@ -26,6 +26,7 @@ from arbiter.pairing.engine import (
 from arbiter.pairing.trf import TrfError, read_trf, write_trf
 from arbiter.pairing.values import (
     SYSTEMS,
+    Acceleration,
     Board,
     Bye,
     ByeKind,
@@ -33,6 +34,7 @@ from arbiter.pairing.values import (
     Game,
     Pairing,
     Player,
+    Prohibition,
     Result,
     System,
     Tournament,
@@ -41,6 +43,7 @@ from arbiter.pairing.values import (
 __all__ = [
     "MAX_DUTCH_PLAYERS",
     "SYSTEMS",
+    "Acceleration",
     "Board",
     "Bye",
     "ByeKind",
@@ -50,6 +53,7 @@ __all__ = [
     "Pairing",
     "PairingError",
     "Player",
+    "Prohibition",
     "Result",
     "RoundDifference",
     "System",

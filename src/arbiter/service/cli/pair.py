@@ -2,8 +2,9 @@
 
 It reads one TRF with :func:`arbiter.pairing.read_trf`, pairs the round after the last one
 in it (or, with ``--check``, pairs every round again and lists those that differ), and
-writes the boards as text or JSON. A file that cannot be paired from is one located line
-on standard error, ``FILE:LINE: code: message``, and exit status 1.
+writes the boards as text or JSON. With ``--generate`` it reads nothing and writes a whole
+random tournament as TRF (:mod:`arbiter.pairing.generate`). A file that cannot be paired
+from is one located line on standard error, ``FILE:LINE: code: message``, and exit status 1.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from arbiter.pairing import (
     pair,
     read_trf,
 )
-from arbiter.pairing.trf import MAX_TEXT
+from arbiter.pairing.generate import Settings, generate
+from arbiter.pairing.trf import DIALECTS, LINE_ENDS, MAX_TEXT, Dialect, write_trf
 from arbiter.service.cli.streams import open_input
 
 MAX_BYTES = MAX_TEXT * 4
@@ -35,7 +37,7 @@ MAX_BYTES = MAX_TEXT * 4
 
 
 @click.command("pair")
-@click.argument("path")
+@click.argument("path", required=False)
 @click.option(
     "--system",
     type=click.Choice(SYSTEMS),
@@ -49,16 +51,51 @@ MAX_BYTES = MAX_TEXT * 4
 @click.option("--max-memory", type=click.IntRange(min=64), default=None, metavar="MB",
               help="Stop the Dutch engine past this many MiB of memory [default: no "
               "limit].")  # fmt: skip
+@click.option("--generate", "generating", is_flag=True,
+              help="Write a random tournament as TRF instead (no PATH).")  # fmt: skip
+@click.option("--players", type=click.IntRange(2, 2000), default=None,
+              help="--generate: the players.")  # fmt: skip
+@click.option("--rounds", type=click.IntRange(1, 999), default=None,
+              help="--generate: the rounds.")  # fmt: skip
+@click.option("--seed", type=int, default=1, show_default=True, help="--generate: the seed.")
+@click.option("--baku", is_flag=True, help="--generate: Baku acceleration (C.04.5.1).")
+@click.option("--prohibited", type=click.IntRange(min=0), default=0, show_default=True,
+              help="--generate: pairs of players who may not meet.")  # fmt: skip
+@click.option("--half-byes", type=click.FloatRange(0, 100), default=0.0, metavar="PCT",
+              help="--generate: percent of half-point byes asked for.")  # fmt: skip
+@click.option("--zero-byes", type=click.FloatRange(0, 100), default=0.0, metavar="PCT",
+              help="--generate: percent of absences (zero-point byes).")  # fmt: skip
+@click.option("--forfeits", type=click.FloatRange(0, 100), default=0.0, metavar="PCT",
+              help="--generate: percent of games won by forfeit.")  # fmt: skip
+@click.option("--dialect", type=click.Choice(DIALECTS[1:]), default="trf-2026",
+              show_default=True, help="--generate: TRF-2026 as gacrux reads it, or what "
+              "bbpPairings reads.")  # fmt: skip
+@click.option("--line-ends", type=click.Choice(tuple(LINE_ENDS)), default="cr",
+              show_default=True, help="--generate: the line ends (TRF-2026: cr).")  # fmt: skip
 def pair_command(
-    path: str, system: System | None, checking: bool, as_json: bool,
-    max_seconds: float | None, max_memory: int | None,
+    path: str | None, system: System | None, checking: bool, as_json: bool,
+    max_seconds: float | None, max_memory: int | None, generating: bool,
+    players: int | None, rounds: int | None, seed: int, baku: bool, prohibited: int,
+    half_byes: float, zero_byes: float, forfeits: float, dialect: Dialect, line_ends: str,
 ) -> None:  # fmt: skip
     """Pair the round after the last one in the TRF file PATH (- for standard input).
 
     Text lists the boards by pairing number, first seat first; --json gives
     {"round", "boards": [{"board", "first", "second"}], "bye"}. With --check, every round of
     the file is paired again from the rounds before it, and each round that differs
-    (colours included) is listed; the exit status is then 1."""
+    (colours included) is listed; the exit status is then 1. With --generate (and
+    --players, --rounds), a random tournament is written as TRF on standard output."""
+    if generating:
+        if path is not None or checking or players is None or rounds is None:
+            raise click.UsageError("--generate takes --players and --rounds, and no PATH")
+        settings = Settings(
+            players, rounds, seed, baku, prohibited, half_byes, zero_byes, forfeits,
+            system or "dutch",
+        )  # fmt: skip
+        _generated(settings, dialect, LINE_ENDS[line_ends])
+        return
+    if path is None:
+        raise click.UsageError("Missing argument 'PATH'.")
     tournament = _read(path)
     chosen: System = system or tournament.system or "dutch"
     try:
@@ -76,6 +113,21 @@ def pair_command(
     except PairingError as err:
         _fail(path, 0, err.code, err.message)
     click.echo(json.dumps(pairing_document(found)) if as_json else pairing_text(found, chosen))
+
+
+def _generated(settings: Settings, dialect: Dialect, line_end: str) -> None:
+    """Write the tournament of ``settings`` on standard output, or say why not (a usage
+    error for settings that cannot be, exit status 1 for a round with no pairing)."""
+    problem = settings.problem()
+    if problem is not None:
+        raise click.UsageError(problem)
+    try:
+        made = generate(settings)
+    except PairingError as err:
+        _fail("--generate", 0, err.code, err.message)
+    name = f"Random {settings.system} tournament (seed {settings.seed})"
+    text = write_trf(made, name=name, dialect=dialect, line_end=line_end)
+    click.echo(text.encode("utf-8"), nl=False)  # bytes: the line ends as written
 
 
 def _read(path: str) -> Tournament:
