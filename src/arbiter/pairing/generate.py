@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from arbiter.pairing.berger import cycle_length
 from arbiter.pairing.engine import MAX_DUTCH_PLAYERS, initial_order, pair
+from arbiter.pairing.tiebreaks import DEFAULT_TIEBREAKS
 from arbiter.pairing.values import (
     MAX_ROUNDS,
     Acceleration,
@@ -131,7 +132,7 @@ def generate(settings: Settings) -> Tournament:
 
 def _start(settings: Settings, rng: random.Random) -> Tournament:
     """The players (drawn ratings, numbered in FIDE's order), the initial colour drawn by
-    lot, the acceleration and the prohibited pairs."""
+    lot, the acceleration, the prohibited pairs and the system's tie-break list."""
     drawn = [Player(0, f"Player {k:04}", rng.randint(*RATINGS)) for k in range(settings.players)]
     players = initial_order(drawn)
     colour: Colour = rng.choice(("first", "second"))
@@ -143,6 +144,7 @@ def _start(settings: Settings, rng: random.Random) -> Tournament:
         system=settings.system,
         accelerations=baku(numbers, settings.rounds) if settings.baku else (),
         prohibited=_prohibited(settings, numbers, rng),
+        tiebreaks=DEFAULT_TIEBREAKS[settings.system],
     )
 
 

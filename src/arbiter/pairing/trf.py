@@ -40,7 +40,16 @@ from arbiter.pairing.values import (
     Tournament,
 )
 
-__all__ = ["DIALECTS", "LINE_ENDS", "Dialect", "TrfError", "points_field", "read_trf", "write_trf"]
+__all__ = [
+    "DIALECTS",
+    "LINE_ENDS",
+    "Dialect",
+    "TrfError",
+    "points_field",
+    "read_ranks",
+    "read_trf",
+    "write_trf",
+]
 
 MAX_TEXT = 16 * 1024 * 1024
 """The longest text read (16 MiB, some 100,000 players of 150 rounds): the work is linear."""
@@ -156,6 +165,18 @@ def read_trf(text: str) -> Tournament:
     if not player_lines:
         raise TrfError(0, "no-players", "the file has no player (001) line")
     return _tournament(reading, player_lines, bye_lines)
+
+
+def read_ranks(text: str) -> dict[int, int]:
+    """The rank each ``001`` line states (columns 86-89), by pairing number; a line whose
+    rank is blank or not a number states none. The text is one :func:`read_trf` read."""
+    found: dict[int, int] = {}
+    for line in re.split(r"\r\n|\r|\n", text.removeprefix("\ufeff")):
+        if line.startswith("001"):
+            number, rank = line[4:8].strip(), line[85:89].strip()
+            if number.isdigit() and rank.isdigit():
+                found[int(number)] = int(rank)
+    return found
 
 
 def _header(reading: _Reading, number: int, line: str) -> None:

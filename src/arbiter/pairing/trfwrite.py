@@ -150,7 +150,16 @@ def _written_entries(tournament: Tournament) -> dict[tuple[int, int], str]:
 
 
 def _ranks(tournament: Tournament) -> dict[int, int]:
-    """Each player's rank by points (ties share a rank, as TRF allows)."""
+    """Each player's rank: by the tournament's tie-break list when it has one arbiter
+    computes, else by points alone (ties share a rank, as TRF allows)."""
+    if tournament.tiebreaks:
+        from arbiter.pairing.tiebreaks import parse_tiebreak, ranks
+
+        try:
+            listed = [parse_tiebreak(code) for code in tournament.tiebreaks]
+        except ValueError:
+            listed = []  # a code arbiter does not compute: the points alone
+        return ranks(tournament, listed)
     points = {p.number: tournament.points(p.number) for p in tournament.players}
     return {n: 1 + sum(1 for v in points.values() if v > mine) for n, mine in points.items()}
 

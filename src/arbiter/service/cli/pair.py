@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
 import click
@@ -29,7 +30,8 @@ from arbiter.pairing import (
     read_trf,
 )
 from arbiter.pairing.generate import Settings, generate
-from arbiter.pairing.trf import DIALECTS, LINE_ENDS, MAX_TEXT, Dialect, write_trf
+from arbiter.pairing.tiebreaks import parse_tiebreaks, rank_differences
+from arbiter.pairing.trf import DIALECTS, LINE_ENDS, MAX_TEXT, Dialect, read_ranks, write_trf
 from arbiter.service.cli.streams import open_input
 
 MAX_BYTES = MAX_TEXT * 4
@@ -45,6 +47,9 @@ MAX_BYTES = MAX_TEXT * 4
 )
 @click.option("--check", "checking", is_flag=True, help="Check every round of the file instead.")
 @click.option("--json", "as_json", is_flag=True, help="As JSON.")
+@click.option("--tiebreaks", "tiebreak_list", default=None, metavar="LIST",
+              help="--check: the tie-break list the ranks follow, FIDE codes (BH/C1,BH,SB) "
+              "[default: the file's 202/212, else the points alone].")  # fmt: skip
 @click.option("--max-seconds", type=click.FloatRange(min=0.1), default=None,
               help="Stop the Dutch engine after this many seconds (it then runs in a process "
               "of its own) [default: no limit].")  # fmt: skip
@@ -74,7 +79,7 @@ MAX_BYTES = MAX_TEXT * 4
               show_default=True, help="--generate: the line ends (TRF-2026: cr).")  # fmt: skip
 def pair_command(
     path: str | None, system: System | None, checking: bool, as_json: bool,
-    max_seconds: float | None, max_memory: int | None, generating: bool,
+    tiebreak_list: str | None, max_seconds: float | None, max_memory: int | None, generating: bool,
     players: int | None, rounds: int | None, seed: int, baku: bool, prohibited: int,
     half_byes: float, zero_byes: float, forfeits: float, dialect: Dialect, line_ends: str,
 ) -> None:  # fmt: skip
@@ -83,7 +88,8 @@ def pair_command(
     Text lists the boards by pairing number, first seat first; --json gives
     {"round", "boards": [{"board", "first", "second"}], "bye"}. With --check, every round of
     the file is paired again from the rounds before it, and each round that differs
-    (colours included) is listed; the exit status is then 1. With --generate (and
+    (colours included) is listed, then each player whose rank in the file is not the one
+    the tie-break list gives; the exit status is then 1. With --generate (and
     --players, --rounds), a random tournament is written as TRF on standard output."""
     if generating:
         if path is not None or checking or players is None or rounds is None:
@@ -96,13 +102,15 @@ def pair_command(
         return
     if path is None:
         raise click.UsageError("Missing argument 'PATH'.")
-    tournament = _read(path)
+    text = _text(path)
+    tournament = _read(path, text)
     chosen: System = system or tournament.system or "dutch"
     try:
         if checking:
             differences = check(tournament, chosen)
-            click.echo(_check_text(tournament, chosen, differences, as_json), nl=False)
-            sys.exit(1 if differences else 0)
+            standings = _standings(path, tournament, text, chosen, tiebreak_list)
+            click.echo(_check_text(tournament, chosen, differences, standings, as_json), nl=False)
+            sys.exit(1 if differences or standings.problems else 0)
         limits = None
         if max_seconds is not None or max_memory is not None:
             limits = Limits(
@@ -130,8 +138,35 @@ def _generated(settings: Settings, dialect: Dialect, line_end: str) -> None:
     click.echo(text.encode("utf-8"), nl=False)  # bytes: the line ends as written
 
 
-def _read(path: str) -> Tournament:
-    """The tournament of the file, or a located error and exit status 1."""
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """What the check of a file's ranks found: the tie-breaks used, where they came from
+    (``file``, ``option`` or ``points``: none given), and each player placed otherwise."""
+
+    tiebreaks: tuple[str, ...]
+    source: str
+    problems: tuple[str, ...]
+
+
+def _standings(
+    path: str, tournament: Tournament, text: str, system: System, given: str | None
+) -> Standings:
+    """The ranks of the file's ``001`` lines checked against its tie-break list (records
+    202/212), or the one given with ``--tiebreaks``, or the points alone."""
+    codes = tournament.tiebreaks
+    source = "file" if codes else "points"
+    if given is not None:
+        codes, source = tuple(c for c in given.replace(",", " ").split() if c), "option"
+    try:
+        listed = parse_tiebreaks(codes, system)
+    except ValueError as err:
+        _fail(path, 0, "tiebreaks", str(err))
+    problems = rank_differences(tournament, read_ranks(text), listed)
+    return Standings(tuple(str(t) for t in listed), source, problems)
+
+
+def _text(path: str) -> str:
+    """The file's text, or a located error and exit status 1."""
     try:
         with open_input(path) as stream:
             data = stream.read(MAX_BYTES + 1)
@@ -140,9 +175,13 @@ def _read(path: str) -> Tournament:
     if len(data) > MAX_BYTES:
         _fail(path, 0, "too-large", f"the file has more than {MAX_BYTES} bytes")
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        text = data.decode("latin-1")  # TRF-16 files from older programs
+        return data.decode("latin-1")  # TRF-16 files from older programs
+
+
+def _read(path: str, text: str) -> Tournament:
+    """The tournament of the file's text, or a located error and exit status 1."""
     try:
         return read_trf(text)
     except TrfError as err:
@@ -177,12 +216,21 @@ def pairing_text(found: Pairing, system: System) -> str:
 
 
 def _check_text(
-    tournament: Tournament, system: System, differences: list[RoundDifference], as_json: bool
+    tournament: Tournament,
+    system: System,
+    differences: list[RoundDifference],
+    standings: Standings,
+    as_json: bool,
 ) -> str:
     if as_json:
         document = {
             "system": system,
             "rounds": tournament.rounds_paired,
+            "standings": {
+                "tiebreaks": list(standings.tiebreaks),
+                "from": standings.source,
+                "problems": list(standings.problems),
+            },
             "differences": [
                 {
                     "round": d.round,
@@ -200,4 +248,10 @@ def _check_text(
         lines.append(f"{len(differences)} of {rounds} round(s) differ from {system}")
     else:
         lines.append(f"all {rounds} round(s) agree with {system}")
+    lines += [f"standings: {problem}" for problem in standings.problems]
+    by = "PTS," + ",".join(standings.tiebreaks) if standings.tiebreaks else "points alone"
+    verdict = (
+        f"{len(standings.problems)} player(s) placed otherwise" if standings.problems else "agree"
+    )
+    lines.append(f"standings by {by} ({standings.source}): {verdict}")
     return "\n".join(lines) + "\n"
