@@ -1119,9 +1119,12 @@ class RoundReplaced(Paired):
     byes: tuple[ByeGiven, ...]
     engine_boards: tuple[Board, ...]
     engine_byes: tuple[ByeGiven, ...]
+    warnings: tuple[str, ...] = ()
+    """What the pairing breaks of the rules the system keeps, as the director was told
+    before applying it (kept only when there is something: older entries hash as they were)."""
 
     def details(self) -> dict[str, Any]:
-        return {
+        found: dict[str, Any] = {
             "round": self.round,
             "boards": [list(board) for board in self.boards],
             "byes": [list(bye) for bye in self.byes],
@@ -1130,20 +1133,26 @@ class RoundReplaced(Paired):
                 "byes": [list(bye) for bye in self.engine_byes],
             },
         }
+        if self.warnings:
+            found["warnings"] = list(self.warnings)
+        return found
 
     @classmethod
     def from_details(cls, details: Mapping[str, Any]) -> Self:
         engine = details["engine"]
         return cls(details["round"], _boards(details["boards"]), _byes(details["byes"]),
-                   _boards(engine["boards"]), _byes(engine["byes"]))  # fmt: skip
+                   _boards(engine["boards"]), _byes(engine["byes"]),
+                   tuple(str(w) for w in details.get("warnings", ())))  # fmt: skip
 
     def effect(self, state: State, at: str) -> Effect:
         return Effect(pairings={self.round: PairingFacts(self.boards, self.byes, True, at)})
 
     def words(self, state: State) -> str:
+        told = f"; warned: {'; '.join(self.warnings)}" if self.warnings else ""
         return (
             f"round {self.round} paired by hand: {_described_boards(self.boards, self.byes)}; "
             f"the system's pairing: {_described_boards(self.engine_boards, self.engine_byes)}"
+            + told
         )
 
 

@@ -100,6 +100,7 @@ STATUS: dict[Code, int] = {
     "no-planned-rounds": 409,
     "event-changed": 409,
     "engine-limit": 422,
+    "pairing-warnings": 409,
 }
 """The HTTP status of each refusal of the events layer (``spec/events.md`` §8): the one place
 where a domain error becomes HTTP."""
