@@ -928,8 +928,8 @@ def replace_round(
     "reason", "confirm"?}``) before any result of it is in; the system's own pairing is kept
     beside it in the trail (and in the TRF as ``### MPA``), computed outside the write
     transaction. A pairing that breaks the system's rules (a repeated game, a prohibited
-    pair, the colour rules) is refused with them (``pairing-warnings``) unless ``confirm``
-    is true; then they are kept with it."""
+    pair, a bye to a player who may not have it, the colour rules) is refused with them
+    (``pairing-warnings``) unless ``confirm`` is true; then they are kept with it."""
     why = rules.reason(fields.get("reason"))
 
     def compute(paired: Paired) -> _ByHand:
@@ -944,7 +944,8 @@ def replace_round(
             if at == round_number
         }
         boards, byes = rules.manual_pairing(fields, present, asked, paired.event.bye_points)
-        warnings = pairing_warnings(tournament(earlier), round_number, boards)
+        bye = next((n for n, kind, _ in byes if kind == "pairing"), None)
+        warnings = pairing_warnings(tournament(earlier), round_number, boards, bye)
         rules.warnings_confirmed(warnings, fields.get("confirm"))
         return boards, byes, _given(_engine_pairing(earlier), earlier), warnings
 
