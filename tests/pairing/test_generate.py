@@ -158,15 +158,15 @@ def test_the_results_follow_the_ratings() -> None:
 def test_byes_absences_and_forfeits_come_as_asked() -> None:
     none = generate(Settings(20, 5, seed=3))
     assert {b.kind for b in none.byes} == set() and all(g.played for g in none.games)
-    some = generate(Settings(20, 5, seed=3, half_byes=10, zero_byes=10, forfeits=20))
-    assert {b.kind for b in some.byes} >= {"half", "zero"}
+    some = generate(Settings(20, 5, seed=3, half_byes=10, zero_byes=10, forfeits=20, full_byes=10))
+    assert {b.kind for b in some.byes} >= {"half", "zero", "full"}
     assert any(not g.played for g in some.games)
 
 
 GRID = [
     (9, 5, {}),
     (14, 7, {"baku": True}),
-    (23, 6, {"prohibited": 3, "half_byes": 5, "zero_byes": 3}),
+    (23, 6, {"prohibited": 3, "half_byes": 5, "zero_byes": 3, "full_byes": 3}),
     (31, 9, {"baku": True, "forfeits": 5}),
     (45, 8, {"prohibited": 5, "forfeits": 3}),
     (60, 9, {"baku": True, "prohibited": 4}),
@@ -195,6 +195,10 @@ def test_the_check_command_agrees_with_a_generated_file(tmp_path: Path) -> None:
     path.write_bytes(text.stdout_bytes)
     done = run("--check", str(path))
     assert done.exit_code == 0 and "all 5 round(s) agree with dutch" in done.output
+    listed = run("--generate", "--players", "10", "--rounds", "5", "--tiebreaks", "SB,DE,TPN")
+    assert b"\r212 PTS,SB,DE,TPN\r" in listed.stdout_bytes
+    path.write_bytes(listed.stdout_bytes)
+    assert "standings by PTS,SB,DE,TPN (file): agree" in run("--check", str(path)).output
 
 
 @pytest.mark.parametrize(
@@ -204,6 +208,8 @@ def test_the_check_command_agrees_with_a_generated_file(tmp_path: Path) -> None:
         (["--players", "4", "--rounds", "3", "--prohibited", "7"], "at most 6 pairs"),
         (["--players", "8", "--rounds", "3", "--system", "round-robin", "--baku"], "fixed"),
         (["--players", "8"], "--rounds"),
+        (["--players", "8", "--rounds", "3", "--tiebreaks", "KS"], "round-robin tie-break"),
+        (["--players", "8", "--rounds", "3", "--half-byes", "60", "--full-byes", "50"], "too"),
     ],
 )
 def test_impossible_settings_are_usage_errors(args: list[str], message: str) -> None:

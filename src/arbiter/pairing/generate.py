@@ -9,7 +9,8 @@ written.
 
 The model, for each round in turn: each player present asks for a half-point bye with
 probability ``half_byes`` percent, failing that is absent (a zero-point bye) with
-probability ``zero_byes`` percent; the round is paired by :func:`arbiter.pairing.pair`; each
+probability ``zero_byes`` percent, failing that asks for a full-point bye with probability
+``full_byes`` percent; the round is paired by :func:`arbiter.pairing.pair`; each
 board's first seat then wins with the probability Elo's formula gives from the two ratings,
 ``1 / (1 + 10 ** ((second - first) / 400))`` (these games have no draws), and the game is
 won or lost by forfeit instead of played with probability ``forfeits`` percent (the same
@@ -23,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from arbiter.pairing.berger import cycle_length
 from arbiter.pairing.engine import MAX_DUTCH_PLAYERS, initial_order, pair
-from arbiter.pairing.tiebreaks import DEFAULT_TIEBREAKS
+from arbiter.pairing.tiebreaks import DEFAULT_TIEBREAKS, parse_tiebreaks
 from arbiter.pairing.values import (
     MAX_ROUNDS,
     Acceleration,
@@ -50,8 +51,9 @@ RATINGS = (1000, 2700)
 @dataclass(frozen=True, slots=True)
 class Settings:
     """What a generated tournament is like: its players, rounds and seed; Baku acceleration
-    or not; how many pairs are prohibited; the percentages of half-point byes, absences
-    and forfeits (each from 0 to 100); and the system."""
+    or not; how many pairs are prohibited; the percentages of half-point byes, absences,
+    forfeits and full-point byes (each from 0 to 100); the system; and the tie-break list
+    its ranks follow."""
 
     players: int
     rounds: int
@@ -62,6 +64,9 @@ class Settings:
     zero_byes: float = 0.0
     forfeits: float = 0.0
     system: System = "dutch"
+    full_byes: float = 0.0
+    tiebreaks: tuple[str, ...] | None = None
+    """The tie-break list the file's ranks follow (FIDE codes); None: the system's."""
 
     def problem(self) -> str | None:
         """What makes these settings impossible, in words, or None."""
@@ -71,8 +76,13 @@ class Settings:
             return f"a tournament has 2 to {MAX_DUTCH_PLAYERS} players"
         if not 1 <= self.rounds <= MAX_ROUNDS:
             return f"a tournament has 1 to {MAX_ROUNDS} rounds"
-        if any(not 0 <= p <= 100 for p in (self.half_byes, self.zero_byes, self.forfeits)):
-            return "a percentage is from 0 to 100"
+        byes = (self.half_byes, self.zero_byes, self.full_byes)
+        if any(not 0 <= p <= 100 for p in (*byes, self.forfeits)) or sum(byes) > 100:
+            return "a percentage is from 0 to 100, and the byes' together too"
+        try:
+            parse_tiebreaks(self.tiebreaks or (), self.system)
+        except ValueError as err:
+            return str(err)
         pairs = self.players * (self.players - 1) // 2
         if not 0 <= self.prohibited <= pairs:
             return f"{self.players} players make at most {pairs} pairs"
@@ -85,7 +95,8 @@ def _round_robin_problem(settings: Settings) -> str | None:
     rounds = cycle_length(settings.players)
     if settings.rounds > rounds:
         return f"a round robin of {settings.players} players has {rounds} rounds"
-    if settings.baku or settings.prohibited or settings.half_byes or settings.zero_byes:
+    byes = settings.half_byes or settings.zero_byes or settings.full_byes
+    if settings.baku or settings.prohibited or byes:
         return "a round robin's table is fixed: no acceleration, prohibited pairs or byes"
     return None
 
@@ -144,7 +155,9 @@ def _start(settings: Settings, rng: random.Random) -> Tournament:
         system=settings.system,
         accelerations=baku(numbers, settings.rounds) if settings.baku else (),
         prohibited=_prohibited(settings, numbers, rng),
-        tiebreaks=DEFAULT_TIEBREAKS[settings.system],
+        tiebreaks=DEFAULT_TIEBREAKS[settings.system]
+        if settings.tiebreaks is None
+        else settings.tiebreaks,
     )
 
 
@@ -167,7 +180,8 @@ def _prohibited(
 def _requested(
     settings: Settings, tournament: Tournament, round_: int, rng: random.Random
 ) -> tuple[Bye, ...]:
-    """The half-point byes and absences of ``round_``, leaving two players at least."""
+    """The half-point and full-point byes and the absences of ``round_``, leaving two
+    players at least."""
     byes: list[Bye] = []
     for number in tournament.numbers:
         draw = rng.random() * 100
@@ -175,6 +189,8 @@ def _requested(
             byes.append(Bye(round_, number, "half", 0.5))
         elif draw < settings.half_byes + settings.zero_byes:
             byes.append(Bye(round_, number, "zero", 0.0))
+        elif draw < settings.half_byes + settings.zero_byes + settings.full_byes:
+            byes.append(Bye(round_, number, "full", 1.0))
     if len(tournament.players) - len(byes) < 2:
         return ()
     return tuple(byes)

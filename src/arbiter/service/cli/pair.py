@@ -49,7 +49,8 @@ MAX_BYTES = MAX_TEXT * 4
 @click.option("--json", "as_json", is_flag=True, help="As JSON.")
 @click.option("--tiebreaks", "tiebreak_list", default=None, metavar="LIST",
               help="--check: the tie-break list the ranks follow, FIDE codes (BH/C1,BH,SB) "
-              "[default: the file's 202/212, else the points alone].")  # fmt: skip
+              "[default: the file's 202/212, else the points alone]; --generate: the list "
+              "the ranks are written by [default: the system's].")  # fmt: skip
 @click.option("--max-seconds", type=click.FloatRange(min=0.1), default=None,
               help="Stop the Dutch engine after this many seconds (it then runs in a process "
               "of its own) [default: no limit].")  # fmt: skip
@@ -72,6 +73,8 @@ MAX_BYTES = MAX_TEXT * 4
               help="--generate: percent of absences (zero-point byes).")  # fmt: skip
 @click.option("--forfeits", type=click.FloatRange(0, 100), default=0.0, metavar="PCT",
               help="--generate: percent of games won by forfeit.")  # fmt: skip
+@click.option("--full-byes", type=click.FloatRange(0, 100), default=0.0, metavar="PCT",
+              help="--generate: percent of full-point byes asked for.")  # fmt: skip
 @click.option("--dialect", type=click.Choice(DIALECTS[1:]), default="trf-2026",
               show_default=True, help="--generate: TRF-2026 as gacrux reads it, or what "
               "bbpPairings reads.")  # fmt: skip
@@ -81,7 +84,8 @@ def pair_command(
     path: str | None, system: System | None, checking: bool, as_json: bool,
     tiebreak_list: str | None, max_seconds: float | None, max_memory: int | None, generating: bool,
     players: int | None, rounds: int | None, seed: int, baku: bool, prohibited: int,
-    half_byes: float, zero_byes: float, forfeits: float, dialect: Dialect, line_ends: str,
+    half_byes: float, zero_byes: float, forfeits: float, full_byes: float, dialect: Dialect,
+    line_ends: str,
 ) -> None:  # fmt: skip
     """Pair the round after the last one in the TRF file PATH (- for standard input).
 
@@ -94,9 +98,10 @@ def pair_command(
     if generating:
         if path is not None or checking or players is None or rounds is None:
             raise click.UsageError("--generate takes --players and --rounds, and no PATH")
+        listed = None if tiebreak_list is None else tuple(tiebreak_list.replace(",", " ").split())
         settings = Settings(
             players, rounds, seed, baku, prohibited, half_byes, zero_byes, forfeits,
-            system or "dutch",
+            system or "dutch", full_byes, listed,
         )  # fmt: skip
         _generated(settings, dialect, LINE_ENDS[line_ends])
         return
