@@ -75,16 +75,23 @@ def test_a_round_robin_is_paired_by_the_berger_table(tmp_path: Path) -> None:
 def test_check_lists_nothing_and_exits_0_for_a_well_paired_event(event: Path) -> None:
     done = run("--check", str(event))
     assert done.exit_code == 0
-    assert done.output == "all 2 round(s) agree with dutch\n"
+    assert done.output == (
+        "all 2 round(s) agree with dutch\nstandings by points alone (points): agree\n"
+    )
     document = json.loads(run("--check", str(event), "--json").output)
-    assert document == {"system": "dutch", "rounds": 2, "differences": []}
+    assert document == {
+        "system": "dutch",
+        "rounds": 2,
+        "standings": {"tiebreaks": [], "from": "points", "problems": []},
+        "differences": [],
+    }
 
 
 def test_check_lists_each_round_that_differs_and_exits_1(event: Path) -> None:
     done = run("--check", str(event), "--system", "round-robin")
     assert done.exit_code == 1
     assert done.output.splitlines()[0].startswith("round 1: ")
-    assert done.output.splitlines()[-1].endswith("round(s) differ from round-robin")
+    assert done.output.splitlines()[-2].endswith("round(s) differ from round-robin")
     document = json.loads(run("--check", str(event), "--system", "round-robin", "--json").output)
     assert document["differences"][0]["round"] == 1
     assert set(document["differences"][0]) == {"round", "problems", "expected", "played"}

@@ -5,7 +5,8 @@ FIDE's TRF read and written (``spec/pairings.md``).
   far; :class:`Board` and :class:`Pairing` a round's pairing.
 - :func:`pair` pairs the next round (``"dutch"``, ``"round-robin"``,
   ``"double-round-robin"``); :func:`check` pairs every round again and gives each
-  :class:`RoundDifference`; :func:`initial_order` numbers new players in FIDE's order.
+  :class:`RoundDifference`; :func:`initial_order` numbers new players in FIDE's order;
+  :func:`pairing_warnings` says what a pairing given by hand breaks.
 - :func:`read_trf` reads a TRF (raising a located :class:`TrfError`); :func:`write_trf`
   writes one.
 
@@ -23,9 +24,11 @@ from arbiter.pairing.engine import (
     initial_order,
     pair,
 )
+from arbiter.pairing.manual import pairing_warnings
 from arbiter.pairing.trf import TrfError, read_trf, write_trf
 from arbiter.pairing.values import (
     SYSTEMS,
+    Acceleration,
     Board,
     Bye,
     ByeKind,
@@ -33,6 +36,7 @@ from arbiter.pairing.values import (
     Game,
     Pairing,
     Player,
+    Prohibition,
     Result,
     System,
     Tournament,
@@ -41,6 +45,7 @@ from arbiter.pairing.values import (
 __all__ = [
     "MAX_DUTCH_PLAYERS",
     "SYSTEMS",
+    "Acceleration",
     "Board",
     "Bye",
     "ByeKind",
@@ -50,6 +55,7 @@ __all__ = [
     "Pairing",
     "PairingError",
     "Player",
+    "Prohibition",
     "Result",
     "RoundDifference",
     "System",
@@ -58,6 +64,7 @@ __all__ = [
     "check",
     "initial_order",
     "pair",
+    "pairing_warnings",
     "read_trf",
     "write_trf",
 ]

@@ -99,6 +99,17 @@ def _answer(out: str) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+def _address_space() -> int:
+    """The bytes of address space this process holds (0 where the system does not say)."""
+    import os
+
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def main(argv: list[str]) -> int:
     """The engine's process: ``ROUND MEMORY SECONDS``, the TRF on standard input."""
     import resource
@@ -112,6 +123,10 @@ def main(argv: list[str]) -> int:
 
     round_, memory, seconds = (int(one) for one in argv)
     text = sys.stdin.read()
+    if _address_space() >= memory:  # already past it: the limit would only stop what
+        # does not fit in the memory the interpreter freed, which depends on what ran before
+        print(json.dumps({"error": "memory"}))
+        return 3
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
     try:

@@ -15,12 +15,14 @@ from dataclasses import dataclass, replace
 from arbiter.pairing.berger import berger_round, cycle_length
 from arbiter.pairing.bounded import Limits
 from arbiter.pairing.values import (
+    Acceleration,
     Board,
     Bye,
     Colour,
     Game,
     Pairing,
     Player,
+    Prohibition,
     System,
     Tournament,
 )
@@ -235,7 +237,7 @@ def _engine_tournament(
     """What the engine is given for ``round_``: players numbered 1 to N in order of their
     numbers (with their ratings, nothing else of them), the games and byes before the round,
     the requested byes of the round, a zero-point bye for each absent player without one,
-    and the initial colour."""
+    the initial colour, and the accelerations and prohibited pairs in the engine's numbers."""
     numbers = tournament.numbers
     index = {number: n for n, number in enumerate(numbers, 1)}
     # only what pairs: a name, federation or FIDE number is nothing to the engine, and its
@@ -262,8 +264,32 @@ def _engine_tournament(
         byes=tuple(byes),
         initial_colour=initial_colour(tournament),
         bye_points=tournament.bye_points,
+        accelerations=_renumbered_accelerations(tournament, index, planned),
+        prohibited=tuple(
+            Prohibition(
+                p.first_round, min(p.last_round, planned), tuple(index[n] for n in p.players)
+            )
+            for p in tournament.prohibited
+            if p.first_round <= planned
+        ),
     )
     return engine, numbers
+
+
+def _renumbered_accelerations(
+    tournament: Tournament, index: dict[int, int], planned: int
+) -> tuple[Acceleration, ...]:
+    """Each acceleration over the engine's numbers: the players numbered ``first_player`` to
+    ``last_player`` are a run of the engine's 1 to N, which keeps their order."""
+    found: list[Acceleration] = []
+    for a in tournament.accelerations:
+        inside = [index[n] for n in index if a.first_player <= n <= a.last_player]
+        if inside and a.first_round <= planned:
+            last_round = min(a.last_round, planned)
+            found.append(
+                Acceleration(a.first_round, last_round, min(inside), max(inside), a.points)
+            )
+    return tuple(found)
 
 
 def initial_colour(tournament: Tournament) -> Colour:

@@ -1,11 +1,10 @@
-"""FIDE's Tournament Report File, read and written (``spec/pairings.md``, "TRF").
+"""FIDE's Tournament Report File, read (``spec/pairings.md`` §3); the writer is
+:mod:`arbiter.pairing.trfwrite`, whose names are also found here.
 
 The reader takes TRF-16, TRF(x) (JaVaFo's ``XX`` codes) and TRF-2026, with any of the three
 line ends, and gives a :class:`~arbiter.pairing.values.Tournament`, or a :class:`TrfError`
 naming the line, a stable code and what is wrong. It refuses what arbiter cannot pair
-rather than pair it wrongly: accelerations, prohibited pairings, abnormal points, other
-point systems, team events. The writer gives a file that both TRF-2026 readers and the
-older TRF(x) readers take, its lines ending with a line feed.
+rather than pair it wrongly: abnormal points, other point systems, team events.
 
 Everything here is plain text in, plain values out: the engines read the same text
 (:mod:`arbiter.pairing.dutch`), so what the reader accepts is what the engines are given.
@@ -14,30 +13,47 @@ Everything here is plain text in, plain values out: the engines read the same te
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
+from arbiter.pairing.trfwrite import (
+    DIALECTS,
+    LINE_ENDS,
+    Dialect,
+    points_field,
+    write_trf,
+)
 from arbiter.pairing.values import (
     BYE_POINT_CHOICES,
     MAX_NUMBER,
     MAX_ROUNDS,
     REQUESTED_BYE_POINTS,
+    Acceleration,
     Bye,
     ByeKind,
     Colour,
     Game,
     Player,
+    Prohibition,
     Result,
     System,
     Tournament,
 )
 
-__all__ = ["TrfError", "points_field", "read_trf", "write_trf"]
+__all__ = [
+    "DIALECTS",
+    "LINE_ENDS",
+    "Dialect",
+    "TrfError",
+    "points_field",
+    "read_ranks",
+    "read_trf",
+    "write_trf",
+]
 
 MAX_TEXT = 16 * 1024 * 1024
 """The longest text read (16 MiB, some 100,000 players of 150 rounds): the work is linear."""
 
-NAME_WIDTH = 33
 FIRST_ROUND_COLUMN = 91  # 0-based: round 1's opponent is in columns 92-95
 ROUND_WIDTH = 10
 
@@ -52,17 +68,7 @@ SYSTEM_CODES: dict[str, System] = {
 }
 """Record 192's codes that arbiter pairs, and the system each names."""
 
-WRITTEN_SYSTEM: dict[System, str] = {
-    "dutch": "FIDE_DUTCH",
-    "round-robin": "FIDE_ROUNDROBIN",
-    "double-round-robin": "FIDE_DOUBLEROUNDROBIN",
-}
-
 REFUSED = {
-    "250": "accelerated rounds are not supported",
-    "XXA": "accelerated rounds are not supported",
-    "260": "prohibited pairings are not supported",
-    "XXP": "prohibited pairings are not supported",
     "299": "abnormal assignment points are not supported",
     "013": "team tournaments are not supported",
     "310": "team tournaments are not supported",
@@ -83,8 +89,6 @@ BYE_CODES |= {"Z": "zero", "-": "zero"}
 """A round entry without opponent: its result code and the bye it is (``+`` and ``-``
 without opponent are older files' pairing-allocated bye and absence)."""
 
-WRITTEN_BYE = {"pairing": "U", "half": "H", "full": "F", "zero": "Z"}
-
 GAME_CODES = {"1": "1", "0": "0", "=": "=", "+": "+", "-": "-", "W": "1", "L": "0", "D": "="}
 """A round entry with an opponent: its result code as a game's side (W, L and D, games that
 lasted less than a move, are games as far as pairing goes)."""
@@ -98,8 +102,6 @@ GAME_RESULTS: dict[tuple[str, str], Result] = {
     ("-", "-"): "--",
 }
 """The first seat's and the second seat's codes, and the game's result."""
-
-WRITTEN_RESULT: dict[Result, tuple[str, str]] = {v: k for k, v in GAME_RESULTS.items()}
 
 
 class TrfError(ValueError):
@@ -135,6 +137,13 @@ class _Reading:
     colour: Colour | None = None
     bye_points: float = 1.0
     system: System | None = None
+    accelerations: list[Acceleration] = field(default_factory=list)
+    accelerated_by: set[str] = field(default_factory=set)
+    xxa_players: set[int] = field(default_factory=set)
+    prohibited: list[tuple[int, int | None, int | None, tuple[int, ...]]] = field(
+        default_factory=list
+    )
+    tiebreaks: tuple[str, ...] = ()
 
 
 def read_trf(text: str) -> Tournament:
@@ -158,6 +167,18 @@ def read_trf(text: str) -> Tournament:
     return _tournament(reading, player_lines, bye_lines)
 
 
+def read_ranks(text: str) -> dict[int, int]:
+    """The rank each ``001`` line states (columns 86-89), by pairing number; a line whose
+    rank is blank or not a number states none. The text is one :func:`read_trf` read."""
+    found: dict[int, int] = {}
+    for line in re.split(r"\r\n|\r|\n", text.removeprefix("\ufeff")):
+        if line.startswith("001"):
+            number, rank = line[4:8].strip(), line[85:89].strip()
+            if number.isdigit() and rank.isdigit():
+                found[int(number)] = int(rank)
+    return found
+
+
 def _header(reading: _Reading, number: int, line: str) -> None:
     """Read one record that is not a player's or a bye's; unknown records are skipped."""
     code, value = line[:3], line[4:].strip()
@@ -179,6 +200,98 @@ def _header(reading: _Reading, number: int, line: str) -> None:
         if value.upper() not in SYSTEM_CODES:
             raise TrfError(number, "unsupported", f"record 192: {value!r} is not paired here")
         reading.system = SYSTEM_CODES[value.upper()]
+    elif code in ("250", "XXA"):
+        _acceleration(reading, number, line)
+    elif code == "260":
+        reading.prohibited.append(_prohibited_260(number, line))
+    elif code == "XXP":
+        players = tuple(_whole(number, w, 1, MAX_NUMBER, "a player") for w in value.split())
+        reading.prohibited.append((number, None, None, players))
+    elif code in ("202", "212"):
+        reading.tiebreaks = _tiebreak_list(code, value)
+
+
+def _acceleration(reading: _Reading, number: int, line: str) -> None:
+    """Record 250 or ``XXA``; a file gives its accelerations one way only, since
+    bbpPairings adds an ``XXA`` line's rounds after a 250 line's."""
+    code = line[:3]
+    reading.accelerated_by.add(code)
+    if len(reading.accelerated_by) > 1:
+        raise TrfError(number, "mismatch", "accelerations are given by 250 or by XXA, not both")
+    if code == "250":
+        reading.accelerations.append(_acceleration_250(number, line))
+        return
+    player = _whole(number, line[4:8].strip(), 1, MAX_NUMBER, "columns 5-8: the player")
+    if player in reading.xxa_players:
+        raise TrfError(number, "mismatch", f"XXA: player {player} is given twice")
+    reading.xxa_players.add(player)
+    reading.accelerations += _runs(number, player, line[9:])
+
+
+def _acceleration_250(number: int, line: str) -> Acceleration:
+    """``250 MMMM GGGG RRR RRR PPPP PPPP``: match points (for teams; passed over), game
+    points (the virtual points), first and last round, first and last player (a blank last
+    one is the first)."""
+    text = line.ljust(31)
+    if text[4:8].strip():
+        _decimal(number, text[4:8])
+    points = _decimal(number, text[9:13])
+    first_round = _whole(number, text[14:17].strip(), 1, MAX_ROUNDS, "columns 15-17: a round")
+    last_text = text[18:21].strip()
+    last_round = (
+        _whole(number, last_text, 1, MAX_ROUNDS, "columns 19-21: a round")
+        if last_text
+        else first_round
+    )
+    first = _whole(number, text[22:26].strip(), 1, MAX_NUMBER, "columns 23-26: a player")
+    last_text = text[27:31].strip()
+    last = _whole(number, last_text, 1, MAX_NUMBER, "columns 28-31") if last_text else first
+    return _made_acceleration(number, Acceleration(first_round, last_round, first, last, points))
+
+
+def _runs(number: int, player: int, rest: str) -> list[Acceleration]:
+    """An ``XXA`` line's points a round, from round 1, as runs of equal points."""
+    values = [rest[i : i + 4] for i in range(0, len(rest.rstrip()), 5)]
+    points = [_decimal(number, v) if v.strip() else 0.0 for v in values]
+    runs: list[Acceleration] = []
+    start = 0
+    for index in range(1, len(points) + 1):
+        if index == len(points) or points[index] != points[start]:
+            if points[start]:
+                made = Acceleration(start + 1, index, player, player, points[start])
+                runs.append(_made_acceleration(number, made))
+            start = index
+    return runs
+
+
+def _made_acceleration(number: int, acceleration: Acceleration) -> Acceleration:
+    a = acceleration
+    if a.first_round > a.last_round or a.first_player > a.last_player:
+        raise TrfError(number, "bad-value", "an acceleration's rounds or players are reversed")
+    if not 0 < a.points <= MAX_ROUNDS or (2 * a.points) % 1:
+        raise TrfError(number, "bad-value", f"an acceleration adds half points, not {a.points}")
+    return a
+
+
+def _prohibited_260(number: int, line: str) -> tuple[int, int | None, int | None, tuple[int, ...]]:
+    """``260 RRR RRR PPPP PPPP ...``: the first and last round, then the players."""
+    text = line.rstrip()
+    first = _whole(number, text[4:7].strip(), 1, MAX_ROUNDS, "columns 5-7: the first round")
+    last = _whole(number, text[8:11].strip(), 1, MAX_ROUNDS, "columns 9-11: the last round")
+    players = tuple(
+        _whole(number, text[start : start + 4].strip(), 1, MAX_NUMBER, "a player")
+        for start in range(12, len(text), 5)
+    )
+    return number, first, last, players
+
+
+def _tiebreak_list(code: str, value: str) -> tuple[str, ...]:
+    """Records 202 (the tie-breaks after the points) and 212 (the ranking list, points
+    first): the codes, as written (``BH:C1``, ``SB``), without the points."""
+    words = tuple(w for w in value.replace(",", " ").split() if w)
+    if code == "212" and words and words[0].upper() in ("PTS", "MPTS", "GPTS"):
+        words = words[1:]
+    return words
 
 
 def _whole(number: int, value: str, low: int, high: int, what: str) -> int:
@@ -263,6 +376,8 @@ def _tournament(
 def _made(
     reading: _Reading, players: list[Player], games: list[Game], byes: list[Bye]
 ) -> Tournament:
+    known = {p.number for p in players}
+    prohibited = tuple(_prohibition(reading, known, *p) for p in reading.prohibited)
     try:
         return Tournament(
             players=tuple(players),
@@ -272,9 +387,34 @@ def _made(
             initial_colour=reading.colour,
             bye_points=reading.bye_points,
             system=reading.system,
+            accelerations=tuple(reading.accelerations),
+            prohibited=prohibited,
+            tiebreaks=reading.tiebreaks,
         )
     except ValueError as err:  # the rounds given are fewer than those played
         raise TrfError(0, "inconsistent", str(err)) from None
+
+
+def _prohibition(
+    reading: _Reading,
+    known: set[int],
+    number: int,
+    first: int | None,
+    last: int | None,
+    players: tuple[int, ...],
+) -> Prohibition:
+    """A 260 or ``XXP`` line's prohibition (``XXP``: every round), checked where it is."""
+    planned = reading.rounds or MAX_ROUNDS
+    code = "XXP" if first is None else "260"
+    first, last = first or 1, last or planned
+    unknown = [n for n in players if n not in known]
+    if unknown:
+        raise TrfError(number, "unknown-player", f"record {code}: no player {unknown[0]}")
+    if len(players) < 2 or len(set(players)) != len(players):
+        raise TrfError(number, "bad-value", f"record {code} names two players or more, each once")
+    if not first <= last <= planned:
+        raise TrfError(number, "bad-value", f"record {code}: rounds {first}-{last} are not planned")
+    return Prohibition(first, last, players)
 
 
 def _player(number: int, line: str) -> tuple[Player, float | None]:
@@ -434,100 +574,3 @@ def _check_stated_points(
                 f"columns 81-84: player {player} has {points:g} points, but the results "
                 f"give {done:g}",
             )
-
-
-# --- writing ------------------------------------------------------------------------------
-
-
-def write_trf(tournament: Tournament, *, name: str, comments: Sequence[str] = ()) -> str:
-    """The tournament as a TRF-2026 file that TRF(x) readers also take: ``012`` the
-    ``name``, ``062`` the players, ``142`` and ``XXR`` the rounds planned, ``152`` and
-    ``XXC`` the initial colour, ``162`` the pairing-allocated bye's points when not a win,
-    ``192`` the system, the ``comments`` (each starting with ``###``), then one ``001``
-    line per player in order of number, each round's game or bye in its ten columns, and
-    ``0000 - Z`` for a withdrawn player in the rounds from the withdrawal to the next one.
-
-    Raises ``ValueError`` for a game without result (TRF has no code for a game in
-    progress) or a comment that does not start with ``###``."""
-    lines = [f"012 {_printable(name)}", f"062 {len(tournament.players)}"]
-    if tournament.rounds_planned is not None:
-        lines += [f"142 {tournament.rounds_planned}", f"XXR {tournament.rounds_planned}"]
-    if tournament.initial_colour is not None:
-        first = tournament.initial_colour == "first"
-        lines += [f"152 {'W' if first else 'B'}", f"XXC {'white1' if first else 'black1'}"]
-    if tournament.bye_points != 1.0:
-        lines.append(f"162  P{tournament.bye_points:>4.1f}")
-    if tournament.system is not None:
-        lines.append(f"192 {WRITTEN_SYSTEM[tournament.system]}")
-    for comment in comments:
-        if not comment.startswith("###"):
-            raise ValueError(f"a TRF comment line starts with ###: {comment[:40]!r}")
-        lines.append(_printable(comment))
-    entries = _written_entries(tournament)
-    ranks = _ranks(tournament)
-    for player in sorted(tournament.players, key=lambda p: p.number):
-        lines.append(_player_line(tournament, player, ranks[player.number], entries))
-    return "\n".join(lines) + "\n"
-
-
-def _written_entries(tournament: Tournament) -> dict[tuple[int, int], str]:
-    """Each player's round entries, ``NNNN c r``, by (player, round)."""
-    entries: dict[tuple[int, int], str] = {}
-    for game in tournament.games:
-        if game.result is None:
-            raise ValueError(
-                f"round {game.round}: {game.first} - {game.second} has no result, and TRF "
-                "has no code for a game in progress"
-            )
-        first, second = WRITTEN_RESULT[game.result]
-        entries[(game.first, game.round)] = f"{game.second:>4} w {first}"
-        entries[(game.second, game.round)] = f"{game.first:>4} b {second}"
-    for bye in tournament.byes:
-        entries[(bye.player, bye.round)] = f"0000 - {WRITTEN_BYE[bye.kind]}"
-    upcoming = tournament.rounds_paired + 1
-    if tournament.rounds_planned is not None:
-        upcoming = min(upcoming, tournament.rounds_planned)
-    for player, start in tournament.withdrawn.items():
-        for round_ in range(start, upcoming + 1):
-            entries.setdefault((player, round_), "0000 - Z")
-    return entries
-
-
-def _ranks(tournament: Tournament) -> dict[int, int]:
-    """Each player's rank by points (ties share a rank, as TRF allows)."""
-    points = {p.number: tournament.points(p.number) for p in tournament.players}
-    return {n: 1 + sum(1 for v in points.values() if v > mine) for n, mine in points.items()}
-
-
-def _player_line(
-    tournament: Tournament, player: Player, rank: int, entries: dict[tuple[int, int], str]
-) -> str:
-    """One ``001`` line: number (5-8), name (15-47), rating (49-52), federation (54-56),
-    FIDE number (58-68), points (81-84), rank (86-89), then ten columns a round from 92."""
-    name = _printable(player.name)[:NAME_WIDTH].ljust(NAME_WIDTH)
-    rating = "" if player.rating is None else str(player.rating)
-    federation = _printable(player.federation or "")[:3]
-    fide_id = _printable(player.fide_id or "")[:11]
-    points = tournament.points(player.number)
-    head = f"001 {player.number:>4} {'':4} {name} {rating:>4} {federation:>3} {fide_id:>11}"
-    head += f" {'':10} {points_field(points)} {rank:>4}"
-    last = max((r for (p, r) in entries if p == player.number), default=0)
-    rounds = [entries.get((player.number, r), "        ") for r in range(1, last + 1)]
-    return (head + "".join(f"  {entry}" for entry in rounds)).rstrip()
-
-
-def points_field(points: float) -> str:
-    """Points as columns 81-84 hold them, four characters whatever the score: ``3.0``,
-    ``99.5``; from 100 on, a whole number (`` 100``); a half point from 100 on has no room
-    for its decimal, and is left blank (the results say it: a reader sums them)."""
-    if points < 100:
-        return f"{points:>4.1f}"
-    if float(points).is_integer() and points < 10_000:
-        return f"{int(points):>4}"
-    return " " * 4
-
-
-def _printable(text: str) -> str:
-    """``text`` with every character that is not printable made a space, so that it cannot
-    break a line."""
-    return "".join(c if c.isprintable() else " " for c in text)

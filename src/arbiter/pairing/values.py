@@ -122,12 +122,46 @@ class Pairing:
 
 
 @dataclass(frozen=True, slots=True)
+class Acceleration:
+    """Virtual points added to the pairing score of the players numbered ``first_player``
+    to ``last_player`` in rounds ``first_round`` to ``last_round`` (TRF-2026 record 250;
+    FIDE's Baku acceleration, C.04.5.1, is two of them). They change who meets whom, never
+    the standings."""
+
+    first_round: int
+    last_round: int
+    first_player: int
+    last_player: int
+    points: float
+
+
+@dataclass(frozen=True, slots=True)
+class Prohibition:
+    """Players of whom no two may be paired together in rounds ``first_round`` to
+    ``last_round`` (TRF-2026 record 260: players of one family or club, say)."""
+
+    first_round: int
+    last_round: int
+    players: tuple[int, ...]
+
+    def applies(self, round_: int, first: int, second: int) -> bool:
+        """Whether this forbids ``first`` to meet ``second`` in ``round_``."""
+        return (
+            self.first_round <= round_ <= self.last_round
+            and first in self.players
+            and second in self.players
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Tournament:
     """A tournament as far as it has gone: its players, the rounds planned (None when not
     known), the games and byes of the rounds so far (byes of a later round are requested
     ones), the players who withdrew and from which round, the colour of the top-ranked
     player in round 1 (None: not known; the engine infers it from round 1, or takes
-    ``first`` before it), and what the pairing-allocated bye is worth.
+    ``first`` before it), what the pairing-allocated bye is worth, the accelerations and
+    prohibited pairs the Dutch engine is given, and the tie-break list of the standings
+    (FIDE C.07 codes, as TRF-2026 records 202/212 give them; empty: not given).
 
     Sequences are kept as tuples and ``withdrawn`` as a read-only mapping. Raises
     ``ValueError`` when the parts do not fit together (an unknown player, a player twice in
@@ -142,11 +176,17 @@ class Tournament:
     initial_colour: Colour | None = None
     bye_points: float = 1.0
     system: System | None = None
+    accelerations: tuple[Acceleration, ...] = ()
+    prohibited: tuple[Prohibition, ...] = ()
+    tiebreaks: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _freeze(self, "players", self.players)
         _freeze(self, "games", self.games)
         _freeze(self, "byes", self.byes)
+        _freeze(self, "accelerations", self.accelerations)
+        _freeze(self, "prohibited", self.prohibited)
+        _freeze(self, "tiebreaks", self.tiebreaks)
         object.__setattr__(self, "withdrawn", MappingProxyType(dict(self.withdrawn)))
         _check(self)
 
@@ -207,6 +247,31 @@ def _check(t: Tournament) -> None:
             raise ValueError(f"withdrawal of {player} from round {start}: no such player or round")
         if any(g.round >= start and player in (g.first, g.second) for g in t.games):
             raise ValueError(f"player {player} withdrew from round {start} but plays after it")
+    for acceleration in t.accelerations:
+        _check_acceleration(acceleration, planned)
+    for prohibition in t.prohibited:
+        _check_prohibition(prohibition, known, planned)
+
+
+def _check_acceleration(a: Acceleration, planned: int) -> None:
+    if not 1 <= a.first_round <= a.last_round <= planned:
+        raise ValueError(f"an acceleration's rounds {a.first_round}-{a.last_round} are not planned")
+    if not 1 <= a.first_player <= a.last_player <= MAX_NUMBER:
+        raise ValueError(
+            f"an acceleration's players {a.first_player}-{a.last_player} are not a range"
+        )
+    if not 0 < a.points <= MAX_ROUNDS or (2 * a.points) % 1:
+        raise ValueError(f"an acceleration adds half points above 0, not {a.points}")
+
+
+def _check_prohibition(p: Prohibition, known: set[int], planned: int) -> None:
+    if not 1 <= p.first_round <= p.last_round <= planned:
+        raise ValueError(f"a prohibition's rounds {p.first_round}-{p.last_round} are not planned")
+    if len(set(p.players)) != len(p.players) or len(p.players) < 2:
+        raise ValueError("a prohibition names two players or more, each once")
+    unknown = [n for n in p.players if n not in known]
+    if unknown:
+        raise ValueError(f"a prohibition names player {unknown[0]}, who is not in the event")
 
 
 def _check_game(game: Game, known: set[int], planned: int, seen: set[tuple[int, int]]) -> None:

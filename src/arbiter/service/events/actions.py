@@ -1169,6 +1169,9 @@ class RoundReplaced(Paired):
     engine_byes: tuple[ByeGiven, ...]
     draft: bool = False
     """The round replaced is a draft, and stays one."""
+    warnings: tuple[str, ...] = ()
+    """What the pairing breaks of the rules the system keeps, as the director was told
+    before applying it (kept only when there is something: older entries hash as they were)."""
 
     def details(self) -> dict[str, Any]:
         said: dict[str, Any] = {
@@ -1180,6 +1183,8 @@ class RoundReplaced(Paired):
                 "byes": [list(bye) for bye in self.engine_byes],
             },
         }
+        if self.warnings:
+            said["warnings"] = list(self.warnings)
         return {**said, "draft": True} if self.draft else said  # said only when set
 
     @classmethod
@@ -1187,16 +1192,19 @@ class RoundReplaced(Paired):
         engine = details["engine"]
         return cls(details["round"], _boards(details["boards"]), _byes(details["byes"]),
                    _boards(engine["boards"]), _byes(engine["byes"]),
-                   bool(details.get("draft", False)))  # fmt: skip
+                   bool(details.get("draft", False)),
+                   tuple(str(w) for w in details.get("warnings", ())))  # fmt: skip
 
     def effect(self, state: State, at: str) -> Effect:
         facts = PairingFacts(self.boards, self.byes, True, at, self.draft)
         return Effect(pairings={self.round: facts})
 
     def words(self, state: State) -> str:
+        told = f"; warned: {'; '.join(self.warnings)}" if self.warnings else ""
         return (
             f"round {self.round} paired by hand: {_described_boards(self.boards, self.byes)}; "
             f"the system's pairing: {_described_boards(self.engine_boards, self.engine_byes)}"
+            + told
         )
 
 

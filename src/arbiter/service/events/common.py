@@ -128,6 +128,7 @@ Code = Literal[
     "too-many-webhooks",
     "webhook-address-refused",
     "no-such-webhook",
+    "pairing-warnings",
 ]
 """Every reason the events layer refuses a request, as the error bodies and the command line
 name it. What each means for HTTP is the web face's to say (``web/events_api.py``)."""

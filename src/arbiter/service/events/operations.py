@@ -467,7 +467,16 @@ def change_event(
         if "rounds" in asked.values:
             planned = asked.values["rounds"]
             rules.dutch_rounds(change.event.pairing, planned if isinstance(planned, int) else None)
-        _change_event(change, EventChanged(asked.values), asked.reason)
+        values = dict(asked.values)
+        if "tiebreaks" in values:
+            order = values["tiebreaks"]
+            order = rules.round_robin_tiebreaks(
+                change.event.pairing, order if isinstance(order, str) else None
+            )
+            if change.event.pairing != "none":  # an event arbiter pairs: FIDE's checklist
+                rules.tiebreaks_after_start(played, change.event.tiebreaks, order, asked.reason)
+            values["tiebreaks"] = order
+        _change_event(change, EventChanged(values), asked.reason)
     return event_summary(store, event_id)
 
 

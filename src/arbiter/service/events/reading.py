@@ -590,6 +590,10 @@ def _trf_comments(tx: Tx, event_id: str) -> list[str]:
     described = {row.number: _described(row) for row in storage.record_rows(tx, event_id)}
     found = withheld(storage.entries(tx, event_id))
     for entry, state in zip(found, states_before(found), strict=True):
+        changed = _tiebreaks_changed(entry, state)
+        if changed is not None:
+            lines.append("".join(c if c.isprintable() else " " for c in changed))
+            continue
         paired = _paired_action(entry)
         if paired is not None:
             line = f"### {paired.TRF_CODE} {entry.at} entry {entry.number}: {paired.words(state)}"
@@ -608,6 +612,22 @@ def _trf_comments(tx: Tx, event_id: str) -> list[str]:
         )
         lines.append("".join(c if c.isprintable() else " " for c in line))
     return lines
+
+
+def _tiebreaks_changed(entry: Entry, state: State) -> str | None:
+    """A change of the tie-breaks once a round was paired, as a ``### TBC`` line: the round,
+    the list it replaced and the new one, and why (FIDE's checklist asks for the line)."""
+    if entry.action != "event-changed" or "tiebreaks" not in entry.details:
+        return None
+    paired = max(state.pairings, default=0)
+    before, after = state.event.tiebreaks, entry.details["tiebreaks"]
+    if paired < 1 or before == after:
+        return None
+    return (
+        f"### TBC {entry.at} entry {entry.number}: tie-breaks changed after round {paired} "
+        f"from {before or ','.join(parse_order(None))} to {after or ','.join(parse_order(None))}"
+        f"; reason: {entry.reason or '-'}"
+    )
 
 
 def _paired_action(entry: Entry) -> Paired | None:

@@ -34,6 +34,7 @@ from arbiter.pairing import (
     Player,
     Tournament,
     pair,
+    pairing_warnings,
     write_trf,
 )
 from arbiter.service.events import rules, storage
@@ -1082,8 +1083,9 @@ def _keep_pairing(
 
 
 _Given = tuple[tuple[Board, ...], tuple[ByeGiven, ...]]
-_ByHand = tuple[tuple[Board, ...], tuple[ByeGiven, ...], _Given]
-"""A pairing by hand as computed outside the lock: its boards and byes, and the system's."""
+_ByHand = tuple[tuple[Board, ...], tuple[ByeGiven, ...], _Given, tuple[str, ...]]
+"""A pairing by hand as computed outside the lock: its boards and byes, the system's, and
+what it breaks of the system's rules."""
 
 
 def replace_round(
@@ -1091,8 +1093,11 @@ def replace_round(
     fields: Mapping[str, object],
 ) -> RoundView:  # fmt: skip
     """Pair the last round by hand (``{"boards": [{"first", "second"}...], "bye"?: number,
-    "reason"}``) before any result of it is in; the system's own pairing is kept beside it
-    in the trail (and in the TRF as ``### MPA``), computed outside the write transaction."""
+    "reason", "confirm"?}``) before any result of it is in; the system's own pairing is kept
+    beside it in the trail (and in the TRF as ``### MPA``), computed outside the write
+    transaction. A pairing that breaks the system's rules (a repeated game, a prohibited
+    pair, a bye to a player who may not have it, the colour rules) is refused with them
+    (``pairing-warnings``) unless ``confirm`` is true; then they are kept with it."""
     why = rules.reason(fields.get("reason"))
 
     def compute(paired: Paired) -> _ByHand:
@@ -1108,12 +1113,15 @@ def replace_round(
             if at == round_number
         }
         boards, byes = rules.manual_pairing(fields, present, asked, paired.event.bye_points)
-        return boards, byes, _given(_engine_pairing(earlier), earlier)
+        bye = next((n for n, kind, _ in byes if kind == "pairing"), None)
+        warnings = pairing_warnings(tournament(earlier), round_number, boards, bye)
+        rules.warnings_confirmed(warnings, fields.get("confirm"))
+        return boards, byes, _given(_engine_pairing(earlier), earlier), warnings
 
     def keep(change: Change, paired: Paired, made: _ByHand) -> RoundView:
-        boards, byes, engine = made
+        boards, byes, engine, warnings = made
         draft = paired.pairings[round_number].draft
-        action = RoundReplaced(round_number, boards, byes, engine[0], engine[1], draft)
+        action = RoundReplaced(round_number, boards, byes, engine[0], engine[1], draft, warnings)
         effect = change.effect(action, paired.state)
         facts = effect.pairings[round_number]
         assert facts is not None

@@ -13,7 +13,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from arbiter.adjudicator.tiebreaks import parse_order
@@ -495,7 +495,47 @@ def new_event(fields: Mapping[str, object]) -> NewEvent:
     dutch_rounds(made.pairing, made.rounds)
     if made.check_in and made.pairing == "none":
         raise EventError("bad-field", "only a paired event checks its players in", field="check_in")
-    return made
+    return replace(made, tiebreaks=round_robin_tiebreaks(made.pairing, made.tiebreaks))
+
+
+ROUND_ROBIN = ("round-robin", "double-round-robin")
+ROUND_ROBIN_TIEBREAKS = "direct,sonneborn-berger,wins,margin"
+"""A round robin's tie-breaks when it is given none: the default order without Buchholz."""
+BUCHHOLZ_TYPE = ("buchholz",)
+"""The tie-breaks of the Buchholz kind (FIDE C.07's 4xx), which a round robin may not use."""
+
+
+def round_robin_tiebreaks(pairing: str, order: str | None) -> str | None:
+    """The tie-break order an event keeps: in a round robin, every player meets every
+    other, so a Buchholz tie-break separates nobody and FIDE's regulations (C.07) do not
+    allow it (``bad-field``), and no order given is :data:`ROUND_ROBIN_TIEBREAKS`."""
+    if pairing not in ROUND_ROBIN:
+        return order
+    if order is None:
+        return ROUND_ROBIN_TIEBREAKS
+    if any(name in BUCHHOLZ_TYPE for name in order.split(",")):
+        raise EventError(
+            "bad-field",
+            "a round robin cannot break ties by Buchholz: every player meets every other "
+            "(FIDE C.07)",
+            field="tiebreaks",
+        )
+    return order
+
+
+def tiebreaks_after_start(
+    played: int, before: str | None, after: str | None, why: str | None
+) -> None:
+    """Changing the tie-breaks of a paired event once a round is paired needs a reason:
+    FIDE's checklist asks that the change be warned of and kept, with the list it replaces
+    (``bad-field`` for ``reason``)."""
+    if played >= 1 and before != after and why is None:
+        raise EventError(
+            "bad-field",
+            f"the tie-breaks would change after round {played}: give a reason (the trail and "
+            "the TRF keep it, with the list it replaces)",
+            field="reason",
+        )
 
 
 DUTCH_NEEDS_ROUNDS = (
@@ -947,6 +987,19 @@ def changeable_round(round_number: int, rounds_paired: int, with_results: int) -
             "round-has-results",
             f"{with_results} board(s) of round {round_number} have a result or a record: "
             "exclude the records and take the results back first",
+        )
+
+
+def warnings_confirmed(warnings: Sequence[str], confirm: object) -> None:
+    """A pairing by hand that breaks the system's rules is applied only when the director,
+    told which, confirms it (``pairing-warnings`` otherwise, listing them)."""
+    if warnings and confirm is not True:
+        raise EventError(
+            "pairing-warnings",
+            "the pairing breaks rules the system keeps: "
+            + "; ".join(warnings)
+            + '; send it again with "confirm": true to apply it all the same',
+            warnings=list(warnings),
         )
 
 

@@ -110,6 +110,7 @@ STATUS: dict[Code, int] = {
     "too-many-webhooks": 422,
     "webhook-address-refused": 422,
     "no-such-webhook": 404,
+    "pairing-warnings": 409,
 }
 """The HTTP status of each refusal of the events layer (``spec/events.md`` §8): the one place
 where a domain error becomes HTTP."""

@@ -31,7 +31,7 @@
   say("Ready: you may upload your game's record.");
   $("send").hidden = false;
 
-  // --- a player's own round: check in, report the board's result (spec/pairings.md §9) ----
+  // --- a player's own round: check in, report the board's result (spec/pairings.md §12) ----
 
   const api = "/api/v1/events/" + event;
   const send = (method, path, body) => arbiterDom.request(method, api + path, body, token);

@@ -1,4 +1,4 @@
-"""The event as it happens (spec/pairings.md §9): check-in, rounds paired as drafts until the
+"""The event as it happens (spec/pairings.md §12): check-in, rounds paired as drafts until the
 director publishes them, and the results players report for their own boards.
 
 ``events.check_in`` says whether the event pairs only the players checked in for a round;
