@@ -47,10 +47,14 @@ __all__ = [
 
 LIMIT = 3
 """Suggestions kept, best first."""
-BUDGET_BASE = 100
+BUDGET_BASE = 1500
 BUDGET_PER_PLY = 3
 """The search replays at most ``BUDGET_BASE + BUDGET_PER_PLY * plies`` plies in all (the
-plies of the record): about three more replays of the record, whatever it holds."""
+plies of the record): about three more replays of the record, whatever it holds, and the
+cheap slips of the window's plies, whatever its length (some twenty slips at each of 60
+plies, each replayed up to the refused move or until a move on the way is refused; an
+Implo stone one square off changes a patch, and so what a move resolves, many plies later,
+and such a slip is often found only among the last)."""
 WINDOW = KEPT_STATES - 1
 """How many plies before the refused one a slip is looked for (60)."""
 REFUSED_CODES = frozenset({"illegal-move", "ambiguous-move"})
@@ -108,6 +112,9 @@ CHEAP_COST = 1.3
 directions reversed or two of them swapped, a look-alike), every other more. At the plies
 before the refused one only they are tried: they are nearly all the slips found there, and
 the others would cost most of the search."""
+SWAP_COST: Final = 1.2
+"""The cost of two squares of a move of several parts exchanged that do not stand next to
+each other in it (two next to each other cost 1.0, as the two squares of a capture)."""
 _MOVE_POINTER = re.compile(r"/moves/(0|[1-9][0-9]{0,8})")
 _SQUARE = re.compile(r"([a-s])(1[0-9]|[1-9])")
 
@@ -390,16 +397,22 @@ class _Search:
         0, and at the earlier plies those of ``level`` (:meth:`_level`). Once a correction
         replays to the claimed result, the search ends with the slips of that cost, or
         sooner once one at an earlier ply does (the refused ply's come first: the other
-        corrections would only take the third place)."""
+        corrections would only take the third place); but for the refused ply's other
+        slips up to :data:`CHEAP_COST`, until :data:`LIMIT` of them replay to the claimed
+        result (:meth:`_after_claimed`), when one of its slips already does."""
         found: list[_Candidate] = []
         nearest_first = sorted(plies, key=lambda ply: (ply not in self.close, self.refused - ply))
-        claimed = fitted = False
+        claimed = fitted = before = False  # before: an earlier ply's correction replays as claimed
+        here = 0  # the refused ply's corrections that replay to the claimed result
         for cost in COSTS:
-            if claimed and not (fitted and cost <= CHEAP_COST):
+            only_here = claimed and not (fitted and cost <= CHEAP_COST)
+            if only_here and not self._after_claimed(cost, fitted, here):
                 break
             for ply in nearest_first:
-                if ply < self.refused and (cost > CHEAP_COST or cost == FIT_COST):
-                    continue  # at the earlier plies, the cheap slips only; no path fitted
+                if ply < self.refused and (only_here or before or cost > CHEAP_COST):
+                    continue  # at the earlier plies, the cheap slips only, until one replays
+                if ply < self.refused and cost == FIT_COST:
+                    continue  # no path fitted but at the refused ply
                 if ply == self.refused and (level > 0 or fitted):
                     continue
                 for option in self._leveled(ply, cost, level):
@@ -408,15 +421,31 @@ class _Search:
                     if fitted and ply < self.refused and not self.lifted & option.changed:
                         continue  # the other way the stack's height was miscopied
                     candidate = self._try(ply, option, cost)
-                    if candidate is None:
-                        continue
+                    if candidate is None or (only_here and candidate.rank[0] > 0):
+                        continue  # after a claimed correction, only another is worth a place
                     found.append(candidate)
                     if candidate.rank[0] == 0:
+                        fitted = fitted or (not claimed and cost == FIT_COST)
                         claimed = True
-                        fitted = cost == FIT_COST
-                        if ply < self.refused:
+                        if ply == self.refused:
+                            here += 1
+                        elif not here or fitted:
                             return found
+                        else:
+                            before = True  # the refused ply's other slips may take the third place
+                            break
         return found
+
+    @staticmethod
+    def _after_claimed(cost: float, fitted: bool, here: int) -> bool:
+        """Whether the refused ply's slips costing ``cost`` are still tried once a correction
+        there replays to the claimed result (``here`` of them do): those up to
+        :data:`CHEAP_COST`, until :data:`LIMIT` do, but after a path fitted to its stack.
+        Two corrections of a move often both replay as claimed (a placement one file off
+        or a look-alike's rank, in Pletore; two ways of mending one part of an Implo
+        placement), and the likelier one need not be the slip: the other is kept among the
+        first three."""
+        return not fitted and cost <= CHEAP_COST and here < LIMIT
 
     def _leveled(self, ply: int, cost: float, level: int) -> tuple[_Option, ...]:
         """The slips costing ``cost`` at ``ply`` that are of ``level`` (:meth:`_level`; all
@@ -983,12 +1012,21 @@ def _square_slips(made: _Made, text: str, cheap: bool, board: int) -> None:
                     what = "rank off by one" if step == 1 else "rank off by two"
                     made.add(head + letter + str(rank + sign * step) + tail, what, cost)
     if len(squares) >= 2:
-        (start1, end1), (start2, end2) = squares[0], squares[1]
-        swapped = (
-            text[:start1] + text[start2:end2] + text[end1:start2] + text[start1:end1]
-            + text[end2:]
-        )  # fmt: skip
-        made.add(swapped, "the two squares swapped", 1.0)
+        made.add(_exchanged(text, squares[0], squares[1]), "the two squares swapped", 1.0)
+    # In a move of more than two squares (an Implo placement with its steps), any two of its
+    # squares may have been exchanged: a step's patch and its group, two steps written in
+    # the wrong order, the stone placed and a step. Next to each other most often.
+    for first in range(len(squares)):
+        for second in range(max(first + 1, 2), len(squares)):
+            cost = 1.0 if second == first + 1 else SWAP_COST
+            made.add(_exchanged(text, squares[first], squares[second]), "two squares swapped", cost)
+
+
+def _exchanged(text: str, first: tuple[int, int], second: tuple[int, int]) -> str:
+    """``text`` with the square at ``first`` and the one at ``second`` (start, end; the
+    first before the second) exchanged."""
+    (start1, end1), (start2, end2) = first, second
+    return text[:start1] + text[start2:end2] + text[end1:start2] + text[start1:end1] + text[end2:]
 
 
 def _path_slips(made: _Made, text: str, cheap: bool) -> None:
