@@ -72,7 +72,7 @@ GLICKO_START: Final = Glicko(GLICKO_CENTRE, 350.0, 0.06)
 TRUESKILL_START: Final = TrueSkill(TRUESKILL_MU, TRUESKILL_SIGMA)
 
 
-class TrueSkillError(ArithmeticError):
+class TrueSkillError(Exception):
     """The TrueSkill update left the range its formulas hold in (an upset so large that
     the truncated Gaussian's variance factor is not between 0 and 1); Abstract Play's
     rater stops there."""
@@ -183,8 +183,6 @@ _Gaussian = tuple[float, float]
 """A Gaussian by its precision and its precision times its mean, as the factor graph
 passes them."""
 
-_NONE: Final[_Gaussian] = (0.0, 0.0)
-
 
 def _of(mu: float, sigma: float) -> _Gaussian:
     pi = sigma**-2
@@ -221,7 +219,8 @@ def trueskill(
     priors = (_prior(winner), _prior(loser))
     to_perf = (_likelihood(priors[0], variance), _likelihood(priors[1], variance))
     to_team = (_sum1(to_perf[0]), _sum1(to_perf[1]))
-    diff, to_diff, from_trunc = _NONE, _NONE, _NONE
+    nothing: _Gaussian = (0.0, 0.0)
+    diff, to_diff, from_trunc = nothing, nothing, nothing
     for _ in range(11):
         message = _sum2(to_team[0], to_team[1], 1.0, -1.0)
         diff, to_diff = _times(_over(diff, to_diff), message), message
