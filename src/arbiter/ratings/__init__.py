@@ -39,16 +39,13 @@ COMPAT: tuple[str, ...] = ("abstractplay",)
 
 def rate(files: Iterable[tuple[str, bytes]]) -> Ratings:
     """arbiter's own ratings of every record of ``files`` (name and content, in order)."""
-    from arbiter.ratings.native import Played, played_of, rate_played
+    from arbiter.ratings.native import Played, once, played_of, rate_played
     from arbiter.ratings.sources import items_of
 
-    played: list[Played] = []
-    excluded: list[Exclusion] = []
-    for name, data in files:
-        for item in items_of(name, data):
-            found = played_of(item)
-            (played if isinstance(found, Played) else excluded).append(found)  # type: ignore[arg-type]
-    return Ratings(tuple(rate_played(played)), tuple(excluded))
+    found = once(played_of(item) for name, data in files for item in items_of(name, data))
+    played = [game for game in found if isinstance(game, Played)]
+    excluded = tuple(game for game in found if isinstance(game, Exclusion))
+    return Ratings(tuple(rate_played(played)), excluded)
 
 
 def rate_abstractplay(files: Iterable[tuple[str, bytes]], *, check: bool = True) -> Ratings:

@@ -5,12 +5,11 @@ grow (Glickman's step for a player who did not compete)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from arbiter.adjudicator.replay import adjudicate
+from arbiter.adjudicator.replay import Report, adjudicate
 from arbiter.notation.ast import Record
 from arbiter.ratings import maths
 from arbiter.ratings.abstractplay import PERIOD_MS, RecordProblem, date_milliseconds
@@ -18,13 +17,14 @@ from arbiter.ratings.maths import Glicko, Opponent, TrueSkill, TrueSkillError
 from arbiter.ratings.sources import Item
 from arbiter.ratings.values import Exclusion, PlayerRating, PoolRatings
 
-__all__ = ["Played", "played_of", "rate_played"]
+__all__ = ["Played", "once", "played_from", "played_of", "rate_played"]
 
 
 @dataclass(frozen=True, slots=True)
 class Played:
     """A rated game: where it came from, its pool, its two players by name, the first
-    player's score (1, ½, 0) and when it ended (milliseconds since 1970, UTC)."""
+    player's score (1, ½, 0), when it ended (milliseconds since 1970, UTC) and, for a game
+    of an event, its event, round and players (sorted), which no other game may have."""
 
     file: str
     index: int
@@ -33,37 +33,88 @@ class Played:
     second: str
     score: float
     milliseconds: int
+    pairing: tuple[str, str, str, str] | None = None
 
 
 def played_of(item: Item) -> Played | Exclusion:
     """The game ``item`` holds as its official result rates it, or why it is left out."""
     record = item.record
-    index = item.index if item.index is not None else 0
     if record is None:
         return Exclusion(item.file, item.index, "unreadable", item.problem or "not a record")
-    if len(record.players) != 2:
+    index = item.index if item.index is not None else 0
+    if len(record.players) != 2:  # before the replay: a record of one player is not a game
         return Exclusion(
             item.file, index, "not-two-players", "the record does not name two players"
         )
-    report = adjudicate(record, hints=False)
-    if not report.valid or not report.finished:
+    return played_from(item.file, index, record, adjudicate(record, hints=False))
+
+
+def played_from(
+    file: str, index: int, record: Record, report: Report, *, received: int | None = None
+) -> Played | Exclusion:
+    """The game ``record`` holds as ``report`` gives its official result (the adjudicator's,
+    or the one a director set), or why it is left out. ``received`` (milliseconds since
+    1970) dates a record that has no date of its own."""
+    names = [_name(name) for _, name in record.players]
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
+        return Exclusion(file, index, "not-two-players", "the record does not name two players")
+    winner = _name(report.winner_player)
+    if not report.valid or report.result == "*" or winner not in names:
         why = report.errors[0]["message"] if report.errors else "the game is not finished"
-        return Exclusion(item.file, index, "no-result", f"no official result: {why}")
+        return Exclusion(file, index, "no-result", f"no official result: {why}")
+    if report.termination == "forfeit":
+        return Exclusion(file, index, "forfeit", f"{report.result}: a forfeit is no game played")
     try:
-        milliseconds = _date(record)
+        milliseconds = _date(record, received)
     except RecordProblem as problem:
-        return Exclusion(item.file, index, "no-date", str(problem))
-    (colour, first), (_, second) = record.players
-    score = 0.5 if report.winner is None else 1.0 if report.winner == colour else 0.0
+        return Exclusion(file, index, "no-date", str(problem))
+    score = 1.0 if winner == names[0] else 0.0
     pool = f"{record.game} {record.size}x{record.size}"
-    return Played(item.file, index, pool, first, second, score, milliseconds)
+    return Played(file, index, pool, names[0], names[1], score, milliseconds, _pairing(record))
 
 
-def _date(record: Record) -> int:
-    """When the game ended: Abstract Play's ``date-end``, else the day of ``Date``."""
+def _pairing(record: Record) -> tuple[str, str, str, str] | None:
+    tags = {tag.name: _name(tag.value) for tag in record.tags}
+    event, round_text = tags.get("Event", ""), tags.get("Round", "")
+    if not event or not round_text:
+        return None
+    first, second = sorted(_name(name) for _, name in record.players)
+    return event, round_text, first, second
+
+
+def once(games: Iterable[Played | Exclusion]) -> list[Played | Exclusion]:
+    """``games`` with each second record of a pairing of an event's round made a
+    ``duplicate`` exclusion, as standings count the first one only."""
+    seen: dict[tuple[str, str, str, str], Played] = {}
+    found: list[Played | Exclusion] = []
+    for game in games:
+        if isinstance(game, Played) and game.pairing is not None:
+            first = seen.setdefault(game.pairing, game)
+            if first is not game:
+                event, round_text, a, b = game.pairing
+                where = f"{first.file} record {first.index}"
+                message = (
+                    f"{a} and {b} already have a rated game in {event} round {round_text} ({where})"
+                )
+                game = Exclusion(game.file, game.index, "duplicate", message)
+        found.append(game)
+    return found
+
+
+def _name(value: str | None) -> str:
+    """A player's name as compared (as standings compare them): runs of white space made
+    one space, the ends trimmed."""
+    return " ".join((value or "").split())
+
+
+def _date(record: Record, received: int | None = None) -> int:
+    """When the game ended: Abstract Play's ``date-end``, else the day of ``Date``, else
+    ``received``."""
     tags = {tag.name: tag.value for tag in record.tags}
     if "APDateEnd" in tags:
         return date_milliseconds(tags["APDateEnd"], "APDateEnd")
+    if "Date" not in tags and received is not None:
+        return received
     day = tags.get("Date", "")
     try:
         moment = datetime.strptime(day, "%Y.%m.%d").replace(tzinfo=UTC)
@@ -122,11 +173,11 @@ def _trueskill(skill: dict[str, TrueSkill], game: Played) -> None:
 
 
 def _glicko(ordered: list[Played]) -> dict[str, Glicko]:
-    """Glicko-2 over 60-day periods from the first game; every known player absent from a
-    period has the idle step."""
+    """Glicko-2 over 60-day periods from the first game to the one of the last; every known
+    player absent from a period has the idle step."""
     oldest = ordered[0].milliseconds
-    count = max(1, math.ceil((ordered[-1].milliseconds - oldest) / PERIOD_MS))
-    periods: list[list[Played]] = [[] for _ in range(count + 1)]
+    count = (ordered[-1].milliseconds - oldest) // PERIOD_MS + 1  # up to the last game's
+    periods: list[list[Played]] = [[] for _ in range(count)]
     for game in ordered:
         periods[(game.milliseconds - oldest) // PERIOD_MS].append(game)
     ratings: dict[str, Glicko] = {}
