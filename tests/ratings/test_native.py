@@ -4,9 +4,11 @@ who did not play. Each test is written so that another reading of its rule fails
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import arbiter
+from arbiter.adjudicator.abstractplay import abstractplay_object
 from arbiter.ratings import maths, rate
 
 ANA, BO, CY, DI = "Ana", "Bo", "Cy", "Di"
@@ -129,3 +131,15 @@ def test_a_second_record_of_a_pairing_in_an_events_round_is_rated_once() -> None
     assert [(e["file"], e["reason"]) for e in result["excluded"]] == [("1.grn", "duplicate")]
     assert "0.grn record 0" in result["excluded"][0]["message"]
     assert result["pools"][0]["rated"] == 3  # another round, and a game of no event, count
+
+
+def test_abstract_play_records_are_rated_by_their_players_names() -> None:
+    played = arbiter.Game("Pletore", size=5, komi=0)
+    while not played.is_over():
+        played.play(next(played.legal_moves()))
+    value = abstractplay_object(played.record(players={"Black": ANA, "White": BO}))
+    value["header"]["date-end"] = "2025-03-01T10:00:00.000Z"
+    result = rate([("site.json", json.dumps([value]).encode())])
+    assert result.excluded == ()
+    assert result.pools[0].pool == "Pletore 5x5"
+    assert [(p.player, p.games) for p in result.pools[0].players] == [(ANA, 1), (BO, 1)]

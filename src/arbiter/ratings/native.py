@@ -10,14 +10,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from arbiter.adjudicator.replay import Report, adjudicate
+from arbiter.notation.abstractplay import record_from_abstractplay
 from arbiter.notation.ast import Record
+from arbiter.notation.errors import RecordError
 from arbiter.ratings import maths
 from arbiter.ratings.abstractplay import PERIOD_MS, RecordProblem, date_milliseconds
 from arbiter.ratings.maths import Glicko, Opponent, TrueSkill, TrueSkillError
 from arbiter.ratings.sources import Item
 from arbiter.ratings.values import Exclusion, PlayerRating, PoolRatings
 
-__all__ = ["Played", "once", "played_from", "played_of", "rate_played"]
+__all__ = ["EloStep", "Played", "once", "played_from", "played_of", "rate_played"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +40,14 @@ class Played:
 
 def played_of(item: Item) -> Played | Exclusion:
     """The game ``item`` holds as its official result rates it, or why it is left out."""
-    record = item.record
+    record, index = item.record, item.index if item.index is not None else 0
+    if record is None and item.raw is not None:  # an Abstract Play record, read as arbiter's
+        try:
+            record = record_from_abstractplay(item.raw, index)
+        except RecordError as error:
+            return Exclusion(item.file, index, "unreadable", f"{error.code}: {error}")
     if record is None:
         return Exclusion(item.file, item.index, "unreadable", item.problem or "not a record")
-    index = item.index if item.index is not None else 0
     if len(record.players) != 2:  # before the replay: a record of one player is not a game
         return Exclusion(
             item.file, index, "not-two-players", "the record does not name two players"
@@ -123,15 +129,25 @@ def _date(record: Record, received: int | None = None) -> int:
     return int(moment.timestamp()) * 1000
 
 
-def rate_played(games: Iterable[Played]) -> list[PoolRatings]:
-    """Every pool's ratings, pools in the order of their first game."""
+@dataclass(frozen=True, slots=True)
+class EloStep:
+    """One game as Elo rated it: the game, and each player's Elo before and after it."""
+
+    game: Played
+    before: tuple[float, float]
+    after: tuple[float, float]
+
+
+def rate_played(games: Iterable[Played], steps: list[EloStep] | None = None) -> list[PoolRatings]:
+    """Every pool's ratings, pools in the order of their first game; each game's Elo step
+    appended to ``steps`` when given, in the order rated."""
     pools: dict[str, list[Played]] = {}
     for game in games:
         pools.setdefault(game.pool, []).append(game)
-    return [_pool(name, members) for name, members in pools.items()]
+    return [_pool(name, members, steps) for name, members in pools.items()]
 
 
-def _pool(name: str, games: list[Played]) -> PoolRatings:
+def _pool(name: str, games: list[Played], steps: list[EloStep] | None) -> PoolRatings:
     ordered = sorted(games, key=lambda g: g.milliseconds)
     elo: dict[str, float] = {}
     skill: dict[str, TrueSkill] = {}
@@ -140,6 +156,8 @@ def _pool(name: str, games: list[Played]) -> PoolRatings:
         a = elo.get(game.first, maths.ELO_START)
         b = elo.get(game.second, maths.ELO_START)
         elo[game.first], elo[game.second] = maths.elo(a, b, game.score)
+        if steps is not None:
+            steps.append(EloStep(game, (a, b), (elo[game.first], elo[game.second])))
         _trueskill(skill, game)
         for player, score in ((game.first, game.score), (game.second, 1 - game.score)):
             tally = counts.setdefault(player, [0, 0, 0, 0])

@@ -3,12 +3,24 @@ the JSON form the command line prints."""
 
 from __future__ import annotations
 
+import csv
+import io
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from arbiter.ratings.maths import Glicko, TrueSkill
 
-__all__ = ["Exclusion", "Note", "PlayerRating", "PoolRatings", "Ratings", "RATERS"]
+__all__ = [
+    "CSV_COLUMNS",
+    "Exclusion",
+    "Note",
+    "PlayerRating",
+    "PoolRatings",
+    "Ratings",
+    "RATERS",
+    "write_csv",
+]
 
 RATERS: tuple[str, ...] = ("elo", "glicko", "trueskill")
 """The raters, in the order they are named."""
@@ -126,3 +138,33 @@ class Ratings:
             "excluded": [exclusion.to_dict() for exclusion in self.excluded],
             "notes": [note.to_dict() for note in self.notes],
         }
+
+
+CSV_COLUMNS: tuple[str, ...] = (
+    "pool", "player", "name", "games", "wins", "losses", "draws", "elo",
+    "glicko_rating", "glicko_rd", "glicko_volatility", "trueskill_mu", "trueskill_sigma",
+)  # fmt: skip
+"""The columns of :func:`write_csv` (``spec/ratings.md`` §5)."""
+
+
+def write_csv(pools: Iterator[PoolRatings] | tuple[PoolRatings, ...]) -> str:
+    """The CSV of ``pools``: a header, then one row per player and pool (a rater that did
+    not rate the player leaves its cells empty). The command line's ``--csv`` and the
+    server's ``/ratings?format=csv`` both write it."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(_rows(pools))
+    return out.getvalue()
+
+
+def _rows(pools: Iterator[PoolRatings] | tuple[PoolRatings, ...]) -> Iterator[list[object]]:
+    for pool in pools:
+        for p in pool.players:
+            g, t = p.glicko, p.trueskill
+            yield [
+                pool.pool, p.player, p.name or "", p.games, p.wins, p.losses, p.draws,
+                "" if p.elo is None else p.elo,
+                *(("", "", "") if g is None else (g.rating, g.rd, g.volatility)),
+                *(("", "") if t is None else (t.mu, t.sigma)),
+            ]  # fmt: skip

@@ -5,9 +5,7 @@ error. Exit status 1 when a file or a record could not be read."""
 
 from __future__ import annotations
 
-import csv
 import gc
-import io
 import json
 import sys
 from collections.abc import Iterator
@@ -15,6 +13,7 @@ from collections.abc import Iterator
 import click
 
 from arbiter.ratings import COMPAT, Ratings, rate, rate_abstractplay
+from arbiter.ratings.values import write_csv
 from arbiter.service.cli.streams import Unreadable, expand_paths, open_input
 
 __all__ = ["ratings"]
@@ -76,30 +75,8 @@ def _json(found: Ratings) -> str:
     return json.dumps(found.to_dict(), ensure_ascii=False) + "\n"
 
 
-COLUMNS = (
-    "pool", "player", "name", "games", "wins", "losses", "draws", "elo",
-    "glicko_rating", "glicko_rd", "glicko_volatility", "trueskill_mu", "trueskill_sigma",
-)  # fmt: skip
-
-
-def _rows(found: Ratings) -> Iterator[list[object]]:
-    for pool in found.pools:
-        for p in pool.players:
-            g, t = p.glicko, p.trueskill
-            yield [
-                pool.pool, p.player, p.name or "", p.games, p.wins, p.losses, p.draws,
-                "" if p.elo is None else p.elo,
-                *(("", "", "") if g is None else (g.rating, g.rd, g.volatility)),
-                *(("", "") if t is None else (t.mu, t.sigma)),
-            ]  # fmt: skip
-
-
 def _csv(found: Ratings) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    writer.writerows(_rows(found))
-    return out.getvalue()
+    return write_csv(found.pools)
 
 
 def _table(found: Ratings) -> str:
