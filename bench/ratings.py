@@ -181,10 +181,11 @@ def main(argv: list[str] | None = None) -> int:
             "arbiter --no-check": [*ours, "ratings", "--compat", "abstractplay", "--json",
                                    "--no-check", str(path)],
         }  # fmt: skip
-        compare = options.recranks is not None and node is not None
-        if compare:
-            build = str(Path(options.recranks).resolve())
-            commands["node (recranks)"] = [str(node), str(DRIVER), build, str(path)]
+        recranks: str | None = options.recranks
+        compare = recranks is not None and node is not None
+        if recranks is not None and node is not None:
+            build = str(Path(recranks).resolve())
+            commands["node (recranks)"] = [node, str(DRIVER), build, str(path)]
         else:
             why = "no node" if node is None else "no --recranks DIR nor ARBITER_RECRANKS"
             print(f"node's side skipped: {why}")
