@@ -114,6 +114,7 @@ Code = Literal[
     "no-planned-rounds",
     "event-changed",
     "engine-limit",
+    "no-such-pool",
 ]
 """Every reason the events layer refuses a request, as the error bodies and the command line
 name it. What each means for HTTP is the web face's to say (``web/events_api.py``)."""
