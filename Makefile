@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo serve test bench bench-phases bench-hints bench-http bench-venv bench-events bench-bounded bench-stream bench-pairings fuzz hostile-load clean venv system
+.PHONY: demo serve test bench bench-phases bench-hints bench-http bench-venv bench-events bench-bounded bench-stream bench-pairings bench-ratings fuzz hostile-load clean venv system
 
 venv: $(STAMP)
 
@@ -129,6 +129,13 @@ bench-stream: bench-venv
 # "Pairings"); the target for 200 players is under 2 s.
 bench-pairings: bench-venv
 	$(BENCH_VENV)/bin/python bench/pairings.py
+
+# `arbiter ratings --compat abstractplay --json` on 30,000 generated Abstract Play records of
+# real Pletore games, with and without its check, beside Abstract Play's own raters run by
+# node on the same file, and the two lists compared (README, "Ratings"). The node side needs
+# a build of AbstractPlay/recranks: `make bench-ratings RECRANKS=DIR`; without it, skipped.
+bench-ratings: bench-venv
+	$(BENCH_VENV)/bin/python bench/ratings.py $(if $(RECRANKS),--recranks $(RECRANKS))
 
 # Good requests timed while 10% of the requests are the worst inputs known (README).
 hostile-load: bench-venv

@@ -46,6 +46,7 @@ COMPILED = [
     "src/arbiter/adjudicator/pilare.py",
     "src/arbiter/adjudicator/replay.py",
     "src/arbiter/adjudicator/hints.py",
+    "src/arbiter/ratings/maths.py",
 ]
 """The hot path of reading and replaying a record (paths from the repository's root)."""
 

@@ -31,6 +31,7 @@ FORBIDDEN = {
     "notation/": ("arbiter.adjudicator", "arbiter.diagram", "arbiter.service"),
     "adjudicator/": ("arbiter.diagram", "arbiter.service"),
     "diagram/": ("arbiter.service",),
+    "ratings/": ("arbiter.diagram", "arbiter.service"),
     "service/core/": (
         "arbiter.service.cli",
         "arbiter.service.web",

@@ -14,6 +14,7 @@ PACKAGES = [
     "arbiter.adjudicator",
     "arbiter.diagram",
     "arbiter.pairing",
+    "arbiter.ratings",
     "arbiter.service",
     "arbiter.service.events",
 ]

@@ -107,6 +107,7 @@ class Commands(GuardedGroup):
         "repair": "arbiter.service.cli.repair:repair",
         "db": "arbiter.service.cli.db:db",
         "pair": "arbiter.service.cli.pair:pair_command",
+        "ratings": "arbiter.service.cli.ratings:ratings",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -129,6 +129,7 @@ Code = Literal[
     "webhook-address-refused",
     "no-such-webhook",
     "pairing-warnings",
+    "no-such-pool",
 ]
 """Every reason the events layer refuses a request, as the error bodies and the command line
 name it. What each means for HTTP is the web face's to say (``web/events_api.py``)."""

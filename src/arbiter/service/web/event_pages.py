@@ -177,12 +177,47 @@ def _numbers(event_id: str) -> dict[str, int]:
 def player_page(event_id: str, number: int) -> Response | str:
     """A player: their games round by round, their points and place."""
     from arbiter.service.events.pages import player_page as read_player
+    from arbiter.service.events.ratings import event_ratings
 
     def render() -> str:
         found = call(read_player, event_id, number)
-        return render_template("player.html", event=found.summary, page=found)
+        rating = call(event_ratings, event_id).get(found.name)
+        return render_template("player.html", event=found.summary, page=found, rating=rating)
 
-    return _page(render, event_id)
+    # not kept per version of this event: the rating before it depends on the others
+    return _page(render)
+
+
+PAGE_ROWS = 500
+"""The players a pool's table shows on the ratings page (the CSV gives them all)."""
+
+
+@bp.get("/ratings")
+def ratings_page() -> Response | str:
+    """The rating list of every event's counted games, a table per pool, or its CSV
+    (``?format=csv``); ``?pool=NAME`` gives that pool alone (404 when there is none)."""
+    from arbiter.ratings.values import write_csv
+    from arbiter.service.events.ratings import rating_list
+
+    fmt = request.args.get("format", "html")
+    if fmt not in ("html", "csv"):
+        raise ApiError(400, "bad-field", f"format must be html or csv, not {fmt!r}")
+    wanted = request.args.get("pool")
+
+    def render() -> Response | str:
+        found = call(rating_list)
+        pools = found.pools
+        if wanted is not None:
+            pools = tuple(pool for pool in found.pools if pool.pool == wanted)
+            if not pools:
+                message = f"There is no rating pool {wanted!r}."
+                shown = render_template("missing.html", title="No such pool", message=message)
+                return Response(shown, status=404)
+        if fmt == "csv":
+            return Response(write_csv(pools), content_type="text/csv; charset=utf-8")
+        return render_template("ratings.html", found=found, pools=pools, rows=PAGE_ROWS)
+
+    return _page(render)
 
 
 @bp.get("/events/<event_id>/find")

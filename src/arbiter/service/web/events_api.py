@@ -111,6 +111,7 @@ STATUS: dict[Code, int] = {
     "webhook-address-refused": 422,
     "no-such-webhook": 404,
     "pairing-warnings": 409,
+    "no-such-pool": 422,
 }
 """The HTTP status of each refusal of the events layer (``spec/events.md`` §8): the one place
 where a domain error becomes HTTP."""
@@ -701,10 +702,13 @@ def players(event_id: str) -> Response:
 @bp.post("/<event_id>/players")
 def add_players(event_id: str) -> tuple[Response, int]:
     """Players in: one (``{"name", "rating"?, "federation"?, "id"?, "confirm"?}``) or several
-    (``{"players": [...]}``); the answer lists every player with their pairing number."""
+    (``{"players": [...]}``), with ``"ratings_from": POOL`` for the ratings of those given
+    none from the server's rating list; the answer lists every player with their pairing
+    number."""
+    from arbiter.service.events.ratings import ratings_from
     from arbiter.service.events.rounds import add_players as add
 
-    made = call(add, event_id, bearer(), body())
+    made = call(add, event_id, bearer(), call(ratings_from, body()))
     return jsonify(players=[one.to_dict() for one in made]), 201
 
 

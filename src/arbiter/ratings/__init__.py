@@ -1,0 +1,58 @@
+"""Ratings anyone can re-derive from the records (``spec/ratings.md``).
+
+- :func:`rate` rates records as arbiter adjudicates them: official results, players by
+  name, a pool per game and board size, Elo, Glicko-2 and TrueSkill.
+- :func:`rate_abstractplay` rates them exactly as Abstract Play's daily job does: its pools,
+  its checks, its three raters, players by user id, the records' own results.
+
+Both take the files as ``(name, bytes)`` pairs, in order, and return :class:`Ratings`.
+The steps themselves are in :mod:`arbiter.ratings.maths`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from arbiter.ratings.maths import Glicko, TrueSkill, elo, glicko2, glicko2_idle, trueskill
+from arbiter.ratings.values import Exclusion, Note, PlayerRating, PoolRatings, Ratings
+
+__all__ = [
+    "COMPAT",
+    "Exclusion",
+    "Glicko",
+    "Note",
+    "PlayerRating",
+    "PoolRatings",
+    "Ratings",
+    "TrueSkill",
+    "elo",
+    "glicko2",
+    "glicko2_idle",
+    "rate",
+    "rate_abstractplay",
+    "trueskill",
+]
+
+COMPAT: tuple[str, ...] = ("abstractplay",)
+"""The other servers whose ratings can be reproduced."""
+
+
+def rate(files: Iterable[tuple[str, bytes]]) -> Ratings:
+    """arbiter's own ratings of every record of ``files`` (name and content, in order)."""
+    from arbiter.ratings.native import Played, once, played_of, rate_played
+    from arbiter.ratings.sources import items_of
+
+    found = once(played_of(item) for name, data in files for item in items_of(name, data))
+    played = [game for game in found if isinstance(game, Played)]
+    excluded = tuple(game for game in found if isinstance(game, Exclusion))
+    return Ratings(tuple(rate_played(played)), excluded)
+
+
+def rate_abstractplay(files: Iterable[tuple[str, bytes]], *, check: bool = True) -> Ratings:
+    """Abstract Play's ratings of every record of ``files`` (name and content, in order).
+
+    With ``check``, each Pletore record rated is also adjudicated, and a note says where
+    arbiter's result is not the record's own (the ratings keep the record's)."""
+    from arbiter.ratings.compat import rate_files
+
+    return rate_files(files, check=check)

@@ -1,0 +1,100 @@
+"""``arbiter ratings`` (``spec/ratings.md``, ``spec/cli.md``): every record under the paths
+rated, as arbiter adjudicates it or as Abstract Play's job rates it; the ratings on
+standard output (a table, ``--json`` or ``--csv``), every record left out on standard
+error. Exit status 1 when a file or a record could not be read."""
+
+from __future__ import annotations
+
+import gc
+import json
+import sys
+from collections.abc import Iterator
+
+import click
+
+from arbiter.ratings import COMPAT, Ratings, rate, rate_abstractplay
+from arbiter.ratings.values import write_csv
+from arbiter.service.cli.streams import Unreadable, expand_paths, open_input
+
+__all__ = ["ratings"]
+
+
+@click.command("ratings")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--compat", type=click.Choice(COMPAT), help="Rate as this server rates.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document.")
+@click.option("--csv", "as_csv", is_flag=True, help="CSV, one row per player and pool.")
+@click.option(
+    "--no-check", "no_check", is_flag=True,
+    help="With --compat abstractplay: do not adjudicate the Pletore records rated.",
+)  # fmt: skip
+def ratings(
+    paths: tuple[str, ...], compat: str | None, as_json: bool, as_csv: bool, no_check: bool
+) -> None:
+    """Rate every record under PATHS: Elo, Glicko-2 and TrueSkill, pool by pool."""
+    if as_json and as_csv:
+        raise click.UsageError("--json and --csv cannot be used together")
+    gc.disable()  # one short run over many small values, none of them garbage
+    files, failed = _files(paths)
+    found = rate_abstractplay(files, check=not no_check) if compat else rate(files)
+    sys.stdout.write(_json(found) if as_json else _csv(found) if as_csv else _table(found))
+    for exclusion in found.excluded:
+        where = (
+            exclusion.file
+            if exclusion.index is None
+            else f"{exclusion.file}:record {exclusion.index}"
+        )
+        raters = "" if len(exclusion.raters) == 3 else f" ({', '.join(exclusion.raters)})"
+        click.echo(f"arbiter: {where}: {exclusion.reason}{raters}: {exclusion.message}", err=True)
+    unreadable = any(e.reason == "unreadable" for e in found.excluded)
+    sys.exit(1 if failed or unreadable else 0)
+
+
+def _files(paths: tuple[str, ...]) -> tuple[Iterator[tuple[str, bytes]], list[str]]:
+    failed: list[str] = []
+
+    def read() -> Iterator[tuple[str, bytes]]:
+        for path in expand_paths(paths):
+            if isinstance(path, Unreadable):
+                failed.append(path.path)
+                click.echo(f"arbiter: {path.path}: cannot read: {path.reason}", err=True)
+                continue
+            try:
+                with open_input(path) as stream:
+                    data = stream.read()
+            except OSError as error:
+                failed.append(path)
+                click.echo(f"arbiter: {path}: cannot read: {error.strerror or error}", err=True)
+                continue
+            yield ("<stdin>" if path == "-" else path), data
+
+    return read(), failed
+
+
+def _json(found: Ratings) -> str:
+    return json.dumps(found.to_dict(), ensure_ascii=False) + "\n"
+
+
+def _csv(found: Ratings) -> str:
+    return write_csv(found.pools)
+
+
+def _table(found: Ratings) -> str:
+    lines = []
+    for pool in found.pools:
+        lines.append(f"{pool.pool}: {pool.rated} games rated")
+        for p in sorted(pool.players, key=lambda p: -(p.elo or 0)):
+            g, t = p.glicko, p.trueskill
+            glicko = "" if g is None else f"{g.rating:7.1f} ±{g.rd:5.1f}"
+            skill = "" if t is None else f"{t.mu:6.2f} ±{t.sigma:5.2f}"
+            lines.append(
+                f"  {p.name or p.player:<24} {p.games:>4} games  "
+                f"+{p.wins} ={p.draws} -{p.losses}  Elo {p.elo or 0:7.1f}  "
+                f"Glicko {glicko}  TrueSkill {skill}"
+            )
+    for note in found.notes:
+        lines.append(
+            f"note: {note.file}:record {note.index}: rated as {note.recorded}, "
+            f"arbiter: {note.adjudicated} ({note.message})"
+        )
+    return "\n".join(lines) + ("\n" if lines else "")
