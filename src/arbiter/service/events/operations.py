@@ -423,15 +423,17 @@ def revoke_token(
 
 
 def directs(store: Store, event_id: str, secret: str | None) -> bool:
-    """Whether ``secret`` is a director's token of the event (False without one): a read
-    that shows the director what others do not see (a round paired as a draft). A token
-    given that is not valid is refused as a change's would be."""
+    """Whether ``secret`` is a director's token of the event (False without one, or with
+    another token of the event: a player's page reads as everyone does): a read that shows
+    the director what others do not see (a round paired as a draft). A token given that is
+    not valid (not this server's, revoked, another event's) is refused as a change's would
+    be."""
     if not secret:
         return False
     with storage.reading(store) as tx:
         rules.found_event(storage.event_row(tx, rules.event_id(event_id)), event_id)
-        rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, DIRECTOR)
-    return True
+        actor = rules.actor(storage.find_token(tx, secret_hash(secret)), event_id, UPLOAD)
+    return actor.role == DIRECTOR
 
 
 def list_tokens(store: Store, event_id: str, secret: str | None) -> list[TokenView]:

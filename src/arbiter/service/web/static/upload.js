@@ -73,6 +73,7 @@
     const other = first ? board.second : board.first;
     $("report-board").textContent = "Round " + last.round + ", board " + board.board + ": you play "
       + (first ? "first" : "second") + " against " + other + ".";
+    if ($("board-line")) $("board-line").textContent = $("report-board").textContent;
     $("report").dataset.round = last.round;
     $("report").dataset.board = board.board;
     $("report").dataset.first = first ? "yes" : "no";
