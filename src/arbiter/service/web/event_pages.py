@@ -184,8 +184,9 @@ def player_page(event_id: str, number: int) -> Response | str:
         rating = call(event_ratings, event_id).get(found.name)
         return render_template("player.html", event=found.summary, page=found, rating=rating)
 
-    # not kept per version of this event: the rating before it depends on the others
-    return _page(render)
+    # kept per version of this event, as every page of it is: the ratings it shows are those
+    # of the list when the event last changed (spec/ratings.md §6)
+    return _page(render, event_id)
 
 
 PAGE_ROWS = 500
