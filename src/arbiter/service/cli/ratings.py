@@ -34,9 +34,14 @@ def ratings(
     """Rate every record under PATHS: Elo, Glicko-2 and TrueSkill, pool by pool."""
     if as_json and as_csv:
         raise click.UsageError("--json and --csv cannot be used together")
-    gc.disable()  # one short run over many small values, none of them garbage
     files, failed = _files(paths)
-    found = rate_abstractplay(files, check=not no_check) if compat else rate(files)
+    enabled = gc.isenabled()
+    gc.disable()  # one short run over many small values, none of them garbage
+    try:
+        found = rate_abstractplay(files, check=not no_check) if compat else rate(files)
+    finally:  # a program that calls the command (a test, a script) keeps its collector
+        if enabled:
+            gc.enable()
     sys.stdout.write(_json(found) if as_json else _csv(found) if as_csv else _table(found))
     for exclusion in found.excluded:
         where = (
