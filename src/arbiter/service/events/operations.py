@@ -218,6 +218,12 @@ class Change:
         WRITTEN.set(entry)
         return entry
 
+    @property
+    def token_player(self) -> int | None:
+        """The player (by id) the token of the change was made for, if any."""
+        token = self.facts.token if self.facts is not None else None
+        return token.player if token is not None else None
+
     def repeat(self, first: Entry | None) -> None:
         """The change asked for was made already, by the entry ``first``: nothing is
         written, and the answer is the one the first request had, its receipt signing
@@ -678,7 +684,7 @@ def _keep(
                 first + position,
                 status,
                 one.digest,
-                seating.place(one, status, _token_player(change)) if seating else None,
+                seating.place(one, status, change.token_player) if seating else None,
             )  # fmt: skip
             for position, one in enumerate(items)
         ),
@@ -726,12 +732,6 @@ class _Kept:
 
 def _answer(kept: KeptUpload | _Kept, boards: BoardGuide | None) -> KeptUpload:
     return kept if isinstance(kept, KeptUpload) else kept.answer(boards)
-
-
-def _token_player(change: Change) -> int | None:
-    """The player (by id) the token of the change was made for, if any."""
-    token = change.facts.token if change.facts is not None else None
-    return token.player if token is not None else None
 
 
 def _record_row(event_id: str, number: int, facts: RecordFacts, read: Read) -> RecordRow:

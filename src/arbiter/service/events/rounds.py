@@ -1030,9 +1030,8 @@ def pair_round(
         change: Change, paired: Paired, made: tuple[int, tuple[Board, ...], tuple[ByeGiven, ...]]
     ) -> RoundView:
         round_number, boards, byes = made
-        action = RoundPaired(round_number, boards, byes, draft)
-        _keep_pairing(change, round_number, action, paired)
-        return _round(read_paired(change.tx, change.event), round_number)
+        return _keep_pairing(change, round_number, RoundPaired(round_number, boards, byes, draft),
+                             paired)  # fmt: skip
 
     return _outside_the_lock(store, event_id, secret, compute, keep)
 
@@ -1063,23 +1062,24 @@ def publish_round(
                 change.repeat(last)
                 return _round(paired, round_number)
         rules.publishable(None if facts is None else facts.draft, round_number)
-        action = RoundPublished(round_number)
-        effect = change.effect(action, paired.state)
-        published = effect.pairings[round_number]
-        assert published is not None
-        storage.put_pairing(change.tx, _pairing_row(event_id, round_number, published))
-        change.log(action, why)
-        return _round(read_paired(change.tx, change.event), round_number)
+        return _keep_pairing(change, round_number, RoundPublished(round_number), paired, why)
 
 
 def _keep_pairing(
-    change: Change, round_number: int, action: RoundPaired | RoundReplaced, paired: Paired
-) -> None:
+    change: Change,
+    round_number: int,
+    action: RoundPaired | RoundReplaced | RoundPublished,
+    paired: Paired,
+    why: str | None = None,
+) -> RoundView:
+    """Keep the pairing of ``round_number`` as ``action`` makes it, log it with ``why``, and
+    answer the round as it now stands."""
     effect = change.effect(action, paired.state)
     facts = effect.pairings[round_number]
     assert facts is not None  # a pairing made
     storage.put_pairing(change.tx, _pairing_row(change.event.id, round_number, facts))
-    change.log(action, getattr(action, "reason", None))
+    change.log(action, why)
+    return _round(read_paired(change.tx, change.event), round_number)
 
 
 _Given = tuple[tuple[Board, ...], tuple[ByeGiven, ...]]
@@ -1122,12 +1122,7 @@ def replace_round(
         boards, byes, engine, warnings = made
         draft = paired.pairings[round_number].draft
         action = RoundReplaced(round_number, boards, byes, engine[0], engine[1], draft, warnings)
-        effect = change.effect(action, paired.state)
-        facts = effect.pairings[round_number]
-        assert facts is not None
-        storage.put_pairing(change.tx, _pairing_row(event_id, round_number, facts))
-        change.log(action, why)
-        return _round(read_paired(change.tx, change.event), round_number)
+        return _keep_pairing(change, round_number, action, paired, why)
 
     return _outside_the_lock(store, event_id, secret, compute, keep)
 
@@ -1256,7 +1251,7 @@ def check_in(
     with changing(store, event_id, secret, UPLOAD) as change:
         paired = read_paired(change.tx, rules.paired(change.event))
         player = paired.id_of(number)
-        rules.for_player(change.actor.role, _token_player(change), player, number)
+        rules.for_player(change.actor.role, change.token_player, player, number)
         round_number = rules.check_in_round(fields.get("round"), change.event,
                                             paired.rounds_published)  # fmt: skip
         if (round_number, player) in paired.checkins:
@@ -1280,7 +1275,7 @@ def cancel_check_in(
     with changing(store, event_id, secret, UPLOAD) as change:
         paired = read_paired(change.tx, rules.paired(change.event))
         player = paired.id_of(number)
-        rules.for_player(change.actor.role, _token_player(change), player, number)
+        rules.for_player(change.actor.role, change.token_player, player, number)
         round_number = rules.check_in_round(fields.get("round"), change.event,
                                             paired.rounds_published)  # fmt: skip
         if (round_number, player) not in paired.checkins:
@@ -1314,7 +1309,7 @@ def report_result(
         first, second = _board(paired, round_number, board)
         by_number = paired.by_number()
         seats = tuple(by_number[n][0] for n in (first, second) if n in by_number)
-        player = rules.reporter(change.actor.role, _token_player(change),
+        player = rules.reporter(change.actor.role, change.token_player,
                                 seats if len(seats) == 2 else None)  # fmt: skip
         if paired.reports.get((round_number, board, player)) == result:
             change.repeat(change.made_by(("result-reported",), player=player, round=round_number))
@@ -1325,12 +1320,6 @@ def report_result(
         storage.put_report(change.tx, ReportRow(event_id, round_number, board, player, result))
         change.log(action)
         return _round(read_paired(change.tx, change.event).public(), round_number)
-
-
-def _token_player(change: Change) -> int | None:
-    """The player (by id) the token of the change was made for, if any."""
-    token = change.facts.token if change.facts is not None else None
-    return token.player if token is not None else None
 
 
 def _board(paired: Paired, round_number: int, board: int) -> Board:
