@@ -146,6 +146,25 @@ class Paired:
     placed: tuple[RecordRow, ...]
     checkins: Mapping[tuple[int, int], str] = field(default_factory=dict)
     reports: Mapping[tuple[int, int, int], str] = field(default_factory=dict)
+    seat_reports: Mapping[tuple[int, int], tuple[str | None, str | None]] = field(
+        init=False, default_factory=dict
+    )
+    """The reports by round and board, the first seat's first: made once from ``reports``,
+    so that reading a board's costs no pass over the players."""
+
+    def __post_init__(self) -> None:
+        seated: dict[tuple[int, int], tuple[str | None, str | None]] = {}
+        for (round_number, board, player), result in self.reports.items():
+            facts, paired = self.players.get(player), self.pairings.get(round_number)
+            if facts is None or paired is None or not 1 <= board <= len(paired.boards):
+                continue
+            first, second = seated.get((round_number, board), (None, None))
+            if paired.boards[board - 1][0] == facts.number:
+                first = result
+            elif paired.boards[board - 1][1] == facts.number:
+                second = result
+            seated[(round_number, board)] = (first, second)
+        object.__setattr__(self, "seat_reports", seated)  # derived, once
 
     @property
     def state(self) -> State:
@@ -182,12 +201,7 @@ class Paired:
 
     def reports_on(self, round_number: int, board: int) -> tuple[str | None, str | None]:
         """What the board's first and second players reported of its result."""
-        first, second = self.pairings[round_number].boards[board - 1]
-        by_number = self.by_number()
-        return tuple(  # type: ignore[return-value]
-            self.reports.get((round_number, board, by_number[n][0])) if n in by_number else None
-            for n in (first, second)
-        )
+        return self.seat_reports.get((round_number, board), (None, None))
 
     def by_number(self) -> dict[int, tuple[int, PlayerFacts]]:
         """Each player's id and facts, by pairing number."""
@@ -283,7 +297,7 @@ def outcome(paired: Paired, round_number: int, board: int) -> Outcome | None:
     found = _record_outcome(paired, round_number, board, first, second)
     if found is not None:
         return found
-    reported = paired.reports_on(round_number, board) if paired.reports else (None, None)
+    reported = paired.reports_on(round_number, board)
     if reported[0] is not None and reported[0] == reported[1]:
         return _without_record(reported[0], first, second, "players")
     return None
@@ -854,7 +868,7 @@ def _round(
     for board, (first, second) in enumerate(facts.boards, 1):
         found = outcome(paired, round_number, board)
         standing = paired.on_board(round_number, board)
-        reported = paired.reports_on(round_number, board) if paired.reports else (None, None)
+        reported = paired.reports_on(round_number, board)
         state = _board_state(found, standing, reported)
         boards.append(BoardView(
             board, name[first], name[second], first, second, found.result if found else None,
