@@ -102,9 +102,17 @@
     $("fix-reason").focus();
   }
 
+  // The players' table is drawn from the newest answer only: a read started before the last
+  // drawing (one the stream asked for while a player was being added) is dropped, never
+  // drawn over a newer table.
+  let asked = 0;
+  let drawn = 0;
+
   async function loadPlayers() {
+    const mine = ++asked;
     const answer = await call("GET", api + "/players");
-    if (!answer.ok) return;
+    if (!answer.ok || mine < drawn) return;
+    drawn = mine;
     showPlayers(answer.data.players);
     if ($("missing")) {  // who is missing, before the director pairs
       const away = answer.data.players.filter((p) => p.checked_in === false && !p.withdrawn_from);
@@ -154,7 +162,7 @@
       ? " (number " + answer.data.number + ")" : "") + ".");
     $("fix-reason").value = "";
     fixing = null;
-    if (answer.data.players) showPlayers(answer.data.players);
+    if (answer.data.players) { drawn = ++asked; showPlayers(answer.data.players); }
     else loadPlayers();
     loadRounds(true);
   }
@@ -176,6 +184,7 @@
     $("player-name").value = "";
     $("player-rating").value = "";
     $("player-confirm").checked = false;
+    drawn = ++asked;
     showPlayers(answer.data.players);
   }
 
