@@ -14,7 +14,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from arbiter.service.events import rounds
-from arbiter.service.events.store import open_store
+from arbiter.service.events.migrate import open_store
 from tests.events.conftest import bearer, body
 from tests.events.test_desk import PLAYERS, Desk, boards_of, game
 from tests.events.test_round_trips import statements

@@ -342,7 +342,7 @@ def test_kept_answers_hold_no_secret_and_a_key_being_answered_waits(
     from arbiter.service.events import storage
     from arbiter.service.events.idempotency import request_key
     from arbiter.service.events.rows import AnswerRow
-    from arbiter.service.events.store import open_store
+    from arbiter.service.events.migrate import open_store
 
     made = client.post("/api/v1/events", json={"name": "Sealed", "game": "Pilo"},
                        headers=keyed("sealed-1"))  # fmt: skip

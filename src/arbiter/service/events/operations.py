@@ -13,13 +13,9 @@ what the change's action says (:mod:`.actions`) and appends its entry to the aud
 
 from __future__ import annotations
 
-import base64
-import contextlib
 import hashlib
 import json
-import secrets
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,7 +28,6 @@ from arbiter.service.events.actions import (
     AS_PAIRED,
     Action,
     Confirmed,
-    Effect,
     EventChanged,
     EventCreated,
     EventFacts,
@@ -52,27 +47,26 @@ from arbiter.service.events.actions import (
     Uploaded,
 )
 from arbiter.service.events.boards import BoardGuide, takes
-from arbiter.service.events.chain import GENESIS, Entry, digest, make_entry
-from arbiter.service.events.common import ACCEPTED, DIRECTOR, EXCLUDED, UPLOAD, now
-from arbiter.service.events.idempotency import (
-    ANSWERING,
-    KEYED,
-    RequestKey,
-    expired,
-    replay,
+from arbiter.service.events.chain import digest
+from arbiter.service.events.change import (
+    Change,
+    admit,
+    changing,
+    keep_request,
+    new_event_id,
+    new_secret,
+    request_key,
+    secret_hash,
 )
+from arbiter.service.events.common import ACCEPTED, DIRECTOR, EXCLUDED, UPLOAD, now
+from arbiter.service.events.counted import rounds_played, wrong_game
 from arbiter.service.events.reading import (
     event_summary,
     record,
     record_view,
-    rounds_played,
     view,
-    wrong_game,
 )
 from arbiter.service.events.rows import (
-    AnswerRow,
-    ChainEnd,
-    ChangeFacts,
     EventRow,
     RecordRow,
     TokenRow,
@@ -80,7 +74,6 @@ from arbiter.service.events.rows import (
     UploadRow,
 )
 from arbiter.service.events.rules import Actor
-from arbiter.service.events.storage import Tx
 from arbiter.service.events.store import Store
 from arbiter.service.events.views import (
     Created,
@@ -93,15 +86,8 @@ from arbiter.service.events.views import (
 )
 
 __all__ = [
-    "REPEATED",
-    "WRITTEN",
-    "Actor",
-    "Change",
     "Upload",
-    "admit",
-    "answered_before",
     "change_event",
-    "changing",
     "clear_result",
     "confirm",
     "create_event",
@@ -109,15 +95,10 @@ __all__ = [
     "finalise",
     "header_of",
     "issue_token",
-    "keep_answer",
     "list_tokens",
-    "new_event_id",
-    "new_secret",
     "reinstate",
-    "require_token",
     "revoke_token",
     "round_of",
-    "secret_hash",
     "set_result",
     "upload",
     "Repaired",
@@ -132,192 +113,6 @@ class Upload:
     name: str | None
     data: bytes
     fmt: Notation | None = None
-
-
-# --- identifiers, secrets -----------------------------------------------------------------
-
-
-def new_event_id() -> str:
-    """13 random characters of base 32 (65 bits): an event's address, not guessable."""
-    return base64.b32encode(secrets.token_bytes(10)).decode().lower()[:13]
-
-
-def new_secret() -> str:
-    """A token: ``arb_`` and 256 random bits. Shown once; only its SHA-256 is kept."""
-    return "arb_" + secrets.token_urlsafe(32)
-
-
-def secret_hash(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-require_token = rules.change_token
-"""The token a change was asked with."""
-
-
-def admit(store: Store, event_id: str, secret: str | None, role: str) -> EventRow:
-    """The event that the holder of ``secret`` may change with ``role``, as it stands: the
-    checks of :func:`changing` in a read transaction, made before an upload's body is read
-    or adjudicated, so that a request refused anyway costs one query. The change itself
-    checks again in its own transaction (a token may be revoked in between)."""
-    secret = rules.change_token(secret)
-    with storage.glancing(store) as tx:
-        found = storage.admission(tx, rules.event_id(event_id), secret_hash(secret))
-    event, token = found if found else (rules.found_event(None, event_id), None)
-    rules.actor(token, event_id, role)
-    rules.open_event(event)
-    return event
-
-
-# --- the write transaction ----------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class Change:
-    """An open change to one event: its transaction, its row (locked), who makes it and
-    when, and its trail's last entry (each entry the change appends is the next one).
-    ``facts``: what was read with the token once the event was locked."""
-
-    tx: Tx
-    event: EventRow
-    actor: Actor
-    at: str
-    end: ChainEnd | None = None
-    facts: ChangeFacts | None = None
-
-    def effect(self, action: Action, before: State | None = None) -> Effect:
-        """What ``action``, made now, changes of ``before`` (what it touches, as the tables
-        hold it): the very function verification replays."""
-        return action.effect(before or State(), self.at)
-
-    def log(self, action: Action, reason: str | None = None) -> Entry:
-        """Append the entry that records ``action`` to the event's trail."""
-        entry = self.entry(action, reason)
-        storage.append_entry(self.tx, entry)
-        return self.appended(entry)
-
-    def entry(self, action: Action, reason: str | None = None) -> Entry:
-        """The entry that records ``action``, the next of the event's trail, for the caller
-        to append (then :meth:`appended`)."""
-        end = self.end
-        number, prev = (end.number + 1, end.hash) if end else (1, GENESIS)
-        return make_entry(
-            self.event.id,
-            number,
-            self.at,
-            self.actor.token,
-            action.NAME,
-            action.details(),
-            reason,
-            prev,
-        )
-
-    def appended(self, entry: Entry) -> Entry:
-        """``entry`` is appended: it is the trail's end, and what the API signs."""
-        self.end = ChainEnd(entry.number, entry.hash)
-        WRITTEN.set(entry)
-        return entry
-
-    @property
-    def token_player(self) -> int | None:
-        """The player (by id) the token of the change was made for, if any."""
-        token = self.facts.token if self.facts is not None else None
-        return token.player if token is not None else None
-
-    def repeat(self, first: Entry | None) -> None:
-        """The change asked for was made already, by the entry ``first``: nothing is
-        written, and the answer is the one the first request had, its receipt signing
-        ``first`` (the event's head when it cannot be found)."""
-        if first is not None:
-            WRITTEN.set(first)
-        REPEATED.set(True)
-
-    def made_by(self, actions: Sequence[str], **about: int) -> Entry | None:
-        """The last entry of ``actions`` about ``about`` (``record=5``): what made the
-        state a change sent again finds."""
-        return storage.latest_entry(self.tx, self.event.id, actions, about)
-
-
-WRITTEN: ContextVar[Entry | None] = ContextVar("arbiter_events_written", default=None)
-"""The last entry this context appended to a trail: what the API signs as the receipt of a
-change (``spec/events.md`` §6). A face sets it to None before it calls an operation."""
-REPEATED: ContextVar[bool] = ContextVar("arbiter_events_repeated", default=False)
-"""Whether the change this context asked for was found made already (the same request sent
-again): nothing was written, and the answer is the first one's. A face sets it to False
-before it calls an operation, and says so in its answer."""
-
-
-@contextlib.contextmanager
-def changing(
-    store: Store,
-    event_id: str,
-    secret: str | None,
-    role: str,
-    sources: Sequence[str] | None = None,
-) -> Iterator[Change]:
-    """A change to ``event_id`` by the holder of ``secret``, who needs ``role``: the event
-    locked first (its ``version`` bumped), then in one statement the token and the trail's
-    last entry (and for an upload, ``sources`` the SHA-256 of each of its sources, what the
-    event holds and which of them it keeps: :attr:`Change.facts`), the token checked, then
-    the event open. Raises :class:`~.common.EventError`: no token or one not valid, another
-    event's or one without the right, no such event, an event finalised. At the end the
-    event's ``version`` is its trail's last entry: as the lock left it when the change
-    appended one entry, set again otherwise."""
-    secret = rules.change_token(secret)
-    with storage.writing(store) as tx:
-        event = rules.found_event(storage.lock_event(tx, rules.event_id(event_id)), event_id)
-        facts = storage.change_facts(tx, event_id, secret_hash(secret), sources)
-        actor = rules.actor(facts.token, event_id, role)
-        rules.open_event(event)
-        keyed = _keyed(tx, event_id, None if sources is None else tuple(sources))
-        change = Change(tx, event, actor, now(), facts.end, facts)
-        yield change
-        number = change.end.number if change.end else 0
-        if number != event.version:
-            storage.set_version(tx, event_id, number)
-        if keyed is not None:
-            _keep_request(tx, event_id, keyed, number, change.at)
-
-
-def _keyed(tx: Tx, scope: str, sources: tuple[str, ...] | None) -> tuple[RequestKey, str] | None:
-    """The key a change was sent with and its request's fingerprint (None: sent without
-    one); raises :class:`~.idempotency.Replayed` with the first answer when the key was
-    sent before with the same request (``spec/events.md`` §5)."""
-    keyed = KEYED.get()
-    if keyed is None:
-        return None
-    fingerprint = keyed.fingerprint(sources)
-    found = storage.kept_answer(tx, scope, keyed.key_hash)
-    if found is not None:
-        raise replay(found, keyed, fingerprint)
-    return keyed, fingerprint
-
-
-def answered_before(store: Store, event_id: str) -> None:
-    """Raise :class:`~.idempotency.Replayed` (or its refusals) when the change being asked
-    was made before with its key: checked ahead of work done outside the write transaction
-    (a pairing), which the same request sent again need not do; the change checks again
-    under the event's lock."""
-    if KEYED.get() is None:
-        return
-    with storage.reading(store) as tx:
-        _keyed(tx, event_id, None)
-
-
-def _keep_request(tx: Tx, scope: str, keyed: tuple[RequestKey, str], entry: int, at: str) -> None:
-    """Keep the key of a change made, in its transaction: the same key sent again waits
-    for its answer (:func:`keep_answer`) and is never made twice."""
-    key, fingerprint = keyed
-    row = AnswerRow(scope, key.key_hash, fingerprint, entry, None, None, at)
-    storage.keep_request(tx, row, expired(at))
-    ANSWERING.set((scope, key))
-
-
-def keep_answer(store: Store, scope: str, key: RequestKey, status: int, body: bytes) -> None:
-    """The answer to a change made with ``key`` (in ``scope``), sealed for the key, kept to
-    answer the same request sent again."""
-    with storage.writing(store) as tx:
-        storage.keep_answer(tx, scope, key.key_hash, status, key.seal(scope, body))
 
 
 # --- events and tokens --------------------------------------------------------------------
@@ -349,13 +144,13 @@ def create_event(store: Store, fields: Mapping[str, object]) -> Created:
     effect = action.effect(State(), at)
     assert effect.event is not None  # a creation makes the event
     with storage.writing(store) as tx:
-        keyed = _keyed(tx, CREATIONS, None)
+        keyed = request_key(tx, CREATIONS, None)
         row = _event_row(event_id, effect.event)
         storage.insert_event(tx, row)
         storage.insert_token(tx, _token_row(event_id, 1, effect.tokens[1]))
         Change(tx, row, Actor(event_id, 1, DIRECTOR), at).log(action)
         if keyed is not None:
-            _keep_request(tx, CREATIONS, keyed, 1, at)
+            keep_request(tx, CREATIONS, keyed, 1, at)
     return Created(event_summary(store, event_id), secret)
 
 

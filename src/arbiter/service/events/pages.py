@@ -27,13 +27,12 @@ from arbiter.notation.sources import Notation, split_source
 from arbiter.service.events import storage
 from arbiter.service.events.actions import REASONS_SHOWN
 from arbiter.service.events.common import EXCLUDED, PENDING, EventError
+from arbiter.service.events.counted import counted_items, official_report
 from arbiter.service.events.reading import (
-    counted_items,
     entries,
     event_row,
     event_standings,
     list_records,
-    official_report,
     record,
 )
 from arbiter.service.events.rows import EventRow, RecordRow

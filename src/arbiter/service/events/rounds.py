@@ -69,6 +69,7 @@ from arbiter.service.events.actions import (
     WithdrawalCancelled,
 )
 from arbiter.service.events.boards import pairing_facts, seats_by_names, seats_of, takes
+from arbiter.service.events.change import Change, admit, answered_before, changing
 from arbiter.service.events.common import (
     ACCEPTED,
     DIRECTOR,
@@ -77,7 +78,7 @@ from arbiter.service.events.common import (
     UPLOAD,
     EventError,
 )
-from arbiter.service.events.operations import Change, admit, answered_before, changing
+from arbiter.service.events.counted import official_report
 from arbiter.service.events.rows import (
     CheckinRow,
     EventRow,
@@ -333,8 +334,6 @@ def _board_names(paired: Paired, first: int, second: int) -> tuple[str, str]:
 
 
 def _report(row: RecordRow) -> Report:
-    from arbiter.service.events.reading import official_report
-
     report = json.loads(row.report)
     if row.official_result and row.header is not None:
         return official_report(report, json.loads(row.header), row.official_result)

@@ -119,7 +119,8 @@ where a domain error becomes HTTP."""
 
 def store() -> Store:
     """The app's store, opened (and its schema brought up to date) on first use."""
-    from arbiter.service.events.store import default_url, open_store
+    from arbiter.service.events.migrate import open_store
+    from arbiter.service.events.store import default_url
 
     found: Store | None = current_app.extensions.get(STORE)
     if found is None:
@@ -165,7 +166,7 @@ def _nothing_written_yet() -> None:
     """A request starts with nothing written, and with the ``Idempotency-Key`` it was sent
     with, if any (a change sent again with its key is answered as the first time)."""
     from arbiter.service.events.idempotency import ANSWERING, KEYED, request_key
-    from arbiter.service.events.operations import REPEATED, WRITTEN
+    from arbiter.service.events.change import REPEATED, WRITTEN
 
     WRITTEN.set(None)
     REPEATED.set(False)
@@ -199,7 +200,7 @@ def _with_receipt(response: Response) -> Response:
     """Sign the head of the event a write changed (the entry it appended; for a write that
     appended none, such as the same bytes sent again, the event's head) and put the
     receipt in the JSON answer (``spec/events.md`` §6)."""
-    from arbiter.service.events.operations import REPEATED, WRITTEN
+    from arbiter.service.events.change import REPEATED, WRITTEN
     from arbiter.service.events.reading import chain_head
     from arbiter.service.events.receipts import Head
 
@@ -232,7 +233,7 @@ def _keep_answer(response: Response) -> None:
     the key waiting (``request-in-progress``), never the change undone or made twice."""
     from arbiter.service.events.common import DatabaseError
     from arbiter.service.events.idempotency import ANSWERING
-    from arbiter.service.events.operations import keep_answer
+    from arbiter.service.events.change import keep_answer
 
     answering = ANSWERING.get()
     if answering is None:
@@ -967,7 +968,7 @@ class UploadAdmission:
         this ``Authorization``, or None. A database that does not answer refuses nothing
         here: the route answers that once the body is in."""
         from arbiter.service.events.common import UPLOAD
-        from arbiter.service.events.operations import admit
+        from arbiter.service.events.change import admit
         from arbiter.service.web.front import EarlyRefusal
 
         found = UPLOAD_PATH.fullmatch(path)
