@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Self, TypeVar
 
 from arbiter.notation.sources import Notation
+from arbiter.pairing import BYE_LETTERS
 from arbiter.service.events.chain import Entry
 from arbiter.service.events.common import ACCEPTED, EXCLUDED
 from arbiter.service.events.rows import EventRow, PairingRow, PlayerRow, RecordRow, TokenRow
@@ -1099,13 +1100,13 @@ class ByeRequested(Paired):
         )
 
 
+_BYE_LETTERS: dict[str, str] = {kind: letter for kind, letter in BYE_LETTERS.items()}
+
+
 def _described_boards(boards: Iterable[Board], byes: Iterable[ByeGiven]) -> str:
     shown = " ".join(f"{n}:{a}-{b}" for n, (a, b) in enumerate(boards, 1))
-    given = " ".join(f"{player}{BYE_LETTER.get(kind, '?')}" for player, kind, _ in byes)
+    given = " ".join(f"{player}{_BYE_LETTERS.get(kind, '?')}" for player, kind, _ in byes)
     return shown + (f" byes {given}" if given else "")
-
-
-BYE_LETTER = {"pairing": "U", "full": "F", "half": "H", "zero": "Z"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ event, and its changes, count records this one way."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -25,6 +26,8 @@ __all__ = [
     "record_of",
     "record_tables",
     "rounds_played",
+    "tables_after",
+    "total_rounds",
     "wrong_game",
 ]
 
@@ -149,3 +152,23 @@ def applied_tiebreaks(tiebreaks: str | None, game: str) -> tuple[str, ...]:
     game (as :func:`~arbiter.adjudicator.standings.standings` applies them)."""
     scored = find_game(game).scored
     return tuple(name for name in parse_order(tiebreaks) if name != "margin" or scored)
+
+
+def tables_after(tx: Tx, row: EventRow, round_number: int) -> list[EventStandings]:
+    """The standings of ``row``'s records after ``round_number``: the games of the rounds
+    after it (and those of no round) left out."""
+    rows = [
+        one
+        for one in storage.counted_records(tx, row.id)
+        if one.round is not None and one.round <= round_number
+    ]
+    return standings(counted_items(rows, row), tiebreaks=row.tiebreaks)
+
+
+def total_rounds(event: EventRow, tables: Sequence[EventStandings]) -> int | None:
+    """The rounds a TRF's ``XXR`` gives: those planned, or its default (one more than
+    played) when none are planned or fewer than played."""
+    planned = event.rounds
+    if planned is not None and planned < max((t.rounds for t in tables), default=0):
+        return None
+    return planned

@@ -25,7 +25,6 @@ from arbiter.notation.sources import Notation, read_records
 from arbiter.service.core.batch import report_for
 from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import (
-    AS_PAIRED,
     Action,
     Confirmed,
     EventChanged,
@@ -34,7 +33,6 @@ from arbiter.service.events.actions import (
     Excluded,
     Finalised,
     KeptRecord,
-    Placement,
     RecordFacts,
     Reinstated,
     ResultCleared,
@@ -46,7 +44,6 @@ from arbiter.service.events.actions import (
     TokenRevoked,
     Uploaded,
 )
-from arbiter.service.events.boards import BoardGuide, takes
 from arbiter.service.events.chain import digest
 from arbiter.service.events.change import (
     Change,
@@ -59,7 +56,10 @@ from arbiter.service.events.change import (
     secret_hash,
 )
 from arbiter.service.events.common import ACCEPTED, DIRECTOR, EXCLUDED, UPLOAD, now
-from arbiter.service.events.counted import rounds_played, wrong_game
+from arbiter.service.events.counted import wrong_game
+from arbiter.service.events.kind import RecordGuide, Seating
+from arbiter.service.events.kinds import kind_named, kind_of
+from arbiter.service.events.paired import rules as paired_rules
 from arbiter.service.events.reading import (
     event_summary,
     record,
@@ -126,6 +126,7 @@ def create_event(store: Store, fields: Mapping[str, object]) -> Created:
     """A new event from ``fields`` (``name``, ``game``, and optionally ``rounds``,
     ``tiebreaks``, ``confirm_uploads``), with its first director token."""
     given = rules.new_event(fields)
+    given = kind_named(given.pairing).created(given)
     secret = new_secret()
     event_id = new_event_id()
     at = now()
@@ -193,7 +194,7 @@ def issue_token(
         number = rules.room_for_token(storage.count_tokens(change.tx, event_id))
         whose = None
         if asked is not None:
-            rules.paired(change.event)
+            paired_rules.paired(change.event)
             ids = {row.number: row.id for row in storage.player_rows(change.tx, event_id)}
             whose = rules.found_player(ids.get(asked), asked)
         new = new_secret()
@@ -260,25 +261,21 @@ def change_event(
     for confirmation."""
     asked = rules.event_changes(fields)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        if change.event.pairing != "none":  # a paired event has played the rounds it paired
-            played = max(
-                (row.round for row in storage.pairing_rows(change.tx, event_id)), default=0
-            )
-        else:
-            played = rounds_played(storage.counted_records(change.tx, event_id), change.event)
+        kind = kind_of(change.event)
+        played = kind.played(change.tx, change.event)
         rules.planned_rounds(asked.values.get("rounds"), played)
         if "rounds" in asked.values:
             planned = asked.values["rounds"]
-            rules.dutch_rounds(change.event.pairing, planned if isinstance(planned, int) else None)
+            kind.planned(planned if isinstance(planned, int) else None)
         values = dict(asked.values)
         if "tiebreaks" in values:
             order = values["tiebreaks"]
-            order = rules.round_robin_tiebreaks(
-                change.event.pairing, order if isinstance(order, str) else None
+            values["tiebreaks"] = kind.tiebreaks(
+                order if isinstance(order, str) else None,
+                played,
+                change.event.tiebreaks,
+                asked.reason,
             )
-            if change.event.pairing != "none":  # an event arbiter pairs: FIDE's checklist
-                rules.tiebreaks_after_start(played, change.event.tiebreaks, order, asked.reason)
-            values["tiebreaks"] = order
         _change_event(change, EventChanged(values), asked.reason)
     return event_summary(store, event_id)
 
@@ -409,7 +406,7 @@ def upload(
         status = rules.upload_status(change.actor, change.event)
         held, known = change.facts.holdings, dict(change.facts.known)
         number, size, records = held.uploads + 1, held.bytes, held.records
-        seating = _Seating(change) if change.event.pairing != "none" else None
+        seating = kind_of(change.event).seating(change.tx, change.event)
         for source, sha, items in read:
             if sha in known:  # kept before, or earlier in this upload
                 guide = seating.guide() if seating else None
@@ -425,33 +422,6 @@ def upload(
     return UploadAnswer(event_id, tuple(_answer(one, boards) for one in answers))
 
 
-class _Seating:
-    """Where the records of an upload to a paired event stand (:mod:`.rounds`): each finds
-    its board by its round and players, and takes it, so that a second record of the same
-    board finds it taken."""
-
-    def __init__(self, change: Change) -> None:
-        from arbiter.service.events import rounds
-
-        self.rounds = rounds
-        self.seats = rounds.seats(change.tx, change.event)
-
-    def guide(self) -> BoardGuide:
-        """The event's boards as this upload leaves them, to tell a director what each
-        record's names say (the warnings and suggestions of :mod:`.boards`)."""
-        seating = self.seats.seating
-        names = {number: name for name, number in seating.numbers.items()}
-        return BoardGuide(names, seating.boards, seating.taken, self.seats.colours)
-
-    def place(self, read: Read, status: str, player: int | None) -> Placement:
-        self.seats, where = self.rounds.place(
-            self.seats, read.header, read.round, read.report,
-            counts=status == ACCEPTED, player=player,
-        )  # fmt: skip
-        board_round, board, why = where
-        return Placement(board_round, board, why, AS_PAIRED if why is None else None)
-
-
 def _keep(
     change: Change,
     number: int,
@@ -460,7 +430,7 @@ def _keep(
     items: list[Read],
     first: int,
     status: str,
-    seating: _Seating | None = None,
+    seating: Seating | None = None,
     reason: str | None = None,
 ) -> _Kept:
     """Keep one new source as upload ``number``, its records numbered from ``first`` (each
@@ -479,7 +449,15 @@ def _keep(
                 first + position,
                 status,
                 one.digest,
-                seating.place(one, status, change.token_player) if seating else None,
+                seating.place(
+                    one.header,
+                    one.round,
+                    one.report,
+                    counts=status == ACCEPTED,
+                    player=change.token_player,
+                )
+                if seating
+                else None,  # fmt: skip
             )  # fmt: skip
             for position, one in enumerate(items)
         ),
@@ -516,7 +494,7 @@ class _Kept:
     items: tuple[Read, ...]
     event: str
 
-    def answer(self, boards: BoardGuide | None = None) -> KeptUpload:
+    def answer(self, boards: RecordGuide | None = None) -> KeptUpload:
         upload = self.upload
         records = tuple(
             view(one, upload.sha256, item.header, item.report, self.event, boards)
@@ -525,7 +503,7 @@ class _Kept:
         return _kept_upload(upload, records, duplicate=False)
 
 
-def _answer(kept: KeptUpload | _Kept, boards: BoardGuide | None) -> KeptUpload:
+def _answer(kept: KeptUpload | _Kept, boards: RecordGuide | None) -> KeptUpload:
     return kept if isinstance(kept, KeptUpload) else kept.answer(boards)
 
 
@@ -553,7 +531,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False)
 
 
-def _kept_already(change: Change, number: int, boards: BoardGuide | None = None) -> KeptUpload:
+def _kept_already(change: Change, number: int, boards: RecordGuide | None = None) -> KeptUpload:
     """An upload kept already, as the answer to the same bytes sent again."""
     tx, event_id = change.tx, change.event.id
     info = storage.upload_info(tx, event_id, number)
@@ -627,8 +605,7 @@ def confirm(
         if row.status == ACCEPTED and _repeated(change, row, Confirmed.NAME):
             return record(store, event_id, number)
         rules.confirmable(row)
-        if change.event.pairing != "none":
-            _board_still_free(change, row)
+        kind_of(change.event).board_free(change.tx, change.event, row)
         _correct(change, row, Confirmed(number), why)
     return record(store, event_id, number)
 
@@ -657,30 +634,9 @@ def reinstate(
         if row.status == ACCEPTED and _repeated(change, row, Reinstated.NAME):
             return record(store, event_id, number)
         rules.reinstatable(row)
-        if change.event.pairing != "none":
-            _board_still_free(change, row)
+        kind_of(change.event).board_free(change.tx, change.event, row)
         _correct(change, row, Reinstated(number), why)
     return record(store, event_id, number)
-
-
-def _board_still_free(change: Change, row: RecordRow) -> None:
-    """A record of a paired event counts (confirmed, or again) on its board only if no other
-    record that counts nor a result of the director's took the board meanwhile."""
-    if row.placement is not None or row.board_round is None or row.board is None:
-        return
-    given = storage.result_rows(change.tx, change.event.id)
-    result = next(
-        (r.result for r in given if (r.round, r.board) == (row.board_round, row.board)), None
-    )
-    standing = next(
-        (
-            other
-            for other in storage.placed_records(change.tx, change.event.id)
-            if takes(other) == (row.board_round, row.board) and other.number != row.number
-        ),
-        None,
-    )
-    rules.free_board(row.board_round, row.board, result, standing, row.number)
 
 
 def set_result(
@@ -765,7 +721,7 @@ def repair(
             )
         rules.room_for_upload(held.records + 1, held.bytes + len(data))
         source = Upload(name, data, fmt)
-        seating = _Seating(change) if change.event.pairing != "none" else None
+        seating = kind_of(change.event).seating(change.tx, change.event)
         status = rules.upload_status(change.actor, change.event)
         words = f"corrected copy of record {number} ({said}); {why}"
         read = _read_upload(source, change.event.game)

@@ -6,6 +6,7 @@ with their renderings. Each read is one read transaction of the storage contract
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -18,12 +19,11 @@ from arbiter.adjudicator.standings import EventStandings
 from arbiter.adjudicator.tiebreaks import parse_order
 from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import ACTIONS, Paired, Replay, State, correction, parse
-from arbiter.service.events.boards import BoardGuide, guide, told
 from arbiter.service.events.chain import GENESIS, Entry
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
-from arbiter.service.events.counted import (
-    record_tables,
-)
+from arbiter.service.events.counted import total_rounds
+from arbiter.service.events.kind import RecordGuide
+from arbiter.service.events.kinds import kind_of
 from arbiter.service.events.receipts import Head
 from arbiter.service.events.rows import EventRow, RecordRow, UploadSource
 from arbiter.service.events.storage import Tx
@@ -50,6 +50,7 @@ __all__ = [
     "list_events",
     "list_records",
     "list_uploads",
+    "one_view",
     "record",
     "record_view",
     "records_grn",
@@ -127,6 +128,15 @@ def _summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
     )
 
 
+@contextlib.contextmanager
+def one_view(store: Store) -> Iterator[None]:
+    """Every read made inside reads one view of the database, in one read transaction: a
+    page made of many reads (its event, standings, games and trail) sees one state of the
+    event, and costs one transaction."""
+    with storage.reading(store):
+        yield
+
+
 def version(store: Store, event_id: str) -> int:
     """The event's version: it grows with every change (an ETag for the pages' poll, and
     the key of the reads kept). One statement; on PostgreSQL, one round trip."""
@@ -150,7 +160,7 @@ def event_versions(store: Store, event_ids: Iterable[str]) -> dict[str, int]:
 
 
 def record_view(
-    row: RecordRow, sha256: str, event: str, boards: BoardGuide | None = None
+    row: RecordRow, sha256: str, event: str, boards: RecordGuide | None = None
 ) -> RecordView:
     """One kept record of the event named ``event`` as ``GET .../records`` gives it (with
     ``boards``, a paired event's: what its names say of its board, or the boards it fits)."""
@@ -164,13 +174,13 @@ def view(
     header: dict[str, Any] | None,
     report: dict[str, Any],
     event: str,
-    boards: BoardGuide | None = None,
+    boards: RecordGuide | None = None,
 ) -> RecordView:
     """A record's row with its header and report (read already), as the API shows it, with
     what a director of the event named ``event`` should look at in it (and in a paired
     event, ``boards``: the warnings of its names, or the boards it fits best)."""
     official = row.official_result
-    warned, suggested = told(boards, row, header)
+    warned, suggested = boards.told(row, header) if boards is not None else ((), ())
     return RecordView(
         record=row.number,
         upload=row.upload,
@@ -205,7 +215,7 @@ def list_records(store: Store, event_id: str, round_number: int | None = None) -
     with storage.reading(store) as tx:
         event = event_row(tx, event_id)
         kept = storage.kept_records(tx, event_id, round_number=round_number)
-        boards = guide(tx, event)
+        boards = kind_of(event).guide(tx, event)
     return [record_view(row, sha256, event.name, boards) for row, sha256 in kept]
 
 
@@ -216,7 +226,7 @@ def record(store: Store, event_id: str, number: int) -> RecordView:
     with storage.reading(store) as tx:
         event = event_row(tx, event_id)
         kept = storage.kept_records(tx, event_id, number=number)
-        boards = guide(tx, event) if kept else None
+        boards = kind_of(event).guide(tx, event) if kept else None
     row, sha256 = kept[0] if kept else (None, "")
     return record_view(rules.found_record(row, number), sha256, event.name, boards)
 
@@ -297,13 +307,7 @@ def _tables(store: Store, tx: Tx, row: EventRow) -> list[EventStandings]:
     cached = _TABLES.get(key)
     if cached is not None and cached[0] == row.version:
         return cached[1]
-    if row.pairing != "none":
-        from arbiter.service.events.rounds import paired_table
-
-        tables = [paired_table(tx, row)]
-        _TABLES[key] = (row.version, tables)
-        return tables
-    tables = record_tables(tx, row)
+    tables = kind_of(row).tables(tx, row)
     if len(_TABLES) > 256:
         _TABLES.clear()
     _TABLES[key] = (row.version, tables)
@@ -378,7 +382,7 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
     TRF writes whatever it holds; raises ``FormatError`` only when a figure does not fit
     TRF's columns."""
     from arbiter.adjudicator.standings import standings_document
-    from arbiter.service.core.standings_formats import MEDIA_TYPES, render, trf_text
+    from arbiter.service.core.standings_formats import MEDIA_TYPES, render
 
     key = (store.url, event_id, "standings", fmt)
     cached = RENDERINGS.get(key, version(store, event_id))
@@ -392,30 +396,14 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
             kind = "application/json"
         elif fmt == "trf":
             comments = [*_trf_comments(tx, event_id), head_line(_head(tx, event_id))]
-            if row.pairing != "none":
-                from arbiter.service.events.rounds import tournament_trf
-
-                text = tournament_trf(tx, row, comments)
-            elif len(tables) == 1:
-                text = trf_text(tables[0], total_rounds=_planned(row, tables), comments=comments)
-            else:
-                text = render(tables, fmt, total_rounds=_planned(row, tables), comments=comments)
+            text = kind_of(row).trf(tx, row, tables, comments)
             kind = MEDIA_TYPES[fmt]
         else:
-            text = render(tables, fmt, total_rounds=_planned(row, tables), comments=[])
+            text = render(tables, fmt, total_rounds=total_rounds(row, tables), comments=[])
             kind = MEDIA_TYPES[fmt]
         head = _head(tx, event_id)
     made = Rendered(row.version, text.encode("utf-8", "surrogatepass"), kind, head)
     return RENDERINGS.put(key, made)
-
-
-def _planned(row: EventRow, tables: list[EventStandings]) -> int | None:
-    """The rounds the TRF's ``XXR`` gives: those planned, or its default (one more than
-    played) when none are planned or fewer than played."""
-    planned = row.rounds
-    if planned is not None and planned < max(t.rounds for t in tables):
-        return None
-    return planned
 
 
 def records_output(store: Store, event_id: str, round_number: int | None = None) -> Rendered:
@@ -428,7 +416,7 @@ def records_output(store: Store, event_id: str, round_number: int | None = None)
     with storage.reading(store) as tx:
         row = event_row(tx, event_id)
         kept = storage.kept_records(tx, event_id, round_number=round_number)
-        boards = guide(tx, row)
+        boards = kind_of(row).guide(tx, row)
     found = [record_view(one, sha256, row.name, boards).to_dict() for one, sha256 in kept]
     text = json.dumps({"records": found}, ensure_ascii=False, separators=(",", ":")) + "\n"
     return RENDERINGS.put(key, Rendered(row.version, text.encode(), "application/json"))

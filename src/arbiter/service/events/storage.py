@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BindParameter,
@@ -167,6 +168,7 @@ __all__ = [
     "upload_rows",
     "upload_source",
     "upload_sources",
+    "once",
     "writing",
 ]
 
@@ -177,25 +179,61 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class Tx:
     """An open transaction. The layers above hold it and pass it back to the functions of
-    this module; they never look inside."""
+    this module; they never look inside. A read transaction (``read_only``) keeps what
+    was read in it by :func:`once`: the database does not change under it."""
 
     connection: Connection
+    read_only: bool = False
+    kept: dict[tuple[str, ...], Any] = field(default_factory=dict)
+
+
+T = TypeVar("T")
+
+_READING: ContextVar[tuple[str, Tx] | None] = ContextVar("arbiter_events_reading", default=None)
+"""The read transaction open in this context, by its database's URL: the reads made inside
+it join it (:func:`reading`)."""
 
 
 @contextlib.contextmanager
 def reading(store: Store) -> Iterator[Tx]:
-    """A read transaction: one consistent view of the database."""
+    """A read transaction: one consistent view of the database. A read asked while one of
+    the same database is open in this context joins it, so that a page made of many reads
+    reads one view, in one transaction."""
+    open_now = _READING.get()
+    if open_now is not None and open_now[0] == store.url:
+        yield open_now[1]
+        return
     try:
         with store.read() as conn:
-            yield Tx(conn)
+            tx = Tx(conn, read_only=True)
+            token = _READING.set((store.url, tx))
+            try:
+                yield tx
+            finally:
+                _READING.reset(token)
     except OperationalError as err:
         raise unavailable(err) from err
+
+
+def once(tx: Tx, key: tuple[str, ...], read: Callable[[], T]) -> T:
+    """What ``read`` gives, read once per read transaction (``key`` names it); in a
+    write transaction, read each time (the change writes between its reads)."""
+    if not tx.read_only:
+        return read()
+    if key not in tx.kept:
+        tx.kept[key] = read()
+    found: T = tx.kept[key]
+    return found
 
 
 @contextlib.contextmanager
 def glancing(store: Store) -> Iterator[Tx]:
     """A read of one statement, which is its own consistent view: on PostgreSQL outside a
     transaction (one round trip, where a read transaction takes three)."""
+    open_now = _READING.get()
+    if open_now is not None and open_now[0] == store.url:
+        yield open_now[1]
+        return
     try:
         with store.glance() as conn:
             yield Tx(conn)
@@ -275,6 +313,10 @@ def update_event(tx: Tx, row: EventRow) -> None:
 
 
 def event_row(tx: Tx, event_id: str) -> EventRow | None:
+    return once(tx, ("event", event_id), lambda: _event_row(tx, event_id))
+
+
+def _event_row(tx: Tx, event_id: str) -> EventRow | None:
     row = tx.connection.execute(select(events).where(events.c.id == event_id)).first()
     return None if row is None else EventRow(**row._asdict())
 
@@ -562,6 +604,10 @@ def latest_entry(
 
 def entries(tx: Tx, event_id: str) -> list[Entry]:
     """The event's trail, in order."""
+    return list(once(tx, ("entries", event_id), lambda: _entries(tx, event_id)))
+
+
+def _entries(tx: Tx, event_id: str) -> list[Entry]:
     rows = tx.connection.execute(
         select(log).where(log.c.event_id == event_id).order_by(log.c.number)
     )
