@@ -98,7 +98,13 @@ def event_summary(store: Store, event_id: str) -> EventSummary:
 
 
 def _summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
+    """The event's summary, made once per read transaction."""
+    return storage.once(tx, ("summary", row.id), lambda: _made_summary(store, tx, row))
+
+
+def _made_summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
     counts = storage.record_counts(tx, row.id)
+    head = _head(tx, row.id)
     order = row.tiebreaks.split(",") if row.tiebreaks else list(parse_order(None))
     totals = RecordTotals(
         total=sum(counts.by_status.values()),
@@ -117,10 +123,10 @@ def _summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
         confirm_uploads=row.confirm_uploads,
         created_at=row.created_at,
         finalised_at=row.finalised_at,
-        last_change=storage.last_change(tx, row.id),
+        last_change=head.at or None,
         version=row.version,
         records=totals,
-        head=_head(tx, row.id),
+        head=head,
         pairing=row.pairing,
         bye_points=row.bye_points,
         half_byes=row.half_byes,

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Executable,
     Insert,
     Row,
+    Select,
     Table,
     bindparam,
     delete,
@@ -115,7 +116,6 @@ __all__ = [
     "keep_upload",
     "kept_answer",
     "kept_records",
-    "last_change",
     "last_entry",
     "latest_entry",
     "list_events",
@@ -362,6 +362,9 @@ def event_exists(tx: Tx, event_id: str) -> bool:
 
 
 def event_version(tx: Tx, event_id: str) -> int | None:
+    if tx.read_only:  # in a read that goes on, the whole row: the next reads want it
+        row = event_row(tx, event_id)
+        return None if row is None else row.version
     found = tx.connection.scalar(_VERSION, {"event_id": event_id})
     return None if found is None else int(found)
 
@@ -400,26 +403,18 @@ def list_events(tx: Tx, *, newest_first: bool, limit: int | None = None) -> list
 
 
 def record_counts(tx: Tx, event_id: str) -> RecordCounts:
-    by_status: dict[str, int] = {
-        status: int(count)
-        for status, count in tx.connection.execute(
-            select(records.c.status, func.count())
-            .where(records.c.event_id == event_id)
-            .group_by(records.c.status)
-        ).all()
-    }
-    corrected = tx.connection.scalar(
-        select(func.count())
-        .select_from(records)
-        .where(records.c.event_id == event_id, records.c.official_result.is_not(None))
-    )
-    return RecordCounts(by_status, int(corrected or 0))
-
-
-def last_change(tx: Tx, event_id: str) -> str | None:
-    """The time of the event's last entry."""
-    found = tx.connection.scalar(select(func.max(log.c.at)).where(log.c.event_id == event_id))
-    return None if found is None else str(found)
+    """How many records the event holds of each status, and how many have an official
+    result, in one statement."""
+    by_status: dict[str, int] = {}
+    corrected = 0
+    for status, count, official in tx.connection.execute(
+        select(records.c.status, func.count(), func.count(records.c.official_result))
+        .where(records.c.event_id == event_id)
+        .group_by(records.c.status)
+    ).all():
+        by_status[status] = int(count)
+        corrected += int(official or 0)
+    return RecordCounts(by_status, corrected)
 
 
 # --- tokens -------------------------------------------------------------------------------
@@ -483,6 +478,10 @@ def update_token(tx: Tx, row: TokenRow) -> None:
 
 def last_entry(tx: Tx, event_id: str) -> Entry | None:
     """The event's last entry, whole (None: no entry)."""
+    return once(tx, ("last entry", event_id), lambda: _last_entry(tx, event_id))
+
+
+def _last_entry(tx: Tx, event_id: str) -> Entry | None:
     row = tx.connection.execute(
         select(log).where(log.c.event_id == event_id).order_by(log.c.number.desc()).limit(1)
     ).first()
@@ -829,13 +828,26 @@ def kept_records(
         .where(records.c.event_id == event_id)
         .order_by(records.c.number)
     )
+    if round_number is None and number is None and upload is None:
+        return list(once(tx, ("records", event_id), lambda: _kept(tx, query)))
     if round_number is not None:
         query = query.where(records.c.round == round_number)
     if number is not None:
         query = query.where(records.c.number == number)
     if upload is not None:
         query = query.where(records.c.upload == upload)
+    return _kept(tx, query)
+
+
+def _kept(tx: Tx, query: Select[Any]) -> list[tuple[RecordRow, str]]:
     return [_record_with_sha(row) for row in tx.connection.execute(query)]
+
+
+def _every_record(tx: Tx, event_id: str) -> list[RecordRow] | None:
+    """The event's records as a read transaction read them already (None: not read)."""
+    if not tx.read_only:
+        return None
+    return [row for row, _ in kept_records(tx, event_id)]
 
 
 def _record_with_sha(row: Row[Any]) -> tuple[RecordRow, str]:
@@ -846,6 +858,9 @@ def _record_with_sha(row: Row[Any]) -> tuple[RecordRow, str]:
 
 def counted_records(tx: Tx, event_id: str) -> list[RecordRow]:
     """The records that count (``accepted``), in order."""
+    every = _every_record(tx, event_id)
+    if every is not None:
+        return [row for row in every if row.status == ACCEPTED]
     query = (
         select(records)
         .where(records.c.event_id == event_id, records.c.status == ACCEPTED)
@@ -856,6 +871,9 @@ def counted_records(tx: Tx, event_id: str) -> list[RecordRow]:
 
 def record_rows(tx: Tx, event_id: str) -> list[RecordRow]:
     """All the event's records, in order."""
+    every = _every_record(tx, event_id)
+    if every is not None:
+        return every
     query = select(records).where(records.c.event_id == event_id).order_by(records.c.number)
     return [RecordRow(**row._asdict()) for row in tx.connection.execute(query)]
 
@@ -1039,6 +1057,9 @@ def delete_result(tx: Tx, event_id: str, round_number: int, board: int) -> None:
 
 def placed_records(tx: Tx, event_id: str) -> list[RecordRow]:
     """The records of the event that stand on a board (counting or not yet confirmed)."""
+    every = _every_record(tx, event_id)
+    if every is not None:
+        return [row for row in every if row.board is not None]
     query = (
         select(records)
         .where(records.c.event_id == event_id, records.c.board.is_not(None))

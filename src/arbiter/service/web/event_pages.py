@@ -110,12 +110,12 @@ def _kept(event_id: str, render: Callable[[], Response | str]) -> Response | str
     from arbiter.service.events.reading import RENDERINGS, Rendered, version
     from arbiter.service.web.events_api import store
 
-    current = call(version, event_id)
     key = (store().url, event_id, "page", request.url_root, request.full_path)
-    found = RENDERINGS.get(key, current)
-    if found is not None:
-        return Response(found.body, content_type=found.content_type)
-    with _one_view():
+    with _one_view():  # the version and, for a page not kept, every read of it: one view
+        current = call(version, event_id)
+        found = RENDERINGS.get(key, current)
+        if found is not None:
+            return Response(found.body, content_type=found.content_type)
         made = render()
     if isinstance(made, str):
         RENDERINGS.put(key, Rendered(current, made.encode(), "text/html; charset=utf-8"))

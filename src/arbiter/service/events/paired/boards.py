@@ -15,19 +15,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from arbiter.notation.games import find_game
-from arbiter.service.events import storage
 from arbiter.service.events.actions import AS_PAIRED, REVERSED, SEATS, PairingFacts
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, DamagedRow
 from arbiter.service.events.kind import Told
 from arbiter.service.events.names import folded_words, likeness, name_key
-from arbiter.service.events.rows import EventRow, PairingRow, RecordRow
-from arbiter.service.events.storage import Tx
+from arbiter.service.events.rows import PairingRow, RecordRow
 from arbiter.service.events.views import BoardSuggestion, RecordWarning
 
 __all__ = [
     "MOST_SUGGESTED",
     "BoardGuide",
-    "guide",
     "pairing_facts",
     "seats_by_names",
     "seats_of",
@@ -177,13 +174,3 @@ def pairing_facts(row: PairingRow) -> PairingFacts:
             f"round {row.round}",
             f"its boards or byes are not a pairing's ({type(err).__name__}: {err})",
         ) from None
-
-
-def guide(tx: Tx, event: EventRow) -> BoardGuide:
-    """The boards of a paired event, to compare its records with."""
-    names = {row.number: row.name for row in storage.player_rows(tx, event.id)}
-    boards = {row.round: pairing_facts(row).boards for row in storage.pairing_rows(tx, event.id)}
-    taken = {(row.round, row.board) for row in storage.result_rows(tx, event.id)}
-    taken |= {board for row in storage.placed_records(tx, event.id) if (board := takes(row))}
-    colours = find_game(event.game).colours
-    return BoardGuide(names, boards, frozenset(taken), (colours[0], colours[1]))

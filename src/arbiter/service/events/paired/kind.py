@@ -12,7 +12,6 @@ from arbiter.pairing import SWISS_SYSTEMS, SYSTEMS, System
 from arbiter.service.events import storage
 from arbiter.service.events.kind import EventKind, RecordGuide, Seating
 from arbiter.service.events.paired import rules as paired_rules
-from arbiter.service.events.paired.boards import guide
 from arbiter.service.events.paired.seats import UploadSeating, board_still_free
 from arbiter.service.events.paired.standings import paired_table, tournament_trf
 from arbiter.service.events.rows import EventRow, RecordRow
@@ -76,7 +75,7 @@ class PairedKind(EventKind):
         return tournament_trf(tx, event, comments)
 
     def guide(self, tx: Tx, event: EventRow) -> RecordGuide | None:
-        return guide(tx, event)
+        return UploadSeating(tx, event).guide()
 
     def seating(self, tx: Tx, event: EventRow) -> Seating | None:
         return UploadSeating(tx, event)
