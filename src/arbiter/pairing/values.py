@@ -52,6 +52,16 @@ REQUESTED_BYE_POINTS: dict[ByeKind, float] = {"half": 0.5, "full": 1.0, "zero": 
 """The points of the byes a player asks for; the pairing-allocated bye's are a setting of
 the tournament (:attr:`Tournament.bye_points`)."""
 
+
+def requested_points(kind: str) -> float:
+    """What a bye a player asks for (``half``, ``full``, ``zero``: an absence too) is worth,
+    by its kind's name (:data:`REQUESTED_BYE_POINTS`); ``ValueError`` for another."""
+    for known, points in REQUESTED_BYE_POINTS.items():
+        if known == kind:
+            return points
+    raise ValueError(f"{kind!r} is not a bye a player asks for")
+
+
 BYE_POINT_CHOICES = (0.0, 0.5, 1.0)
 """What the pairing-allocated bye may be worth: a loss, a draw or a win."""
 

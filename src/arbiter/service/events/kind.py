@@ -20,7 +20,7 @@ from arbiter.adjudicator.standings import EventStandings
 from arbiter.service.core.standings_formats import render, trf_text
 from arbiter.service.events import storage
 from arbiter.service.events.actions import Placement
-from arbiter.service.events.common import EventError
+from arbiter.service.events.common import UNPAIRED, EventError
 from arbiter.service.events.counted import (
     record_tables,
     rounds_played,
@@ -72,7 +72,7 @@ class EventKind:
     """An event whose records are uploaded: no players of its own, no pairing, standings
     made of the records that count (the kind named ``none``)."""
 
-    stored: str = "none"
+    stored: str = UNPAIRED
     """The kind's name, as the event's ``pairing`` keeps it and the API gives it."""
     words: str = "records are uploaded"
     """The kind in words, for a form's choice."""

@@ -34,6 +34,7 @@ from arbiter.service.events.common import (
     PENDING,
     PLAYER,
     ROLES,
+    UNPAIRED,
     UPLOAD,
     EventError,
 )
@@ -463,7 +464,7 @@ class NewEvent:
     rounds: int | None
     tiebreaks: str | None
     confirm_uploads: bool
-    pairing: str = "none"
+    pairing: str = UNPAIRED
     bye_points: float = 1.0
     half_byes: bool = True
     check_in: bool = False
@@ -483,7 +484,7 @@ def new_event(fields: Mapping[str, object]) -> NewEvent:
     unknown = sorted(set(fields) - set(CREATED))
     if unknown:
         raise EventError("bad-field", f"unknown field {unknown[0]!r}", field=unknown[0])
-    pairing = fields.get("pairing", "none")
+    pairing = fields.get("pairing", UNPAIRED)
     if not isinstance(pairing, str):
         raise EventError("bad-field", "'pairing' must be a string", field="pairing")
     return NewEvent(

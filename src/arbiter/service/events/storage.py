@@ -819,17 +819,9 @@ def kept_records(
 ) -> list[tuple[RecordRow, str]]:
     """The event's records in order, each with the SHA-256 of its upload: all of them, or
     those of one round, the one of a number, or those of one upload."""
-    query = (
-        select(records, uploads.c.sha256)
-        .join(
-            uploads,
-            (uploads.c.event_id == records.c.event_id) & (uploads.c.number == records.c.upload),
-        )
-        .where(records.c.event_id == event_id)
-        .order_by(records.c.number)
-    )
+    query = _kept_query(event_id)
     if round_number is None and number is None and upload is None:
-        return list(once(tx, ("records", event_id), lambda: _kept(tx, query)))
+        return _every_kept(tx, event_id, query)
     if round_number is not None:
         query = query.where(records.c.round == round_number)
     if number is not None:
@@ -839,15 +831,35 @@ def kept_records(
     return _kept(tx, query)
 
 
+def _kept_query(event_id: str) -> Select[Any]:
+    """The event's records in order, each with its upload's SHA-256."""
+    return (
+        select(records, uploads.c.sha256)
+        .join(
+            uploads,
+            (uploads.c.event_id == records.c.event_id) & (uploads.c.number == records.c.upload),
+        )
+        .where(records.c.event_id == event_id)
+        .order_by(records.c.number)
+    )
+
+
 def _kept(tx: Tx, query: Select[Any]) -> list[tuple[RecordRow, str]]:
     return [_record_with_sha(row) for row in tx.connection.execute(query)]
 
 
+def _every_kept(tx: Tx, event_id: str, query: Select[Any]) -> list[tuple[RecordRow, str]]:
+    """Every record of the event with its upload's SHA-256, read once per read transaction."""
+    return list(once(tx, ("records", event_id), lambda: _kept(tx, query)))
+
+
 def _every_record(tx: Tx, event_id: str) -> list[RecordRow] | None:
-    """The event's records as a read transaction read them already (None: not read)."""
+    """In a read transaction, every record of the event, read once in it (whichever of the
+    reads of records asks first); None in a write transaction, whose reads ask each time."""
     if not tx.read_only:
         return None
-    return [row for row, _ in kept_records(tx, event_id)]
+    query = _kept_query(event_id)
+    return [row for row, _ in _every_kept(tx, event_id, query)]
 
 
 def _record_with_sha(row: Row[Any]) -> tuple[RecordRow, str]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arbiter.pairing import MAX_DUTCH_PLAYERS, ROUND_ROBIN_SYSTEMS, SWISS_SYSTEMS, SYSTEMS, System
+from arbiter.pairing.values import requested_points
 from arbiter.service.events.actions import SEATS
 from arbiter.service.events.common import (
     DIRECTOR,
@@ -485,9 +486,7 @@ def manual_pairing(
         not isinstance(pairing_bye, int) or isinstance(pairing_bye, bool)
     ):
         raise EventError("bad-field", "'bye' must be a pairing number or null", field="bye")
-    byes = [
-        (number, kind, 0.5 if kind == "half" else 0.0) for number, kind in sorted(requested.items())
-    ]
+    byes = [(number, kind, requested_points(kind)) for number, kind in sorted(requested.items())]
     if pairing_bye is not None:
         byes.append((pairing_bye, "pairing", bye_points))
     seen = [n for board in boards for n in board] + [n for n, _, _ in byes]

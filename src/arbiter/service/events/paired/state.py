@@ -23,6 +23,7 @@ from arbiter.pairing import (
     Tournament,
     pair,
 )
+from arbiter.pairing.values import requested_points
 from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import (
     REVERSED,
@@ -38,6 +39,7 @@ from arbiter.service.events.common import (
     EventError,
 )
 from arbiter.service.events.counted import official_report
+from arbiter.service.events.paired import rules as paired_rules
 from arbiter.service.events.paired.boards import pairing_facts, seats_of
 from arbiter.service.events.rows import (
     EventRow,
@@ -309,7 +311,7 @@ def tournament(
     for (round_number, player), kind in paired.requests.items():
         if round_number > last:
             number = paired.players[player].number
-            byes.append(Bye(round_number, number, kind, 0.5 if kind == "half" else 0.0))  # type: ignore[arg-type]
+            byes.append(Bye(round_number, number, kind, requested_points(kind)))  # type: ignore[arg-type]
     byes += [Bye(last + 1, number, "zero", 0.0) for number in absent]
     seated = {
         number: {n for board in facts.boards for n in board} | {n for n, _, _ in facts.byes}
@@ -334,7 +336,7 @@ def tournament(
         byes=tuple(byes),
         withdrawn=withdrawn,
         bye_points=paired.event.bye_points,
-        system=None if paired.event.pairing == "none" else paired.event.pairing,  # type: ignore[arg-type]
+        system=paired_rules.system_of(paired.event),
     )
 
 
@@ -388,7 +390,7 @@ def given_by_engine(
     for (round_number, player), kind in sorted(paired.requests.items()):
         number = paired.players[player].number
         if round_number == made.round and number not in byes:
-            byes[number] = (number, kind, 0.5 if kind == "half" else 0.0)
+            byes[number] = (number, kind, requested_points(kind))
     return boards, tuple(byes[number] for number in sorted(byes))
 
 
