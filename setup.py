@@ -26,6 +26,7 @@ BUILDS = {"bdist_wheel", "build", "build_ext", "install"}
 """The setuptools commands that make the modules a wheel ships."""
 COMPILED = [
     "src/arbiter/notation/plain.py",
+    "src/arbiter/notation/point.py",
     "src/arbiter/notation/forms.py",
     "src/arbiter/notation/ast.py",
     "src/arbiter/notation/games.py",
