@@ -31,6 +31,7 @@ COMPILED = [
     "src/arbiter/notation/ast.py",
     "src/arbiter/notation/games.py",
     "src/arbiter/notation/position.py",
+    "src/arbiter/notation/results.py",
     "src/arbiter/notation/build.py",
     "src/arbiter/notation/grn_scan.py",
     "src/arbiter/notation/grn_reader.py",
