@@ -46,6 +46,7 @@ COMPILED = [
     "src/arbiter/adjudicator/implo_turn.py",
     "src/arbiter/adjudicator/implo.py",
     "src/arbiter/adjudicator/pilare.py",
+    "src/arbiter/adjudicator/verdict.py",
     "src/arbiter/adjudicator/replay.py",
     "src/arbiter/adjudicator/hints.py",
     "src/arbiter/ratings/maths.py",
