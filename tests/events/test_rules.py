@@ -254,7 +254,7 @@ def test_a_change_of_the_event_sets_its_editable_fields_in_the_order_given() -> 
     assert rules.event_changes({"tiebreaks": None}).values == {"tiebreaks": None}
     refused("bad-field", rules.event_changes, {"game": "Implo"})
     assert refused("bad-field", rules.event_changes, {"reason": "x"}).message == (
-        "give one of name, rounds, tiebreaks, confirm_uploads"
+        "give one of name, rounds, tiebreaks, confirm_uploads, acceleration"
     )
     error = refused("bad-field", rules.event_changes, {"rounds": 0, "name": ""})
     assert error.extra == {"field": "rounds"}  # the first field given is checked first

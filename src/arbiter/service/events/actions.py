@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Self, TypeVar
 from arbiter.notation.sources import Notation
 from arbiter.pairing import BYE_LETTERS
 from arbiter.service.events.chain import Entry
-from arbiter.service.events.common import ACCEPTED, EXCLUDED, UNPAIRED
+from arbiter.service.events.common import ACCEPTED, EXCLUDED, NO_ACCELERATION, UNPAIRED
 from arbiter.service.events.rows import EventRow, PairingRow, PlayerRow, RecordRow, TokenRow
 
 __all__ = [
@@ -50,6 +50,9 @@ __all__ = [
     "PlayerFacts",
     "PlayerRemoved",
     "PlayerWithdrawn",
+    "ProhibitionAdded",
+    "ProhibitionFacts",
+    "ProhibitionRemoved",
     "RecordPlaced",
     "ResultReported",
     "RoundPaired",
@@ -99,7 +102,10 @@ EVENT_FIELDS = ("name", "game", "rounds", "tiebreaks", "confirm_uploads")
 PAIRING_FIELDS = ("pairing", "bye_points", "half_byes", "check_in")
 """The fields of a paired event its creation says (only when it is paired, so that the
 creation of an event that is not says what it always said), fixed from then on."""
-EVENT_FACTS = (*EVENT_FIELDS, "created_at", "finalised_at", *PAIRING_FIELDS)
+CHANGED_FIELDS = (*EVENT_FIELDS, "acceleration")
+"""The event's fields a change may set: those of :data:`EVENT_FIELDS`, and the acceleration
+of a Dutch event (before its round 1 is paired)."""
+EVENT_FACTS = (*EVENT_FIELDS, "created_at", "finalised_at", *PAIRING_FIELDS, "acceleration")
 """Every fact of the event the trail says, in the order its creation says them."""
 
 
@@ -124,6 +130,7 @@ class EventFacts:
     bye_points: float = 1.0
     half_byes: bool = True
     check_in: bool = False
+    acceleration: str = NO_ACCELERATION
     said: tuple[str, ...] = ()
 
     @classmethod
@@ -141,6 +148,7 @@ class EventFacts:
             row.bye_points,
             row.half_byes,
             row.check_in,
+            row.acceleration,
             EVENT_FACTS,
         )
 
@@ -227,6 +235,24 @@ class PlayerFacts:
 
 
 @dataclass(frozen=True, slots=True)
+class ProhibitionFacts:
+    """What the trail says of a prohibition (TRF-2026 record 260): its players (by id), no
+    two of whom are paired together in rounds ``first_round`` to ``last_round``, when it
+    was added, and when it was taken back (its rounds then end with the last round paired:
+    those rounds were paired under it, and stay so)."""
+
+    players: tuple[int, ...]
+    first_round: int
+    last_round: int
+    created_at: str
+    removed_at: str | None = None
+
+    def holds_in(self, round_number: int) -> bool:
+        """Whether it holds in ``round_number``."""
+        return self.first_round <= round_number <= self.last_round
+
+
+@dataclass(frozen=True, slots=True)
 class WebhookFacts:
     """What the trail says of a webhook: the URL changes are sent to, the kinds of change
     it is sent (``spec/events.md`` §12), when it was added, and when it was removed."""
@@ -297,6 +323,8 @@ class Effect:
     removed)."""
     webhooks: Mapping[int, WebhookFacts] = field(default_factory=dict)
     """Webhooks by number (a removed one keeps its facts, with the time it was removed)."""
+    prohibitions: Mapping[int, ProhibitionFacts] = field(default_factory=dict)
+    """Prohibitions by number (one taken back keeps its facts, with the time)."""
     renumber: bool = False
     """The players are numbered in FIDE's order again once the effect is made (a player
     entered before round 1 is paired): :meth:`State.after` does it at once; a run of such
@@ -332,6 +360,7 @@ class State:
     checkins: Mapping[tuple[int, int], str] = field(default_factory=dict)
     reports: Mapping[tuple[int, int, int], str] = field(default_factory=dict)
     webhooks: Mapping[int, WebhookFacts] = field(default_factory=dict)
+    prohibitions: Mapping[int, ProhibitionFacts] = field(default_factory=dict)
 
     def after(self, effect: Effect) -> State:
         """The state once ``effect`` is made (a new state; this one is left as it is)."""
@@ -347,6 +376,7 @@ class State:
             _kept(self.checkins, effect.checkins),
             _kept(self.reports, effect.reports),
             webhooks={**self.webhooks, **effect.webhooks},
+            prohibitions={**self.prohibitions, **effect.prohibitions},
         )
 
     @property
@@ -448,6 +478,7 @@ class EventCreated(Action):
     bye_points: float = 1.0
     half_byes: bool = True
     check_in: bool = False
+    acceleration: str = NO_ACCELERATION
 
     def details(self) -> dict[str, Any]:
         said: dict[str, Any] = {
@@ -465,6 +496,8 @@ class EventCreated(Action):
             }
         if self.check_in:  # said only when set: the creations before it say what they said
             said["check_in"] = True
+        if self.acceleration != NO_ACCELERATION:  # the same
+            said["acceleration"] = self.acceleration
         return {**said, "token": self.token.to_dict()}
 
     @classmethod
@@ -480,6 +513,7 @@ class EventCreated(Action):
             bye_points=float(details.get("bye_points", 1.0)),
             half_byes=details.get("half_byes", True),
             check_in=bool(details.get("check_in", False)),
+            acceleration=str(details.get("acceleration", NO_ACCELERATION)),
         )
 
     def effect(self, state: State, at: str) -> Effect:
@@ -495,6 +529,7 @@ class EventCreated(Action):
             bye_points=self.bye_points,
             half_byes=self.half_byes,
             check_in=self.check_in,
+            acceleration=self.acceleration,
         )
         return Effect(event=event, tokens={self.token.number: self.token.facts(at)})
 
@@ -515,7 +550,7 @@ class EventChanged(Action):
         return cls(dict(details))
 
     def effect(self, state: State, at: str) -> Effect:
-        changed = {name: value for name, value in self.values.items() if name in EVENT_FIELDS}
+        changed = {name: value for name, value in self.values.items() if name in CHANGED_FIELDS}
         return Effect(event=state.event.saying(**changed))
 
 
@@ -962,6 +997,9 @@ class PlayerRemoved(Paired):
         gone = state.players[self.player]
         if gone.number in _in_pairings(state):
             raise ValueError(f"player {self.player} was paired")
+        if any(self.player in p.players and p.removed_at is None
+               for p in state.prohibitions.values()):  # fmt: skip
+            raise ValueError(f"player {self.player} is named in a prohibition")
         asked = {key: None for key in state.requests if key[1] == self.player}
         if not state.pairings:
             return Effect(players={self.player: None}, requests=asked, renumber=True)
@@ -1471,6 +1509,119 @@ class ResultReported(Paired):
         )
 
 
+def _rounds_words(first: int, last: int) -> str:
+    return f"round {first}" if first == last else f"rounds {first}-{last}"
+
+
+def _players_words(state: State, players: Iterable[int]) -> str:
+    """Players by id as the TRF's lines name them: number and name (``?`` for one the state
+    no longer holds)."""
+    shown = []
+    for player in players:
+        facts = state.players.get(player)
+        shown.append(f"{facts.number} {facts.name}" if facts else f"? (player {player})")
+    return ", ".join(shown)
+
+
+@dataclass(frozen=True, slots=True)
+class ProhibitionAdded(Paired):
+    """``prohibited-added``: the director prohibits pairing together any two of ``players``
+    (by id) in rounds ``first_round`` to ``last_round`` (TRF-2026 record 260); ``after``:
+    the rounds already paired when it was added, said only then (the pairings made before it
+    were not bound by it)."""
+
+    NAME: ClassVar[str] = "prohibited-added"
+    TRF_CODE: ClassVar[str] = "PRO"
+
+    number: int
+    players: tuple[int, ...]
+    first_round: int
+    last_round: int
+    after: int = 0
+
+    def details(self) -> dict[str, Any]:
+        said: dict[str, Any] = {
+            "number": self.number,
+            "players": list(self.players),
+            "first_round": self.first_round,
+            "last_round": self.last_round,
+        }
+        return {**said, "after": self.after} if self.after else said
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        players = details["players"]
+        if not isinstance(players, list) or not all(type(one) is int for one in players):
+            raise ValueError(f"{players!r} is no list of players")
+        return cls(details["number"], tuple(players), details["first_round"],
+                   details["last_round"], int(details.get("after", 0)))  # fmt: skip
+
+    def effect(self, state: State, at: str) -> Effect:
+        if self.number in state.prohibitions:
+            raise ValueError(f"prohibition {self.number} exists already")
+        if len(set(self.players)) != len(self.players) or len(self.players) < 2:
+            raise ValueError("a prohibition names two players or more, each once")
+        for player in self.players:
+            if player not in state.players:
+                raise KeyError(player)
+        if not 1 <= self.first_round <= self.last_round:
+            raise ValueError(f"rounds {self.first_round}-{self.last_round} are no rounds")
+        facts = ProhibitionFacts(self.players, self.first_round, self.last_round, at)
+        return Effect(prohibitions={self.number: facts})
+
+    def words(self, state: State) -> str:
+        late = f" (added after round {self.after} was paired)" if self.after else ""
+        return (
+            f"prohibition {self.number}: no two of {_players_words(state, self.players)} are "
+            f"paired together in {_rounds_words(self.first_round, self.last_round)}{late}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ProhibitionRemoved(Paired):
+    """``prohibited-removed``: the director takes a prohibition back: the rounds paired from
+    now on are not bound by it, and those paired already (a draft included) stay as they
+    were paired, under it (its last round is now the last round paired; before its first
+    round is paired, it holds in none)."""
+
+    NAME: ClassVar[str] = "prohibited-removed"
+    TRF_CODE: ClassVar[str] = "PRO"
+
+    prohibition: int
+
+    def details(self) -> dict[str, Any]:
+        return {"prohibition": self.prohibition}
+
+    @classmethod
+    def from_details(cls, details: Mapping[str, Any]) -> Self:
+        return cls(details["prohibition"])
+
+    def effect(self, state: State, at: str) -> Effect:
+        facts = state.prohibitions[self.prohibition]
+        if facts.removed_at is not None:
+            raise ValueError(f"prohibition {self.prohibition} was taken back already")
+        last = min(facts.last_round, state.rounds_paired)
+        return Effect(
+            prohibitions={self.prohibition: replace(facts, last_round=last, removed_at=at)}
+        )
+
+    def words(self, state: State) -> str:
+        facts = state.prohibitions.get(self.prohibition)
+        if facts is None:
+            return f"prohibition {self.prohibition} taken back"
+        paired = min(facts.last_round, state.rounds_paired)
+        held = (
+            f"; it held in {_rounds_words(facts.first_round, paired)}, paired already"
+            if facts.first_round <= paired
+            else ""
+        )
+        return (
+            f"prohibition {self.prohibition} taken back: "
+            f"{_players_words(state, facts.players)} in "
+            f"{_rounds_words(facts.first_round, facts.last_round)}{held}"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class WebhookAdded(Action):
     """``webhook-added``: the director asks for the event's changes (of ``events``, the
@@ -1548,6 +1699,8 @@ ACTIONS: Mapping[str, type[Action]] = {
         ResultReported,
         WebhookAdded,
         WebhookRemoved,
+        ProhibitionAdded,
+        ProhibitionRemoved,
     )
 }
 """Every action, by name: the table of the trail's vocabulary."""
@@ -1603,6 +1756,7 @@ class Replay:
         self.checkins = dict(start.checkins)
         self.reports = dict(start.reports)
         self.webhooks = dict(start.webhooks)
+        self.prohibitions = dict(start.prohibitions)
         self.unnumbered = False
 
     @property
@@ -1615,7 +1769,8 @@ class Replay:
     def _now(self) -> State:
         return State(self.event, self.tokens, self.uploads, self.records, self.players,
                      self.pairings, self.requests, self.results, self.checkins,
-                     self.reports, webhooks=self.webhooks)  # fmt: skip
+                     self.reports, webhooks=self.webhooks,
+                     prohibitions=self.prohibitions)  # fmt: skip
 
     def number(self) -> None:
         """Number the players in FIDE's order, if an effect asked it since the last time."""
@@ -1640,6 +1795,7 @@ class Replay:
         _apply(self.checkins, effect.checkins)
         _apply(self.reports, effect.reports)
         self.webhooks.update(effect.webhooks)
+        self.prohibitions.update(effect.prohibitions)
         self.unnumbered = self.unnumbered or effect.renumber
         return effect
 

@@ -60,6 +60,7 @@ def export_event(store: Store, event_id: str) -> bytes:
             "results": [columns(row) for row in storage.result_rows(tx, event_id)],
             "checkins": [columns(row) for row in storage.checkin_rows(tx, event_id)],
             "reports": [columns(row) for row in storage.report_rows(tx, event_id)],
+            "prohibitions": [columns(row) for row in storage.prohibition_rows(tx, event_id)],
             "webhooks": [columns(row) for row in storage.webhook_rows(tx, event_id)],
             "deliveries": [columns(row) for row in storage.delivery_rows(tx, event_id, None)],
         }

@@ -9,17 +9,21 @@ from datetime import UTC, datetime
 from typing import Literal, get_args
 
 __all__ = [
+    "ACCELERATIONS",
     "ACCEPTED",
+    "BAKU",
     "CODES",
     "DIRECTOR",
     "PLAYER",
     "EXCLUDED",
+    "NO_ACCELERATION",
     "MAX_BYTES",
     "MAX_EVENT_ID",
     "MAX_FILE_NAME",
     "MAX_LABEL",
     "MAX_NAME",
     "MAX_NUMBER",
+    "MAX_PROHIBITIONS",
     "MAX_REASON",
     "MAX_RECORDS",
     "MAX_ROUNDS",
@@ -46,6 +50,13 @@ default of every event made before events were paired."""
 player, or a deputy); a player's token is made for one player of a paired event, and
 uploads records of their boards, checks them in and reports their boards' results."""
 PENDING, ACCEPTED, EXCLUDED = "pending", "accepted", "excluded"
+
+NO_ACCELERATION, BAKU = "none", "baku"
+ACCELERATIONS = (NO_ACCELERATION, BAKU)
+"""The accelerations a paired event may give the Dutch engine: none, or FIDE's Baku
+acceleration (C.04.5.1), as the pairing library computes it."""
+MAX_PROHIBITIONS = 1_000
+"""Prohibitions one event may have, those taken back included."""
 
 MAX_RECORDS = 20_000
 """Records one event may hold, all uploads together (spec/events.md §8)."""
@@ -134,6 +145,11 @@ Code = Literal[
     "no-such-webhook",
     "pairing-warnings",
     "no-such-pool",
+    "acceleration-fixed",
+    "round-robin-table",
+    "no-such-prohibition",
+    "too-many-prohibitions",
+    "player-prohibited",
 ]
 """Every reason the events layer refuses a request, as the error bodies and the command line
 name it. What each means for HTTP is the web face's to say (``web/events_api.py``)."""

@@ -20,7 +20,7 @@ from arbiter.adjudicator.standings import EventStandings
 from arbiter.service.core.standings_formats import render, trf_text
 from arbiter.service.events import storage
 from arbiter.service.events.actions import Placement
-from arbiter.service.events.common import UNPAIRED, EventError
+from arbiter.service.events.common import NO_ACCELERATION, UNPAIRED, EventError
 from arbiter.service.events.counted import (
     record_tables,
     rounds_played,
@@ -86,6 +86,10 @@ class EventKind:
             raise EventError(
                 "bad-field", "only a paired event checks its players in", field="check_in"
             )
+        if made.acceleration != NO_ACCELERATION:
+            raise EventError(
+                "bad-field", "only a Swiss (Dutch) event is accelerated", field="acceleration"
+            )
         return made
 
     def planned(self, planned: int | None) -> None:
@@ -97,6 +101,16 @@ class EventKind:
         """The tie-break order the event keeps when ``order`` is asked after ``played``
         rounds (it had ``before``; ``reason``: why it changes)."""
         return order
+
+    def accelerated(
+        self, tx: Tx, event: EventRow, values: Mapping[str, object], played: int
+    ) -> None:
+        """Whether a change that sets ``values`` (its fields, checked) may do so as far as
+        the acceleration goes, after ``played`` rounds: here, none but ``none``."""
+        if values.get("acceleration", NO_ACCELERATION) != NO_ACCELERATION:
+            raise EventError(
+                "bad-field", "only a Swiss (Dutch) event is accelerated", field="acceleration"
+            )
 
     def played(self, tx: Tx, event: EventRow) -> int:
         """The rounds the event has played: the highest round of a counted game."""

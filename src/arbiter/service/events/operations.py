@@ -124,7 +124,8 @@ CREATIONS = ""
 
 def create_event(store: Store, fields: Mapping[str, object]) -> Created:
     """A new event from ``fields`` (``name``, ``game``, and optionally ``rounds``,
-    ``tiebreaks``, ``confirm_uploads``), with its first director token."""
+    ``tiebreaks``, ``confirm_uploads``, and a paired event's ``pairing``, ``bye_points``,
+    ``half_byes``, ``check_in``, ``acceleration``), with its first director token."""
     given = rules.new_event(fields)
     given = kind_named(given.pairing).created(given)
     secret = new_secret()
@@ -141,6 +142,7 @@ def create_event(store: Store, fields: Mapping[str, object]) -> Created:
         bye_points=given.bye_points,
         half_byes=given.half_byes,
         check_in=given.check_in,
+        acceleration=given.acceleration,
     )
     effect = action.effect(State(), at)
     assert effect.event is not None  # a creation makes the event
@@ -171,6 +173,7 @@ def _event_row(event_id: str, facts: EventFacts) -> EventRow:
         bye_points=facts.bye_points,
         half_byes=facts.half_byes,
         check_in=facts.check_in,
+        acceleration=facts.acceleration,
     )
 
 
@@ -257,8 +260,8 @@ def list_tokens(store: Store, event_id: str, secret: str | None) -> list[TokenVi
 def change_event(
     store: Store, event_id: str, secret: str | None, fields: Mapping[str, object]
 ) -> EventSummary:
-    """Change the event's name, planned rounds, tie-breaks or whether players' uploads wait
-    for confirmation."""
+    """Change the event's name, planned rounds, tie-breaks, whether players' uploads wait
+    for confirmation, or its acceleration (a Dutch event's, before round 1 is paired)."""
     asked = rules.event_changes(fields)
     with changing(store, event_id, secret, DIRECTOR) as change:
         kind = kind_of(change.event)
@@ -268,6 +271,7 @@ def change_event(
             planned = asked.values["rounds"]
             kind.planned(planned if isinstance(planned, int) else None)
         values = dict(asked.values)
+        kind.accelerated(change.tx, change.event, values, played)
         if "tiebreaks" in values:
             order = values["tiebreaks"]
             values["tiebreaks"] = kind.tiebreaks(
@@ -301,6 +305,7 @@ def _change_event(change: Change, action: EventChanged | Finalised, reason: str 
         tiebreaks=after.tiebreaks,
         confirm_uploads=after.confirm_uploads,
         finalised_at=after.finalised_at,
+        acceleration=after.acceleration,
     )
     storage.update_event(change.tx, row)
     change.log(action, reason)

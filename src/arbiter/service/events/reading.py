@@ -131,6 +131,7 @@ def _made_summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
         bye_points=row.bye_points,
         half_byes=row.half_byes,
         check_in=row.check_in,
+        acceleration=row.acceleration,
     )
 
 
@@ -382,15 +383,20 @@ RENDERINGS = Renderings(64 * 1024 * 1024)
 records are about 20 MiB of JSON and 9 MiB of GRN)."""
 
 
-def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rendered:
+def standings_output(
+    store: Store, event_id: str, fmt: StandingsFormat, *, line_end: str = "\n"
+) -> Rendered:
     """The standings of the event in ``fmt`` (``json`` or a format of ``arbiter standings
     --format``), as of its current version. The event has one table, named after it, which
-    TRF writes whatever it holds; raises ``FormatError`` only when a figure does not fit
-    TRF's columns."""
+    TRF writes whatever it holds, each line ending with ``line_end`` (a line feed by
+    default; TRF-2026 asks for a carriage return: ``\r``); raises ``FormatError`` only when
+    a figure does not fit TRF's columns."""
     from arbiter.adjudicator.standings import standings_document
     from arbiter.service.core.standings_formats import MEDIA_TYPES, render
 
-    key = (store.url, event_id, "standings", fmt)
+    if fmt != "trf":
+        line_end = "\n"  # the other formats' lines are theirs
+    key = (store.url, event_id, "standings", fmt, line_end)
     cached = RENDERINGS.get(key, version(store, event_id))
     if cached is not None:
         return cached
@@ -403,6 +409,8 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
         elif fmt == "trf":
             comments = [*_trf_comments(tx, event_id), head_line(_head(tx, event_id))]
             text = kind_of(row).trf(tx, row, tables, comments)
+            if line_end != "\n":  # every character of a TRF line is printable
+                text = text.replace("\n", line_end)
             kind = MEDIA_TYPES[fmt]
         else:
             text = render(tables, fmt, total_rounds=total_rounds(row, tables), comments=[])

@@ -20,6 +20,7 @@ __all__ = [
     "Holdings",
     "PairingRow",
     "PlayerRow",
+    "ProhibitionRow",
     "RecordCounts",
     "RecordRow",
     "ReportRow",
@@ -52,6 +53,7 @@ class EventRow:
     bye_points: float = 1.0
     half_byes: bool = True
     check_in: bool = False
+    acceleration: str = "none"
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +239,21 @@ class ReportRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ProhibitionRow:
+    """One row of ``prohibitions``: players (a JSON list of player ids) no two of whom are
+    paired together in rounds ``first_round`` to ``last_round``, when the director set it,
+    and when it was taken back (None while it holds)."""
+
+    event_id: str
+    number: int
+    players: str
+    first_round: int
+    last_round: int
+    created_at: str
+    removed_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class AnswerRow:
     """One row of ``idempotency``: a key's answer as kept (its scope: the event, or the
     empty id of a creation; the key's SHA-256; the request's; the trail's last entry once
@@ -299,6 +316,7 @@ def columns(
     | ResultRow
     | CheckinRow
     | ReportRow
+    | ProhibitionRow
     | WebhookRow
     | DeliveryRow,
 ) -> dict[str, object]:

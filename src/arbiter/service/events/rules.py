@@ -21,6 +21,7 @@ from arbiter.notation.games import all_games, find_game, game_named
 from arbiter.pairing.values import BYE_POINT_CHOICES
 from arbiter.service.events import common
 from arbiter.service.events.common import (
+    ACCELERATIONS,
     ACCEPTED,
     DIRECTOR,
     EXCLUDED,
@@ -31,6 +32,7 @@ from arbiter.service.events.common import (
     MAX_NUMBER,
     MAX_REASON,
     MAX_ROUNDS,
+    NO_ACCELERATION,
     PENDING,
     PLAYER,
     ROLES,
@@ -48,6 +50,7 @@ __all__ = [
     "SIGNATURES",
     "SNIFFED",
     "Actor",
+    "acceleration",
     "EventChanges",
     "NewEvent",
     "actor",
@@ -468,11 +471,12 @@ class NewEvent:
     bye_points: float = 1.0
     half_byes: bool = True
     check_in: bool = False
+    acceleration: str = NO_ACCELERATION
 
 
 CREATED = (
     "name", "game", "rounds", "tiebreaks", "confirm_uploads", "pairing", "bye_points",
-    "half_byes", "check_in",
+    "half_byes", "check_in", "acceleration",
 )  # fmt: skip
 """The fields a new event is given (``name`` and ``game`` needed)."""
 
@@ -497,10 +501,24 @@ def new_event(fields: Mapping[str, object]) -> NewEvent:
         bye_points=bye_points(fields.get("bye_points", 1)),
         half_byes=flag(fields.get("half_byes", True), "half_byes"),
         check_in=flag(fields.get("check_in", False), "check_in"),
+        acceleration=acceleration(fields.get("acceleration", NO_ACCELERATION)),
     )
 
 
-EDITABLE = ("name", "rounds", "tiebreaks", "confirm_uploads")
+def acceleration(value: object) -> str:
+    """The acceleration a paired event gives the Dutch engine: ``none`` or ``baku``
+    (:data:`~.common.ACCELERATIONS`); whether the event's kind takes it is the kind's to
+    say."""
+    if not isinstance(value, str) or value not in ACCELERATIONS:
+        raise EventError(
+            "bad-field",
+            f"'acceleration' must be {' or '.join(ACCELERATIONS)}",
+            field="acceleration",
+        )
+    return value
+
+
+EDITABLE = ("name", "rounds", "tiebreaks", "confirm_uploads", "acceleration")
 """The fields of an event a change may set."""
 
 
@@ -528,6 +546,8 @@ def event_changes(fields: Mapping[str, object]) -> EventChanges:
             values[field] = tiebreaks(value)
         elif field == "confirm_uploads":
             values[field] = flag(value, field)
+        elif field == "acceleration":
+            values[field] = acceleration(value)
     if not values:
         raise EventError("bad-field", f"give one of {', '.join(EDITABLE)}")
     return EventChanges(values, reason(fields.get("reason"), required=False))

@@ -52,6 +52,7 @@ from arbiter.service.events.rows import (
     Holdings,
     PairingRow,
     PlayerRow,
+    ProhibitionRow,
     RecordCounts,
     RecordRow,
     ReportRow,
@@ -73,6 +74,7 @@ from arbiter.service.events.store import (
     log,
     pairings,
     players,
+    prohibitions,
     records,
     reports,
     requests,
@@ -142,6 +144,9 @@ __all__ = [
     "delete_reports",
     "put_checkin",
     "put_report",
+    "insert_prohibition",
+    "prohibition_rows",
+    "remove_prohibition",
     "report_rows",
     "put_result",
     "reading",
@@ -298,7 +303,7 @@ def insert_event(tx: Tx, row: EventRow) -> None:
 
 def update_event(tx: Tx, row: EventRow) -> None:
     """Keep what a change may change of an event: its name, planned rounds, tie-breaks,
-    whether players' uploads wait, and when it was finalised."""
+    whether players' uploads wait, its acceleration, and when it was finalised."""
     tx.connection.execute(
         update(events)
         .where(events.c.id == row.id)
@@ -308,6 +313,7 @@ def update_event(tx: Tx, row: EventRow) -> None:
             tiebreaks=row.tiebreaks,
             confirm_uploads=row.confirm_uploads,
             finalised_at=row.finalised_at,
+            acceleration=row.acceleration,
         )
     )
 
@@ -541,9 +547,9 @@ def _facts(sources: int | None) -> Executable:
 
 def orphan_event_ids(tx: Tx) -> list[str]:
     """The event ids that a row of any table of an event (its trail, tokens, uploads,
-    records, players, pairings, byes asked for, board results, webhooks and their
-    deliveries) names but the ``events`` table does not hold (an event deleted behind the
-    service's back), sorted."""
+    records, players, pairings, byes asked for, board results, check-ins, reports,
+    prohibitions, webhooks and their deliveries) names but the ``events`` table does not
+    hold (an event deleted behind the service's back), sorted."""
     named = union(
         *(
             select(table.c.event_id)
@@ -558,6 +564,7 @@ def orphan_event_ids(tx: Tx) -> list[str]:
                 results,
                 checkins,
                 reports,
+                prohibitions,
                 webhooks,
                 deliveries,
             )  # fmt: skip
@@ -1042,6 +1049,30 @@ def delete_reports(tx: Tx, event_id: str, round_number: int) -> None:
     )
 
 
+def prohibition_rows(tx: Tx, event_id: str) -> list[ProhibitionRow]:
+    """The event's prohibitions, those taken back included, by number."""
+    query = (
+        select(prohibitions)
+        .where(prohibitions.c.event_id == event_id)
+        .order_by(prohibitions.c.number)
+    )
+    return [ProhibitionRow(**row._asdict()) for row in tx.connection.execute(query)]
+
+
+def insert_prohibition(tx: Tx, row: ProhibitionRow) -> None:
+    tx.connection.execute(insert(prohibitions).values(**columns(row)))
+
+
+def remove_prohibition(tx: Tx, row: ProhibitionRow) -> None:
+    """Keep a prohibition's taking back: its row stays, with the time, and its last round
+    as the taking back left it."""
+    tx.connection.execute(
+        update(prohibitions)
+        .where(prohibitions.c.event_id == row.event_id, prohibitions.c.number == row.number)
+        .values(last_round=row.last_round, removed_at=row.removed_at)
+    )
+
+
 def result_rows(tx: Tx, event_id: str) -> list[ResultRow]:
     """The results the director gave boards, by round and board."""
     query = (
@@ -1154,6 +1185,7 @@ RESTORED = {
     "results": results,
     "checkins": checkins,
     "reports": reports,
+    "prohibitions": prohibitions,
     "webhooks": webhooks,
     "deliveries": deliveries,
 }

@@ -66,6 +66,7 @@ __all__ = [
     "reports",
     "pairings",
     "players",
+    "prohibitions",
     "records",
     "requests",
     "results",
@@ -97,11 +98,13 @@ events = Table(
     Column("bye_points", Float, nullable=False, server_default="1"),
     Column("half_byes", Boolean, nullable=False, server_default=true()),
     Column("check_in", Boolean, nullable=False, server_default=false()),
+    Column("acceleration", String(10), nullable=False, server_default="none"),
 )
 """One row per event; ``version`` is the number of its trail's last entry (and is set, so
 the row is locked, by every change). ``pairing`` is the system that pairs its rounds
 (``none``: records are uploaded, no round is paired); ``bye_points`` what the bye the
-pairing allocates is worth; ``half_byes`` whether players may ask for half-point byes."""
+pairing allocates is worth; ``half_byes`` whether players may ask for half-point byes;
+``acceleration`` the acceleration the Dutch engine is given (``none`` or ``baku``)."""
 
 tokens = Table(
     "tokens",
@@ -270,6 +273,23 @@ reports = Table(
 )
 """The results players reported for their own boards (the first seat's side first), by
 round, board and player id."""
+
+prohibitions = Table(
+    "prohibitions",
+    metadata,
+    Column("event_id", String(16), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("players", Text, nullable=False),
+    Column("first_round", Integer, nullable=False),
+    Column("last_round", Integer, nullable=False),
+    Column("created_at", String(32), nullable=False),
+    Column("removed_at", String(32), nullable=True),
+    PrimaryKeyConstraint("event_id", "number"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+"""The prohibited pairs of a paired event (TRF-2026 record 260), by number: players (a JSON
+list of player ids) no two of whom are paired together in rounds ``first_round`` to
+``last_round``; one taken back keeps its row, with the time it was taken back."""
 
 webhooks = Table(
     "webhooks",

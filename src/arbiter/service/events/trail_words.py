@@ -37,6 +37,7 @@ FIELD_WORDS = {
     "rounds": "the planned rounds",
     "tiebreaks": "the tie-break order",
     "confirm_uploads": "whether players' uploads wait for confirmation",
+    "acceleration": "the acceleration",
 }
 
 
@@ -115,7 +116,12 @@ def _plain(action: str, details: Mapping[str, Any], named: str) -> str:
         planned = f", {rounds} rounds planned" if rounds else ""
         paired = details.get("pairing")
         system = f", paired ({paired})" if kind_of(str(paired)).paired else ""
-        return f"created the event {details.get('name')} ({details.get('game')}{planned}{system})"
+        fast = details.get("acceleration")
+        accelerated = f", {fast} acceleration" if isinstance(fast, str) else ""
+        return (
+            f"created the event {details.get('name')} "
+            f"({details.get('game')}{planned}{system}{accelerated})"
+        )
     if action == "event-changed":
         changed = [f"{FIELD_WORDS.get(k, k)} to {_value(v)}" for k, v in details.items()]
         return "changed " + ", ".join(changed)

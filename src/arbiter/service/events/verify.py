@@ -31,7 +31,7 @@ from arbiter.service.events.actions import (
 )
 from arbiter.service.events.chain import Entry, chain_problems, digest
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, DamagedRow, EventError
-from arbiter.service.events.paired.boards import pairing_facts
+from arbiter.service.events.paired.boards import pairing_facts, prohibition_facts
 from arbiter.service.events.reading import event_row, version
 from arbiter.service.events.receipts import Receipt, receipt_problems
 from arbiter.service.events.rows import RecordRow, TokenRow, UploadRow
@@ -204,8 +204,9 @@ def _read_record(kept: RecordRow) -> tuple[Any, Any]:
 
 
 def _paired_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
-    """The players, pairings, byes asked for and board results of a paired event against
-    the trail (each empty for an event not paired)."""
+    """The players, pairings, byes asked for, board results, check-ins, reports and
+    prohibitions of a paired event against the trail (each empty for an event not
+    paired)."""
     problems = []
     players = {row.id: PlayerFacts.of(row) for row in storage.player_rows(tx, event_id)}
     problems += _facts_compare("player", players, expected.players)
@@ -227,6 +228,15 @@ def _paired_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
     problems += _facts_compare("check-in for round, by player", present, expected.checkins)
     told = {(r.round, r.board, r.player): r.result for r in storage.report_rows(tx, event_id)}
     problems += _facts_compare("report of round, board, by player", told, expected.reports)
+    prohibitions, unread = {}, set()
+    for one in storage.prohibition_rows(tx, event_id):
+        try:
+            prohibitions[one.number] = prohibition_facts(one)
+        except DamagedRow as err:
+            problems.append(f"prohibition {one.number}: {err.why}")
+            unread.add(one.number)
+    said_of = {key: facts for key, facts in expected.prohibitions.items() if key not in unread}
+    problems += _facts_compare("prohibition", prohibitions, said_of)
     return problems
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, UNPAIRED
+from arbiter.service.events.common import ACCEPTED, EXCLUDED, NO_ACCELERATION, PENDING, UNPAIRED
 from arbiter.service.events.receipts import Head
 from arbiter.service.events.rows import TokenRow, UploadInfo
 
@@ -71,6 +71,7 @@ class EventSummary:
     bye_points: float = 1.0
     half_byes: bool = True
     check_in: bool = False
+    acceleration: str = NO_ACCELERATION
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -91,6 +92,7 @@ class EventSummary:
             "bye_points": int(self.bye_points) if self.bye_points.is_integer() else self.bye_points,
             "half_byes": self.half_byes,
             "check_in": self.check_in,
+            "acceleration": self.acceleration,
         }
 
 

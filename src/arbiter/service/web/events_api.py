@@ -112,6 +112,11 @@ STATUS: dict[Code, int] = {
     "no-such-webhook": 404,
     "pairing-warnings": 409,
     "no-such-pool": 422,
+    "acceleration-fixed": 409,
+    "round-robin-table": 409,
+    "no-such-prohibition": 404,
+    "too-many-prohibitions": 422,
+    "player-prohibited": 409,
 }
 """The HTTP status of each refusal of the events layer (``spec/events.md`` §8): the one place
 where a domain error becomes HTTP."""
@@ -591,14 +596,24 @@ def _ascii(name: str) -> str:
 def standings(event_id: str) -> Response:
     """The standings of the records that count, as ``arbiter standings`` writes them
     (``?format=json|table|csv|html|trf``; the TRF with the planned rounds and the
-    corrections), made once per version of the event."""
+    corrections, its lines ending as ``?line_ends=lf|cr|crlf`` says, a line feed by
+    default), made once per version of the event."""
+    from arbiter.pairing.trfwrite import LINE_ENDS
     from arbiter.service.core.standings_formats import FormatError
     from arbiter.service.events.reading import standings_output
     from arbiter.service.web.api import standings_format
 
     fmt = standings_format()
+    ends = request.args.get("line_ends", "lf")
+    if ends not in LINE_ENDS:
+        raise ApiError(
+            400,
+            "bad-parameter",
+            f"the query parameter 'line_ends' must be one of {', '.join(LINE_ENDS)}",
+            parameter="line_ends",
+        )
     try:
-        made = call(standings_output, event_id, fmt)
+        made = call(standings_output, event_id, fmt, line_end=LINE_ENDS[ends])
     except FormatError as err:
         raise ApiError(422, "cannot-format", str(err), parameter="format") from None
     return _rendered(event_id, made)
@@ -850,6 +865,35 @@ def cancel_check_in(event_id: str, number: int) -> Response:
     from arbiter.service.events.paired.live import cancel_check_in as cancelling
 
     return jsonify(call(cancelling, event_id, bearer(), number, _fields_with_reason()).to_dict())
+
+
+@bp.get("/<event_id>/prohibited")
+def prohibited(event_id: str) -> Response:
+    """The event's prohibited pairs, those taken back included, for its director."""
+    from arbiter.service.events.paired.prohibitions import list_prohibitions
+
+    found = call(list_prohibitions, event_id, bearer())
+    return _private(jsonify(prohibited=[one.to_dict() for one in found]))
+
+
+@bp.post("/<event_id>/prohibited")
+def add_prohibited(event_id: str) -> tuple[Response, int]:
+    """Prohibit pairing together any two of some players (``{"players": [n1, n2, ...],
+    "from_round"?, "to_round"?, "reason"?, "confirm"?}``); 201 with it, 200 when the same
+    prohibition holds already."""
+    from arbiter.service.events.paired.prohibitions import add_prohibition
+
+    made, created = call(add_prohibition, event_id, bearer(), body())
+    return jsonify(made.to_dict()), 201 if created else 200
+
+
+@bp.delete("/<event_id>/prohibited/<int:number>")
+def remove_prohibited(event_id: str, number: int) -> Response:
+    """Take a prohibition back (``{"reason"?}``, needed once a round is paired)."""
+    from arbiter.service.events.paired.prohibitions import remove_prohibition
+
+    made = call(remove_prohibition, event_id, bearer(), number, _fields_with_reason())
+    return jsonify(made.to_dict())
 
 
 @bp.put("/<event_id>/rounds/<int:number>")

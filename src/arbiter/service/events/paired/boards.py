@@ -10,22 +10,30 @@ records (:func:`guide`); nothing here writes.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from arbiter.notation.games import find_game
-from arbiter.service.events.actions import AS_PAIRED, REVERSED, SEATS, PairingFacts
+from arbiter.service.events.actions import (
+    AS_PAIRED,
+    REVERSED,
+    SEATS,
+    PairingFacts,
+    ProhibitionFacts,
+)
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, DamagedRow
 from arbiter.service.events.kind import Told
 from arbiter.service.events.names import folded_words, likeness, name_key
-from arbiter.service.events.rows import PairingRow, RecordRow
+from arbiter.service.events.rows import PairingRow, ProhibitionRow, RecordRow
 from arbiter.service.events.views import BoardSuggestion, RecordWarning
 
 __all__ = [
     "MOST_SUGGESTED",
     "BoardGuide",
     "pairing_facts",
+    "prohibition_facts",
     "seats_by_names",
     "seats_of",
     "takes",
@@ -174,3 +182,22 @@ def pairing_facts(row: PairingRow) -> PairingFacts:
             f"round {row.round}",
             f"its boards or byes are not a pairing's ({type(err).__name__}: {err})",
         ) from None
+
+
+def prohibition_facts(row: ProhibitionRow) -> ProhibitionFacts:
+    """The facts of a prohibition's row; :class:`~.common.DamagedRow` when its players are
+    not a JSON list of player ids."""
+    try:
+        players = json.loads(row.players)
+        if not isinstance(players, list) or not all(type(one) is int for one in players):
+            raise ValueError(f"{row.players[:40]!r} is no list of players")
+    except ValueError as err:
+        raise DamagedRow(
+            row.event_id,
+            "prohibitions",
+            f"prohibition {row.number}",
+            f"its players are not a list of players ({type(err).__name__}: {err})",
+        ) from None
+    return ProhibitionFacts(
+        tuple(players), row.first_round, row.last_round, row.created_at, row.removed_at
+    )

@@ -4,7 +4,7 @@ with players, whose rounds its system pairs (``spec/pairings.md``), one kind per
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from arbiter.adjudicator.standings import EventStandings
@@ -14,6 +14,7 @@ from arbiter.service.events.kind import EventKind, RecordGuide, Seating
 from arbiter.service.events.paired import rules as paired_rules
 from arbiter.service.events.paired.seats import UploadSeating, board_still_free
 from arbiter.service.events.paired.standings import paired_table, tournament_trf
+from arbiter.service.events.paired.state import accelerations, read_paired
 from arbiter.service.events.rows import EventRow, RecordRow
 from arbiter.service.events.rules import NewEvent
 from arbiter.service.events.storage import Tx
@@ -46,6 +47,7 @@ class PairedKind(EventKind):
 
     def created(self, made: NewEvent) -> NewEvent:
         paired_rules.dutch_rounds(self.system, made.rounds)
+        paired_rules.accelerated(self.system, made.acceleration)
         return replace(
             made, tiebreaks=paired_rules.round_robin_tiebreaks(self.system, made.tiebreaks)
         )
@@ -61,6 +63,23 @@ class PairedKind(EventKind):
         order = paired_rules.round_robin_tiebreaks(self.system, order)
         paired_rules.tiebreaks_after_start(played, before, order, reason)
         return order
+
+    def accelerated(
+        self, tx: Tx, event: EventRow, values: Mapping[str, object], played: int
+    ) -> None:
+        """A round robin is not accelerated; a Dutch event's acceleration, and the planned
+        rounds its Baku acceleration's rounds follow from, are fixed once round 1 is paired."""
+        asked = values.get("acceleration", event.acceleration)
+        after = asked if isinstance(asked, str) else event.acceleration
+        paired_rules.accelerated(self.system, after)
+        paired_rules.acceleration_fixed(played, event.acceleration, after)
+        planned = values.get("rounds", event.rounds)
+        if played and "rounds" in values and isinstance(planned, int):
+            paired = read_paired(tx, event)
+            later = replace(paired, event=replace(event, rounds=planned))
+            paired_rules.accelerated_rounds_fixed(
+                played, accelerations(paired), accelerations(later), planned
+            )
 
     def played(self, tx: Tx, event: EventRow) -> int:
         """The rounds paired (a paired event has played the rounds it paired)."""

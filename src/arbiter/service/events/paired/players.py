@@ -227,11 +227,12 @@ def remove_player(
     why = rules.reason(fields.get("reason"))
     named = fields.get("name")
     with changing(store, event_id, secret, DIRECTOR) as change:
-        paired = read_paired(change.tx, paired_rules.paired(change.event))
+        paired = read_paired(change.tx, paired_rules.paired(change.event), prohibitions=True)
         player = paired.id_of(number)
         facts = paired.players[player]
         paired_rules.same_player(named, facts.name, number)
         paired_rules.removable(facts, paired.state)
+        paired_rules.not_prohibited(player, number, paired.prohibitions)
         action = PlayerRemoved(player, facts.name)
         _keep_players(change, paired.state, change.effect(action, paired.state))
         change.log(action, why)

@@ -288,7 +288,8 @@ def _outside_the_lock(
     answered_before(store, event_id)  # the same request sent again: its first answer
     for _ in range(ATTEMPTS):
         with storage.reading(store) as tx:
-            snapshot = read_paired(tx, paired_rules.paired(paired_event(tx, event_id)))
+            event = paired_rules.paired(paired_event(tx, event_id))
+            snapshot = read_paired(tx, event, prohibitions=True)  # the engine honours them
         made = compute(snapshot)
         try:
             with changing(store, event_id, secret, DIRECTOR) as change:

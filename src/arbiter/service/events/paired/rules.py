@@ -21,7 +21,9 @@ from arbiter.service.events.common import (
     DIRECTOR,
     EXCLUDED,
     MAX_NUMBER,
+    MAX_PROHIBITIONS,
     MAX_ROUNDS,
+    NO_ACCELERATION,
     PLAYER,
     EventError,
 )
@@ -65,6 +67,49 @@ def tiebreaks_after_start(
             f"the tie-breaks would change after round {played}: give a reason (the trail and "
             "the TRF keep it, with the list it replaces)",
             field="reason",
+        )
+
+
+# --- acceleration ---------------------------------------------------------------------------
+
+
+def accelerated(pairing: str, asked: str) -> None:
+    """Only a Swiss (Dutch) event is accelerated: a round robin's pairings are FIDE's Berger
+    tables, which nothing changes (``bad-field`` for ``acceleration``)."""
+    if asked != NO_ACCELERATION and pairing not in SWISS_SYSTEMS:
+        raise EventError(
+            "bad-field",
+            "only a Swiss (Dutch) event is accelerated: a round robin is paired by FIDE's "
+            "Berger tables, which no acceleration changes",
+            field="acceleration",
+        )
+
+
+def acceleration_fixed(played: int, before: str, after: str) -> None:
+    """The acceleration is set at the event's creation or by a change before round 1 is
+    paired; after, it stays (``acceleration-fixed``: FIDE's checklist asks that it cannot
+    change once round 1 is paired)."""
+    if played >= 1 and before != after:
+        raise EventError(
+            "acceleration-fixed",
+            f"round {played} is paired: the acceleration ({before}) is fixed once round 1 is "
+            "paired, and cannot change",
+            field="acceleration",
+        )
+
+
+def accelerated_rounds_fixed(
+    played: int, before: Sequence[object], after: Sequence[object], planned: int | None
+) -> None:
+    """Once round 1 is paired, the planned rounds of an accelerated event change only if the
+    acceleration stays as it was (``before``, ``after``: it over the rounds planned before
+    and asked), since its rounds follow from them (``acceleration-fixed``)."""
+    if played >= 1 and tuple(before) != tuple(after):
+        raise EventError(
+            "acceleration-fixed",
+            f"round {played} is paired: {planned} planned rounds would change the rounds of the "
+            "Baku acceleration, which are fixed once round 1 is paired",
+            field="rounds",
         )
 
 
@@ -764,3 +809,180 @@ def free_board(
             "exclude it first",
             record=standing.number,
         )
+
+
+# --- prohibited pairs ------------------------------------------------------------------------
+
+
+def prohibits(event: EventRow) -> bool:
+    """Whether the event's pairings honour prohibited pairs: a Swiss's do; a round robin's
+    are FIDE's Berger tables, fixed from the start."""
+    return event.pairing in SWISS_SYSTEMS
+
+
+def swiss_for_prohibitions(event: EventRow) -> None:
+    """A prohibited pair is set in a Swiss (Dutch) event (``round-robin-table`` otherwise)."""
+    system_of(event)
+    if not prohibits(event):
+        raise EventError(
+            "round-robin-table",
+            "a round robin is paired by FIDE's Berger tables, which honour no prohibited pair: "
+            "every player meets every other",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ProhibitionAsked:
+    """A prohibition as a request asks it: the players (pairing numbers), the first and last
+    round (None: from the next round to pair, to the last planned), why, and whether the
+    director confirms it once the event has started."""
+
+    players: tuple[int, ...]
+    first_round: int | None
+    last_round: int | None
+    reason: str | None
+    confirm: bool
+
+
+PROHIBITION_FIELDS = ("players", "from_round", "to_round", "reason", "confirm")
+
+
+def prohibition_asked(fields: Mapping[str, object]) -> ProhibitionAsked:
+    """``{"players": [n1, n2, ...], "from_round"?, "to_round"?, "reason"?, "confirm"?}``:
+    two players or more, each once, by pairing number; any other field is refused."""
+    unknown = sorted(set(fields) - set(PROHIBITION_FIELDS))
+    if unknown:
+        raise EventError("bad-field", f"unknown field {unknown[0]!r}", field=unknown[0])
+    given = fields.get("players")
+    if (
+        not isinstance(given, list)
+        or not 2 <= len(given) <= MAX_PLAYERS
+        or not all(type(n) is int and 1 <= n <= MAX_NUMBER for n in given)
+    ):
+        raise EventError(
+            "bad-field",
+            f"'players' must list 2 to {MAX_PLAYERS} players by their pairing numbers",
+            field="players",
+        )
+    if len(set(given)) != len(given):
+        raise EventError("bad-field", "'players' names a player twice", field="players")
+    return ProhibitionAsked(
+        tuple(given),
+        _optional_round(fields.get("from_round"), "from_round"),
+        _optional_round(fields.get("to_round"), "to_round"),
+        reason(fields.get("reason"), required=False),
+        flag(fields.get("confirm", False), "confirm"),
+    )
+
+
+def _optional_round(value: object, field: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROUNDS:
+        raise EventError(
+            "bad-field", f"'{field}' must be a whole number from 1 to {MAX_ROUNDS}", field=field
+        )
+    return value
+
+
+def prohibited_rounds(asked: ProhibitionAsked, planned: int | None, paired: int) -> tuple[int, int]:
+    """The rounds a prohibition holds in: from ``from_round`` (by default the next round to
+    pair) to ``to_round`` (by default the last planned), within the plan, and none of them
+    paired already (``round-already-paired``: the rounds paired stay as they were)."""
+    if planned is None:
+        raise EventError(
+            "no-planned-rounds",
+            f"{DUTCH_NEEDS_ROUNDS}: set the planned rounds (the desk's “The event”) first",
+        )
+    first = paired + 1 if asked.first_round is None else asked.first_round
+    last = planned if asked.last_round is None else asked.last_round
+    if last > planned:
+        raise EventError(
+            "bad-field", f"the event plans {planned} rounds: no round {last}", field="to_round"
+        )
+    if first > last:
+        raise EventError(
+            "bad-field", f"rounds {first} to {last} are no rounds: the first comes after the last",
+            field="from_round",
+        )  # fmt: skip
+    if first <= paired:
+        raise EventError(
+            "round-already-paired",
+            f"round {first} is paired already: a prohibition holds in rounds not yet paired, "
+            f"from round {paired + 1} on",
+            field="from_round",
+        )
+    return first, last
+
+
+def prohibited_after_start(
+    paired: int, first: int, last: int, why: str | None, confirm: bool
+) -> None:
+    """A prohibition added once a round is paired changes the pairings the rules alone give
+    from then on (FIDE's checklist: the event then leaves FIDE's mode): it is warned of
+    (``pairing-warnings`` until the director confirms it) and needs a reason (``bad-field``
+    for ``reason``)."""
+    if paired < 1:
+        return
+    rounds = f"round {first}" if first == last else f"rounds {first}-{last}"
+    warned = (
+        f"round {paired} is paired: a prohibited pair added now makes the pairings of {rounds} "
+        "differ from what FIDE's rules alone give (FIDE's checklist: the event leaves FIDE's "
+        "mode)"
+    )
+    if not confirm:
+        raise EventError(
+            "pairing-warnings",
+            warned + '; send it again with "confirm": true and a reason to set it all the same',
+            warnings=[warned],
+        )
+    if why is None:
+        raise EventError(
+            "bad-field",
+            f"round {paired} is paired: a prohibition added now needs a reason (the trail and "
+            "the TRF keep it)",
+            field="reason",
+        )
+
+
+def room_for_prohibition(held: int) -> int:
+    """The number of the next prohibition, for an event that holds ``held`` (those taken
+    back included); at most :data:`~.common.MAX_PROHIBITIONS`."""
+    if held >= MAX_PROHIBITIONS:
+        raise EventError(
+            "too-many-prohibitions", f"an event has at most {MAX_PROHIBITIONS} prohibitions"
+        )
+    return held + 1
+
+
+def found_prohibition(facts: object | None, number: int) -> None:
+    """A prohibition named by number exists (``no-such-prohibition``)."""
+    if facts is None:
+        raise EventError("no-such-prohibition", f"the event has no prohibition {number}")
+
+
+def prohibition_removal_reason(paired: int, why: str | None) -> None:
+    """Taking a prohibition back once a round is paired needs a reason (the rounds to come
+    are paired otherwise than they would have been)."""
+    if paired >= 1 and why is None:
+        raise EventError(
+            "bad-field",
+            f"round {paired} is paired: taking a prohibition back now needs a reason (the "
+            "trail and the TRF keep it)",
+            field="reason",
+        )
+
+
+def not_prohibited(player: int, number: int, held: Mapping[int, Any]) -> None:
+    """A player taken out is named in no prohibition the director has not taken back
+    (``player-prohibited``, naming it: take it back first)."""
+    for one, facts in sorted(held.items()):
+        if player in facts.players and facts.removed_at is None:
+            raise EventError(
+                "player-prohibited",
+                f"player {number} is named in prohibition {one}: take it back first "
+                f"(DELETE .../prohibited/{one})",
+                prohibition=one,
+            )

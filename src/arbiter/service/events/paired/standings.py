@@ -80,7 +80,7 @@ def _where(row: RecordRow) -> tuple[str | None, int]:
 def tournament_trf(tx: Tx, event: EventRow, comments: Sequence[str]) -> str:
     """The TRF of a paired event: the rounds whose every board has its result, their byes,
     the withdrawals, and the ``comments`` (``###`` lines). A draft is not shown."""
-    paired = read_paired(tx, event).public()
+    paired = read_paired(tx, event, prohibitions=True).public()
     last = paired.rounds_paired
     while last and waiting(paired, last):
         last -= 1

@@ -14,15 +14,18 @@ from dataclasses import dataclass, field, replace
 from arbiter.adjudicator.replay import Report
 from arbiter.notation.games import find_game
 from arbiter.pairing import (
+    Acceleration,
     Bye,
     Game,
     Limits,
     Pairing,
     PairingError,
     Player,
+    Prohibition,
     Tournament,
     pair,
 )
+from arbiter.pairing.generate import baku
 from arbiter.pairing.values import requested_points
 from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import (
@@ -31,16 +34,18 @@ from arbiter.service.events.actions import (
     ByeGiven,
     PairingFacts,
     PlayerFacts,
+    ProhibitionFacts,
     State,
 )
 from arbiter.service.events.common import (
     ACCEPTED,
+    BAKU,
     EXCLUDED,
     EventError,
 )
 from arbiter.service.events.counted import official_report
 from arbiter.service.events.paired import rules as paired_rules
-from arbiter.service.events.paired.boards import pairing_facts, seats_of
+from arbiter.service.events.paired.boards import pairing_facts, prohibition_facts, seats_of
 from arbiter.service.events.rows import (
     EventRow,
     PairingRow,
@@ -66,6 +71,10 @@ class Paired:
     placed: tuple[RecordRow, ...]
     checkins: Mapping[tuple[int, int], str] = field(default_factory=dict)
     reports: Mapping[tuple[int, int, int], str] = field(default_factory=dict)
+    prohibitions: Mapping[int, ProhibitionFacts] = field(default_factory=dict)
+    """The prohibitions by number, those taken back included: read only when asked
+    (:func:`read_paired` with ``prohibitions``), by what pairs a round, writes the TRF or
+    changes them; the pages need none."""
     seat_reports: Mapping[tuple[int, int], tuple[str | None, str | None]] = field(
         init=False, default_factory=dict
     )
@@ -95,6 +104,7 @@ class Paired:
             results=self.results,
             checkins=self.checkins,
             reports=self.reports,
+            prohibitions=self.prohibitions,
         )
 
     @property
@@ -149,9 +159,23 @@ class Paired:
         )
 
 
-def read_paired(tx: Tx, event: EventRow) -> Paired:
-    """The paired event as its tables hold it, read once per read transaction."""
-    return storage.once(tx, ("paired", event.id), lambda: _read_paired(tx, event))
+def read_paired(tx: Tx, event: EventRow, *, prohibitions: bool = False) -> Paired:
+    """The paired event as its tables hold it, read once per read transaction; with
+    ``prohibitions``, its prohibited pairs too (a Swiss event's: what pairs a round, the
+    TRF and the changes of prohibitions need)."""
+    found = storage.once(tx, ("paired", event.id), lambda: _read_paired(tx, event))
+    if not prohibitions or not paired_rules.prohibits(event):
+        return found
+    return storage.once(
+        tx,
+        ("paired, prohibited", event.id),
+        lambda: replace(
+            found,
+            prohibitions={
+                row.number: prohibition_facts(row) for row in storage.prohibition_rows(tx, event.id)
+            },
+        ),
+    )
 
 
 def _read_paired(tx: Tx, event: EventRow) -> Paired:
@@ -292,8 +316,9 @@ def tournament(
     """The event as :mod:`arbiter.pairing` reads it: players, the games of the rounds paired
     up to ``upto`` (all by default) that have a result, their byes, the byes asked for in
     rounds to come, a zero-point bye for each round before a late entry, the withdrawals,
-    the planned rounds and the bye's points. ``absent``: the pairing numbers of the players
-    not checked in for the next round, who are not paired in it (a zero-point bye)."""
+    the planned rounds, the bye's points, the acceleration and the prohibited pairs.
+    ``absent``: the pairing numbers of the players not checked in for the next round, who
+    are not paired in it (a zero-point bye)."""
     last = paired.rounds_paired if upto is None else upto
     players = tuple(
         Player(facts.number, facts.name, facts.rating, facts.federation, facts.fide_id)
@@ -337,7 +362,35 @@ def tournament(
         withdrawn=withdrawn,
         bye_points=paired.event.bye_points,
         system=paired_rules.system_of(paired.event),
+        accelerations=accelerations(paired),
+        prohibited=prohibited(paired),
     )
+
+
+def accelerations(paired: Paired) -> tuple[Acceleration, ...]:
+    """The acceleration the event gives the Dutch engine: for ``baku``, FIDE's Baku
+    acceleration (C.04.5.1) exactly as the pairing library computes it
+    (:func:`arbiter.pairing.generate.baku`, what ``arbiter pair --generate --baku`` writes),
+    over the players entered for round 1 in order of their numbers (a late entry is of the
+    second group) and the rounds planned."""
+    if paired.event.acceleration != BAKU or paired.event.rounds is None:
+        return ()
+    numbers = tuple(sorted(f.number for f in paired.players.values() if f.entered <= 1))
+    return baku(numbers, paired.event.rounds)
+
+
+def prohibited(paired: Paired) -> tuple[Prohibition, ...]:
+    """The prohibitions in the players' pairing numbers, each over the rounds it holds in
+    (one taken back over the rounds paired under it, if any), within the rounds planned."""
+    numbers = {player: facts.number for player, facts in paired.players.items()}
+    planned = paired.event.rounds
+    found = []
+    for facts in paired.prohibitions.values():
+        players = tuple(numbers[p] for p in facts.players if p in numbers)
+        last = facts.last_round if planned is None else min(facts.last_round, planned)
+        if len(players) >= 2 and facts.first_round <= last:
+            found.append(Prohibition(facts.first_round, last, players))
+    return tuple(found)
 
 
 def _setting(name: str, default: int) -> int:
