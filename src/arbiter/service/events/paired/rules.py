@@ -854,6 +854,8 @@ def prohibition_asked(fields: Mapping[str, object]) -> ProhibitionAsked:
     if unknown:
         raise EventError("bad-field", f"unknown field {unknown[0]!r}", field=unknown[0])
     given = fields.get("players")
+    if isinstance(given, list):  # 7.0 is JSON's 7
+        given = [int(n) if isinstance(n, float) and n.is_integer() else n for n in given]
     if (
         not isinstance(given, list)
         or not 2 <= len(given) <= MAX_PLAYERS
