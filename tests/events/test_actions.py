@@ -393,3 +393,63 @@ def test_a_report_replaces_the_players_report_before_it() -> None:
     assert ResultReported(1, 1, 2, "0-1").words(before) == (
         "P2 (number 2) reported 0-1 on round 1 board 1"
     )
+
+
+def test_a_prohibition_added_and_taken_back_keeps_the_rounds_paired_under_it() -> None:
+    from arbiter.service.events.actions import (
+        PlayerRemoved,
+        ProhibitionAdded,
+        ProhibitionFacts,
+        ProhibitionRemoved,
+    )
+
+    before = _players(2000, 1900, 1800, 1700, paired=True)
+    added = ProhibitionAdded(1, (3, 4), 2, 5, after=1)
+    assert added.details() == {"number": 1, "players": [3, 4], "first_round": 2,
+                               "last_round": 5, "after": 1}  # fmt: skip
+    assert "after" not in ProhibitionAdded(1, (3, 4), 1, 5).details()  # said only when so
+    assert ProhibitionAdded.from_details(added.details()) == added
+    held = before.after(added.effect(before, AT))
+    assert held.prohibitions == {1: ProhibitionFacts((3, 4), 2, 5, AT)}
+    assert added.words(before) == (
+        "prohibition 1: no two of 3 P3, 4 P4 are paired together in rounds 2-5 (added after "
+        "round 1 was paired)"
+    )
+    with pytest.raises(ValueError, match="exists already"):
+        added.effect(held, AT)
+    with pytest.raises(ValueError, match="two players"):
+        ProhibitionAdded(2, (3, 3), 2, 5).effect(before, AT)
+    with pytest.raises(KeyError):
+        ProhibitionAdded(2, (3, 9), 2, 5).effect(before, AT)
+    with pytest.raises(ValueError, match="prohibition"):
+        PlayerRemoved(3, "P3").effect(held, AT)  # named in one that holds
+    # taken back once round 1 is paired: it held in no round paired (it starts in round 2)
+    taken = held.after(ProhibitionRemoved(1).effect(held, AT))
+    assert taken.prohibitions[1] == ProhibitionFacts((3, 4), 2, 1, AT, AT)
+    with pytest.raises(ValueError, match="taken back already"):
+        ProhibitionRemoved(1).effect(taken, AT)
+    assert 3 not in taken.after(PlayerRemoved(3, "P3").effect(taken, AT)).players
+    # one that held in round 1, paired, keeps round 1
+    early = before.after(ProhibitionAdded(2, (1, 3), 1, 5).effect(before, AT))
+    cut = early.after(ProhibitionRemoved(2).effect(early, AT)).prohibitions[2]
+    assert (cut.first_round, cut.last_round, cut.removed_at) == (1, 1, AT)
+    assert ProhibitionRemoved(2).words(early) == (
+        "prohibition 2 taken back: 1 P1, 3 P3 in rounds 1-5; it held in round 1, paired already"
+    )
+    with pytest.raises(KeyError):
+        ProhibitionRemoved(7).effect(early, AT)
+
+
+def test_an_acceleration_is_said_at_creation_only_when_set_and_changed_by_a_change() -> None:
+    from arbiter.service.events.actions import EventCreated, TokenDetails
+
+    token = TokenDetails(1, "director", "director", "a" * 64)
+    plain = EventCreated("Open", "Pilo", 5, None, True, token, pairing="dutch")
+    assert "acceleration" not in plain.details()
+    fast = replace(plain, acceleration="baku")
+    assert fast.details()["acceleration"] == "baku"
+    assert EventCreated.from_details(fast.details()) == fast
+    made = State().after(fast.effect(State(), AT))
+    assert made.event.acceleration == "baku" and made.event.said == EVENT_FACTS
+    changed = EventChanged({"acceleration": "none"}).effect(made, AT).event
+    assert changed is not None and changed.acceleration == "none"

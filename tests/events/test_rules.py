@@ -415,3 +415,63 @@ def test_a_board_with_a_result_takes_no_more_reports() -> None:
         "the director's"
         in refused("board-has-a-result", paired_rules.free_to_report, given, 1, 1).message
     )
+
+
+# --- acceleration and prohibited pairs ---------------------------------------------------
+
+
+def test_only_a_dutch_event_is_accelerated_and_only_before_round_one() -> None:
+    assert rules.acceleration("baku") == "baku"
+    refused("bad-field", rules.acceleration, "fast")
+    refused("bad-field", rules.acceleration, None)
+    paired_rules.accelerated("dutch", "baku")
+    paired_rules.accelerated("round-robin", "none")
+    refused("bad-field", paired_rules.accelerated, "round-robin", "baku")
+    paired_rules.acceleration_fixed(0, "none", "baku")
+    paired_rules.acceleration_fixed(3, "baku", "baku")
+    refused("acceleration-fixed", paired_rules.acceleration_fixed, 1, "none", "baku")
+    paired_rules.accelerated_rounds_fixed(2, ("a",), ("a",), 9)
+    paired_rules.accelerated_rounds_fixed(0, ("a",), ("b",), 9)
+    refused("acceleration-fixed", paired_rules.accelerated_rounds_fixed, 1, ("a",), ("b",), 7)
+    open_event = rules.new_event({"name": "A", "game": "Pilo", "acceleration": "baku"})
+    refused("bad-field", kind_named("none").created, open_event)
+    refused(
+        "bad-field", kind_named("round-robin").created, replace(open_event, pairing="round-robin")
+    )
+    made = kind_named("dutch").created(replace(open_event, pairing="dutch", rounds=5))
+    assert made.acceleration == "baku"
+
+
+def test_a_prohibition_names_two_players_or_more_in_rounds_not_yet_paired() -> None:
+    asked = paired_rules.prohibition_asked({"players": [3, 1.0], "to_round": 4})
+    assert (asked.players, asked.first_round, asked.last_round) == ((3, 1), None, 4)
+    for fields in (
+        {"players": [3]},
+        {"players": [3, 3]},
+        {"players": "3,4"},
+        {"players": [3, True]},
+        {"players": [3, 4], "from_round": 0},
+        {"players": [3, 4], "confirm": "yes"},
+        {"players": [3, 4], "why": "x"},
+    ):
+        refused("bad-field", paired_rules.prohibition_asked, fields)
+    assert paired_rules.prohibited_rounds(asked, 5, 0) == (1, 4)
+    assert paired_rules.prohibited_rounds(replace(asked, last_round=None), 5, 2) == (3, 5)
+    refused("bad-field", paired_rules.prohibited_rounds, asked, 3, 0)  # round 4 of 3
+    refused("bad-field", paired_rules.prohibited_rounds, replace(asked, first_round=5), 5, 0)
+    refused("round-already-paired", paired_rules.prohibited_rounds,
+            replace(asked, first_round=2), 5, 2)  # fmt: skip
+    refused("no-planned-rounds", paired_rules.prohibited_rounds, asked, None, 0)
+    paired_rules.prohibited_after_start(0, 1, 4, None, False)  # before round 1: as asked
+    warned = refused("pairing-warnings", paired_rules.prohibited_after_start, 2, 3, 5, "x", False)
+    assert "rounds 3-5" in warned.extra["warnings"][0]  # type: ignore[index]
+    refused("bad-field", paired_rules.prohibited_after_start, 2, 3, 5, None, True)
+    paired_rules.prohibited_after_start(2, 3, 5, "siblings", True)
+    assert paired_rules.room_for_prohibition(0) == 1
+    refused("too-many-prohibitions", paired_rules.room_for_prohibition, common.MAX_PROHIBITIONS)
+    paired_rules.prohibition_removal_reason(0, None)
+    refused("bad-field", paired_rules.prohibition_removal_reason, 1, None)
+    paired_rules.swiss_for_prohibitions(replace(EVENT, pairing="dutch"))
+    refused("round-robin-table", paired_rules.swiss_for_prohibitions,
+            replace(EVENT, pairing="round-robin"))  # fmt: skip
+    refused("not-paired-event", paired_rules.swiss_for_prohibitions, EVENT)

@@ -854,22 +854,21 @@ def prohibition_asked(fields: Mapping[str, object]) -> ProhibitionAsked:
     if unknown:
         raise EventError("bad-field", f"unknown field {unknown[0]!r}", field=unknown[0])
     given = fields.get("players")
-    if isinstance(given, list):  # 7.0 is JSON's 7
-        given = [int(n) if isinstance(n, float) and n.is_integer() else n for n in given]
-    if (
-        not isinstance(given, list)
-        or not 2 <= len(given) <= MAX_PLAYERS
-        or not all(type(n) is int and 1 <= n <= MAX_NUMBER for n in given)
-    ):
+    listed = given if isinstance(given, list) else []
+    numbers = [  # 7.0 is JSON's 7
+        int(n) if isinstance(n, float) and n.is_integer() else n for n in listed
+    ]
+    players = tuple(n for n in numbers if type(n) is int and 1 <= n <= MAX_NUMBER)
+    if given is not listed or len(players) != len(listed) or not 2 <= len(players) <= MAX_PLAYERS:
         raise EventError(
             "bad-field",
             f"'players' must list 2 to {MAX_PLAYERS} players by their pairing numbers",
             field="players",
         )
-    if len(set(given)) != len(given):
+    if len(set(players)) != len(players):
         raise EventError("bad-field", "'players' names a player twice", field="players")
     return ProhibitionAsked(
-        tuple(given),
+        players,
         _optional_round(fields.get("from_round"), "from_round"),
         _optional_round(fields.get("to_round"), "to_round"),
         reason(fields.get("reason"), required=False),
