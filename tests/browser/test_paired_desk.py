@@ -13,6 +13,7 @@ from arbiter.pairing import check, read_trf
 from tests.browser.conftest import screenshot
 from tests.browser.test_event_pages import DESKTOP, PHONE, api, site, watched
 from tests.events.test_paired import NAMES, game_text
+from tests.events.test_server import call
 
 __all__ = ["site"]  # the module's server fixture, shared
 
@@ -95,3 +96,54 @@ def test_a_swiss_run_from_the_desk(browser: Any, site: str, tmp_path: Path) -> N
     screenshot(page, "event-paired-390")
     reader.close()
     assert problems == []
+
+
+def test_the_desk_warns_of_a_change_of_tiebreaks_after_round_one_and_asks_why(
+    browser: Any, site: str
+) -> None:
+    base = f"{site}/api/v1/events"
+    status, made = call(base, "POST", {"name": "Tie Open", "game": "Pilo", "rounds": 3,
+                                       "pairing": "dutch"})  # fmt: skip
+    assert status == 201, made
+    event, director = made["id"], made["token"]
+    players = [{"name": name, "rating": rating} for name, rating in NAMES[:4]]
+    assert call(f"{base}/{event}/players", "POST", {"players": players}, director)[0] == 201
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    asked: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.goto(f"{site}/events/{event}/desk")
+    page.evaluate(f"sessionStorage.setItem('arbiter-token:{event}', '{director}')")
+    page.reload()
+    page.wait_for_selector("#who:text('Using a director')")
+    # before round 1: saved at once, nothing asked
+    page.select_option("#settings-tiebreaks select[name=tiebreak-1]", "wins")
+    page.select_option("#settings-tiebreaks select[name=tiebreak-3]", "buchholz")
+    page.click("#settings button[type=submit]")
+    page.wait_for_selector("#settings-note:text('Saved')")
+    assert call(f"{base}/{event}")[1]["tiebreaks"][:3] == ["wins", "sonneborn-berger", "buchholz"]
+    assert page.locator("#settings-why").is_hidden() and asked == []
+    assert call(f"{base}/{event}/rounds", "POST", {}, director)[0] == 201
+    # after it: warned, and nothing sent until the reason is given and the change confirmed
+    page.select_option("#settings-tiebreaks select[name=tiebreak-1]", "direct")
+    page.click("#settings button[type=submit]")
+    page.wait_for_selector("#settings-note:text('Round 1 is paired')")
+    assert page.locator("#settings-why").is_visible() and asked == []
+    assert call(f"{base}/{event}")[1]["tiebreaks"][0] == "wins"
+    page.fill("#settings-reason", "the rules of the event")
+    page.click("#settings button[type=submit]")
+    page.wait_for_selector("#settings-note:text('Saved')")
+    assert len(asked) == 1 and "after round 1" in asked[0]
+    assert call(f"{base}/{event}")[1]["tiebreaks"][0] == "direct"
+    trf = api(site, f"/api/v1/events/{event}/standings?format=trf")
+    [line] = [one for one in trf.splitlines() if one.startswith("### TBC")]
+    assert line.endswith("reason: the rules of the event")
+    # saving the rest alone sends no change of the tie-breaks, and asks nothing
+    page.fill("#planned", "4")
+    page.click("#settings button[type=submit]")
+    page.wait_for_selector("#settings-note:text('Saved: 4 planned rounds')")
+    assert len(asked) == 1 and page.locator("#settings-why").is_hidden()
+    context.close()
+    assert errors == []

@@ -104,3 +104,17 @@ def test_the_tiebreaks_changed_after_round_one_need_a_reason_and_leave_a_line(
     assert "tie-breaks changed after round 1 from wins,buchholz to sonneborn-berger" in line
     assert line.endswith("reason: rules")
     assert body(client.get(f"{base}/verify"))["problems"] == []
+
+
+def test_the_desk_offers_the_tiebreaks_as_they_stand_with_a_reason_kept_for_a_change(
+    client: FlaskClient,
+) -> None:
+    event, _ = made(client, rounds=5, pairing="dutch", tiebreaks=["wins", "buchholz"])
+    page = client.get(f"/events/{event}/desk").get_data(as_text=True)
+    box = page[page.index('<fieldset id="settings-tiebreaks"') :]
+    box = box[: box.index("</fieldset>")]
+    assert 'data-tiebreaks="wins,buchholz"' in box
+    chosen = [part.split('"', 1)[0] for part in box.split('<option value="')[1:]
+              if part.split(">", 1)[0].endswith(" selected")]  # fmt: skip
+    assert chosen == ["wins", "buchholz"]
+    assert '<label id="settings-why" hidden>' in page and 'id="settings-reason"' in page

@@ -301,6 +301,7 @@ def desk_page(event_id: str) -> Response | str:
     """The director's desk: uploads, the records by round with their repair hints,
     confirmations, corrections, tokens and players' links, finalisation; the event's public
     link as a QR code to print."""
+    from arbiter.adjudicator.tiebreaks import TITLES
     from arbiter.service.core.suggestions import said
     from arbiter.service.events.pages import event_games
 
@@ -319,6 +320,7 @@ def desk_page(event_id: str) -> Response | str:
             qr=Markup(qr_svg(link)),
             hint_text=said,
             correction_of=correction_of,
+            tiebreaks=list(TITLES.items()),
         )
 
     return _page(render, event_id)

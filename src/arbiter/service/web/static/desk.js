@@ -373,12 +373,47 @@
     e.preventDefault();
     const fields = { confirm_uploads: $("confirm-uploads").checked };
     fields.rounds = $("planned").value ? Number($("planned").value) : null;
+    const order = Array.from(new Set(Array.from(
+      document.querySelectorAll("#settings-tiebreaks select"), (select) => select.value)
+      .filter((value) => value)));
+    const kept = $("settings-tiebreaks").dataset.tiebreaks;
+    if (order.join(",") !== kept) fields.tiebreaks = order;
     busy(settings, async () => {
+      if (fields.tiebreaks && !(await tiebreaksExplained(fields))) return;
       const answer = await call("PATCH", api, fields);
+      if (answer.ok) {
+        $("settings-tiebreaks").dataset.tiebreaks = answer.data.tiebreaks.join(",");
+        $("settings-reason").value = "";
+        $("settings-why").hidden = true;
+      }
       say("settings-note", answer.ok ? "Saved: " + (answer.data.rounds || "no")
                                        + " planned rounds." : refused(answer), !answer.ok);
     });
   });
+
+  // Once a round is paired, a change of the tie-breaks is warned of and needs a reason
+  // (FIDE's checklist): the trail and the TRF keep it, with the list it replaces.
+  async function tiebreaksExplained(fields) {
+    if (script.dataset.paired !== "yes") return true;
+    const rounds = await call("GET", api + "/rounds");  // the director's: a draft too
+    const paired = rounds.ok ? Math.max(0, ...rounds.data.rounds.map((one) => one.round)) : 0;
+    if (!paired) return true;
+    const reason = $("settings-reason").value.trim();
+    if (!reason) {
+      $("settings-why").hidden = false;
+      $("settings-reason").focus();
+      say("settings-note", "Round " + paired + " is paired: changing the tie-breaks now "
+                           + "changes how the players are ranked. Say why, then Save again.",
+          true);
+      return false;
+    }
+    if (!window.confirm("Change the tie-breaks after round " + paired + "? The trail and the "
+                        + "TRF keep the change, the list it replaces and your reason.")) {
+      return false;
+    }
+    fields.reason = reason;
+    return true;
+  }
 
   const finalise = $("finalise");
   if (finalise) finalise.addEventListener("click", () => {
