@@ -1,5 +1,6 @@
-"""FIDE's Tournament Report File written (``spec/pairings.md`` §4): one writer for the files
-the engines read and the ones people download, so that the two cannot differ.
+"""FIDE's Tournament Report File written (``spec/pairings.md`` §4): the one writer of every
+TRF arbiter makes, the files the engines read and the ones people download (``arbiter
+pair``, the standings' ``--format trf``, an event's export), so that they cannot differ.
 
 By default a file is written that both TRF-2026 readers (gacrux) and the older TRF(x)
 readers (bbpPairings, JaVaFo) take; a :data:`Dialect` asks for one reader's form where the

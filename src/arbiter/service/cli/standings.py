@@ -49,7 +49,7 @@ def _tiebreak_option(_ctx: click.Context, _param: click.Parameter, value: str | 
     "--format",
     "fmt",
     type=click.Choice(STANDINGS_FORMATS),
-    help="table (default), json, csv, html (a standalone page) or trf (FIDE TRF-16).",
+    help="table (default), json, csv, html (a standalone page) or trf (FIDE TRF).",
 )
 @click.option(
     "--total-rounds",
