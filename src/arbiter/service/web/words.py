@@ -397,8 +397,9 @@ _ERROR = re.compile(
 
 
 @cache
-def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
-    """Each phrase as a pattern that reads its variable parts."""
+def _patterns() -> tuple[tuple[re.Pattern[str], str, int], ...]:
+    """Each phrase as a pattern that reads its variable parts, with the length of its own
+    words."""
     made = []
     for message in PHRASES:
         pieces = _PLACEHOLDER.split(message)
@@ -406,7 +407,7 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
             re.escape(piece) if i % 2 == 0 else f"(?P<{piece}>.+?)"
             for i, piece in enumerate(pieces)
         )
-        made.append((re.compile(regex, re.DOTALL), message))
+        made.append((re.compile(regex, re.DOTALL), message, len(_PLACEHOLDER.sub("", message))))
     return tuple(made)
 
 
@@ -414,16 +415,33 @@ MISSED: list[str] = []
 """The sentences :func:`phrase` found in no entry of the phrase book, for the tests."""
 
 
+def _read(text: str) -> tuple[int, str, dict[str, str]] | None:
+    """The entry of the phrase book that reads ``text`` with the most of its words, those
+    of the phrases within it counted (``does not count: A and B already have ...`` is an
+    exclusion whose reason is a phrase, not a phrase whose first name is ``does not count:
+    A``), with its variable parts; None when no entry reads it."""
+    best: tuple[int, str, dict[str, str]] | None = None
+    for pattern, message, said in _patterns():
+        found = pattern.fullmatch(text)
+        if found is None:
+            continue
+        parts = found.groupdict()
+        inner = _read(parts["phrase"]) if "phrase" in parts else None
+        score = said + (inner[0] if inner is not None else 0)
+        if best is None or score > best[0]:
+            best = (score, message, parts)
+    return best
+
+
 def phrase(text: str) -> str:
     """An English sentence of the lower layers in the page's language (as it is in
     English, or when the phrase book has no entry for it)."""
     if language() == DEFAULT or not text:
         return text
-    for pattern, message in _patterns():
-        found = pattern.fullmatch(text)
-        if found is not None:
-            parts = {name: _part(name, value) for name, value in found.groupdict().items()}
-            return gettext(message, **parts)
+    found = _read(text)
+    if found is not None:
+        _score, message, parts = found
+        return gettext(message, **{name: _part(name, value) for name, value in parts.items()})
     error = _ERROR.fullmatch(text)
     if error is not None and error["code"] in RECORD_CODES or text == "invalid":
         return record_error(error.groupdict()) if error is not None else gettext("invalid")
