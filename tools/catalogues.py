@@ -21,10 +21,10 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po, write_po
 
+from arbiter.service.web import catalogues
+
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "src" / "arbiter" / "service" / "web"
-sys.path.insert(0, str(WEB))
-import catalogues  # noqa: E402  (the package's own module, loaded without the package)
 
 KEYWORDS = {**DEFAULT_KEYWORDS, "t": None, "N_": None, "pgettext": ((1, "c"), 2)}
 """gettext's usual names, the scripts' ``t`` and the marker ``N_``."""

@@ -63,10 +63,15 @@ def test_every_message_has_its_translation(code: str) -> None:
     for message in catalogue:
         if not message.id:
             continue
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        given = message.string
+        strings = [str(one) for one in given] if isinstance(given, (tuple, list)) else [str(given)]
         assert all(strings), (code, message.id)
         assert not message.fuzzy, (code, message.id)
-        english = message.id if isinstance(message.id, tuple) else (message.id,)
+        english = (
+            [str(one) for one in message.id]
+            if isinstance(message.id, (tuple, list))
+            else [str(message.id)]
+        )
         wanted = set(PLACEHOLDER.findall(english[-1]))
         for said in strings:  # every value said, none made up
             assert set(PLACEHOLDER.findall(said)) == wanted, (code, message.id, said)

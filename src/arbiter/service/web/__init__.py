@@ -74,9 +74,10 @@ def _languages(app: Flask) -> None:
         for name in (
             "result_words", "verdict", "counted", "outcome", "colour", "letters",
             "colour_legend", "termination", "tiebreak_title", "tiebreak_short",
-            "tiebreak_explanation", "warning", "hint", "board_words", "phrase", "points_text",
+            "tiebreak_explanation", "warning", "board_words", "phrase", "points_text",
             "trail_who", "trail_what",
         )
     }  # fmt: skip
-    languages.install(app, {**shown, "game_title": words.title, "error_text": codes.error_text,
+    shown |= {"game_title": words.title, "hint_words": words.hint}
+    languages.install(app, {**shown, "error_text": codes.error_text,
                             "script_words": script_words.words})  # fmt: skip

@@ -105,7 +105,7 @@ def ngettext(singular: str, plural: str, count: int, **values: Any) -> str:
 
 def pgettext(context: str, message: str, **values: Any) -> str:
     """``message`` as it is said in ``context`` (one English word, two meanings)."""
-    return _format(translations().pgettext(context, message), values)
+    return _format(str(translations().pgettext(context, message)), values)
 
 
 def N_(message: str) -> str:

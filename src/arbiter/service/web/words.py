@@ -98,7 +98,10 @@ def letters(colours: Sequence[str]) -> dict[str, str]:
 
 
 def termination(word: str | None) -> str:
-    return gettext(TERMINATIONS[word]) if word in TERMINATIONS else (word or "")
+    """How a game ended, in words."""
+    if word is None:
+        return ""
+    return gettext(TERMINATIONS[word]) if word in TERMINATIONS else word
 
 
 def tiebreak_title(name: str) -> str:
