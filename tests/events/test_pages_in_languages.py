@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from tests.events.conftest import bearer, body, create
 from tests.events.test_desk import PLAYERS, Desk, boards_of, game
 
 OTHERS = [code for code in LANGUAGES if code != DEFAULT]
+TOURNAMENT = Path(__file__).resolve().parents[2] / "samples" / "tournament"
 ENGLISH = re.compile(
     r"\b(the|and|of|is|are|was|with|for|by|to|its|waits|counts|round|board|record|records|"
     r"won|lost|player|players|game|games|none|yes|valid|invalid|excluded|paired)\b"
@@ -43,7 +45,7 @@ def text_of(page: str) -> str:
     page = re.sub(r"<script\b.*?</script>", " ", page, flags=re.DOTALL)
     page = re.sub(r"<(code|pre|svg)\b.*?</\1>", " ", page, flags=re.DOTALL)
     shown = html.unescape(re.sub(r"<[^>]+>", " ", page))
-    shown = re.sub(r"https?://\S+", " ", shown)
+    shown = re.sub(r"https?://\S+|player-\d+", " ", shown)
     for name in KEPT:
         shown = shown.replace(name, " ")
     return " ".join(shown.split())
@@ -102,6 +104,16 @@ def unpaired_event(client: FlaskClient) -> tuple[str, list[str]]:
                    "/upload"]  # fmt: skip
 
 
+def sample_event(client: FlaskClient) -> tuple[str, list[str]]:
+    """The sample tournament uploaded to an event without pairings: records refused at a
+    move with their repair hints, one of no round, one of another event's."""
+    event, token = create(client, rounds=5, confirm_uploads=False)
+    for path in sorted(TOURNAMENT.iterdir()):
+        client.post(f"/api/v1/events/{event}/records", data=path.read_bytes(),
+                    headers={**bearer(token), "Content-Type": "text/plain"})  # fmt: skip
+    return event, ["", "/desk", "/rounds/4", "/records/14", "/records/12", "/log"]
+
+
 def seen(client: FlaskClient, path: str, code: str) -> tuple[int, str]:
     words.MISSED.clear()
     joined = "&" if "?" in path else "?"
@@ -128,11 +140,13 @@ def test_every_page_reads_in_the_language_with_no_english_left(
     messages = [one for one in english_messages() if translations(code).gettext(one) != one]
     desk, pages = paired_event(client)
     event, plain = unpaired_event(client)
+    sample, sampled = sample_event(client)
     site: list[tuple[str, int]] = [("/", 200), ("/events", 200), ("/ratings", 200),
                                    ("/ratings?pool=Pilo%206x6", 200), ("/ratings?pool=nope", 404),
                                    ("/events/nosuchevent", 404)]  # fmt: skip
     site += [(f"/events/{desk.id}{path}", 404 if path == "/rounds/9" else 200) for path in pages]
     site += [(f"/events/{event}{path}", 200) for path in plain]
+    site += [(f"/events/{sample}{path}", 200) for path in sampled]
     for path, status in site:
         answer, text = seen(client, path, code)
         assert answer == status, path

@@ -290,6 +290,7 @@ PHRASES: Sequence[str] = (
     N_("a direction dropped"),
     N_("a direction miswritten"),
     N_("a direction reversed"),
+    N_("a look-alike character"),
     N_("a neighbouring key"),
     N_("file off by one"),
     N_("file off by two"),
@@ -511,6 +512,7 @@ _PARTS: Mapping[str, Callable[[str], str]] = {
     "file": _file,
     "points": _points,
     "names": lambda value: value.replace(" v ", " " + gettext("v") + " "),
+    "tags": lambda value: value.replace(" and ", " " + gettext("and") + " "),
 }
 
 

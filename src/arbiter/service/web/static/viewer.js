@@ -136,6 +136,7 @@ const arbiterViewer = (() => {
     "a direction dropped": t("a direction dropped"),
     "a direction miswritten": t("a direction miswritten"),
     "a direction reversed": t("a direction reversed"),
+    "a look-alike character": t("a look-alike character"),
     "a neighbouring key": t("a neighbouring key"),
     "file off by one": t("file off by one"),
     "file off by two": t("file off by two"),
