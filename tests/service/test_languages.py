@@ -185,3 +185,21 @@ def test_what_a_user_typed_is_escaped_in_every_language(client: FlaskClient) -> 
     for code in LANGUAGES:
         shown = client.get(f"/ratings?pool={typed}&lang={code}").get_data(as_text=True)
         assert "<b>x</b>" not in shown and "&lt;b&gt;x&lt;/b&gt;" in shown
+
+
+@pytest.mark.checkout_only  # reads the catalogue template
+def test_the_scripts_are_handed_every_message_they_say(app: Flask) -> None:
+    from arbiter.service.web.script_words import messages, words
+
+    template = read(catalogues.TEMPLATE)
+    said = {
+        message.id
+        for message in template
+        if message.id and any("/static/" in path for path, _line in message.locations)
+    }
+    assert set(messages()) == said
+    with app.test_request_context("/?lang=fr"):
+        handed = words()["messages"]
+    assert set(handed) == said and handed["%(winner)s won (%(result)s)"].endswith(
+        "gagné (%(result)s)"
+    )

@@ -34,7 +34,9 @@ def messages() -> tuple[str, ...]:
         if not item.name.endswith(".js"):
             continue
         source = io.BytesIO(item.read_bytes())
-        for _line, _function, message, _comments in extract_javascript(source, KEYWORDS, [], {}):
+        for _line, _function, said, _comments in extract_javascript(source, KEYWORDS, [], {}):
+            # the message alone, or with what the call says after it (its values)
+            message = said[0] if isinstance(said, (tuple, list)) and said else said
             if isinstance(message, str):
                 found.setdefault(message, None)
     return tuple(found)
