@@ -293,7 +293,11 @@ const arbiterViewer = (() => {
       th.textContent = label;
       tr.appendChild(th);
       for (const text of [claimed, official]) tr.insertCell().textContent = text;
-      if (cls) tr.className = cls;
+      if (cls) {
+        tr.className = cls;
+        const said = cls === "ok" ? t("✓ claim holds") : t("✗ claim contradicted");
+        tr.lastChild.appendChild(arbiterDom.element("span", "  " + said, "v-claim"));
+      }
     };
     const claim = report.claimed_result == null ? "—" : report.claimed_result;
     const verdict = report.claim_ok === false ? "bad" : report.claim_ok ? "ok" : "";
