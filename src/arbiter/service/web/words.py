@@ -98,10 +98,13 @@ def letters(colours: Sequence[str]) -> dict[str, str]:
 
 
 def termination(word: str | None) -> str:
-    """How a game ended, in words."""
+    """How a game ended (a report's ``termination``): the word itself in English, as the
+    crosstable has always said it, words in another language."""
     if word is None:
         return ""
-    return gettext(TERMINATIONS[word]) if word in TERMINATIONS else word
+    if language() == DEFAULT or word not in TERMINATIONS:
+        return word
+    return gettext(TERMINATIONS[word])
 
 
 def tiebreak_title(name: str) -> str:

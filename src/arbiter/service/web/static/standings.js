@@ -139,7 +139,7 @@
       }
     }
     for (const warning of table.warnings) {
-      box.appendChild(element("p", t("Note: %(note)s", { note: warning }), "note"));
+      box.appendChild(element("p", t("Note: %(note)s", { note: warningWords(warning) }), "note"));
     }
     if (table.excluded.length) {
       box.appendChild(element("h4", t("Not counted (%(count)s)", { count: table.excluded.length })));
@@ -152,6 +152,18 @@
       box.appendChild(list);
     }
     return box;
+  }
+
+  // A warning of the standings (arbiter.adjudicator.standings, English) in the page's language.
+  function warningWords(text) {
+    const empty = /^no game counts in round (\d+)$/.exec(text);
+    if (empty) return t("no game counts in round %(round)s", { round: empty[1] });
+    const names = /^the names (.+) differ only in letter case; they are different players here$/.exec(text);
+    if (names) {
+      return t("the names %(names)s differ only in letter case; they are different players here",
+               { names: names[1] });
+    }
+    return text;
   }
 
   let asked = 0; // the latest request: an answer to an older one is dropped
