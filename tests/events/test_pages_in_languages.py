@@ -122,6 +122,9 @@ def seen(client: FlaskClient, path: str, code: str) -> tuple[int, str]:
     assert f'<html lang="{code}">' in page, path
     assert answer.headers["Content-Language"] == code
     assert not words.MISSED, (path, words.MISSED)
+    handed = re.search(r'id="arbiter-words" data-scripts="([^"]*)"', page)
+    assert handed is not None, path  # the scripts the page loads are handed their words
+    assert set(re.findall(r'<script src="/static/([\w.]+)"', page)) <= set(handed[1].split())
     return answer.status_code, text_of(page)
 
 

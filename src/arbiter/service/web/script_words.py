@@ -26,41 +26,48 @@ KEYWORDS = {"t": None}
 
 
 @cache
-def messages() -> tuple[str, ...]:
-    """Every message the scripts say, in the order they say them."""
-    found: dict[str, None] = {}
+def _by_script() -> dict[str, tuple[str, ...]]:
+    """The messages of each script, in the order it says them."""
+    found: dict[str, tuple[str, ...]] = {}
     folder = resources.files("arbiter.service.web.static")
     for item in sorted(folder.iterdir(), key=lambda one: one.name):
         if not item.name.endswith(".js"):
             continue
+        said: dict[str, None] = {}
         source = io.BytesIO(item.read_bytes())
-        for _line, _function, said, _comments in extract_javascript(source, KEYWORDS, [], {}):
+        for _line, _function, call, _comments in extract_javascript(source, KEYWORDS, [], {}):
             # the message alone, or with what the call says after it (its values)
-            message = said[0] if isinstance(said, (tuple, list)) and said else said
+            message = call[0] if isinstance(call, (tuple, list)) and call else call
             if isinstance(message, str):
-                found.setdefault(message, None)
-    return tuple(found)
+                said.setdefault(message, None)
+        found[item.name] = tuple(said)
+    return found
 
 
-def words() -> dict[str, Any]:
-    """What the page's scripts say, in the page's language (empty tables in English)."""
-    return _words(language())
+def messages(*scripts: str) -> tuple[str, ...]:
+    """Every message ``scripts`` say (all the scripts by default), once each."""
+    table = _by_script()
+    chosen = scripts or tuple(table)
+    return tuple(dict.fromkeys(m for name in chosen for m in table.get(name, ())))
+
+
+ALWAYS = ("dom.js", "times.js")
+"""The scripts every page loads (``base.html``)."""
+
+
+def words(scripts: tuple[str, ...] | list[str] = ()) -> dict[str, Any]:
+    """What the page's ``scripts`` (beside :data:`ALWAYS`) say, in the page's language
+    (empty tables in English)."""
+    return _words(language(), tuple(dict.fromkeys((*ALWAYS, *scripts))))
 
 
 @cache
-def _words(code: str) -> dict[str, Any]:
+def _words(code: str, scripts: tuple[str, ...]) -> dict[str, Any]:
     if code == DEFAULT:
-        return {
-            "messages": {},
-            "codes": {},
-            "recordCodes": {},
-            "exclusions": {},
-            "colours": {},
-            "terminations": {},
-            "tiebreaks": {},
-        }
+        return {"messages": {}, "codes": {}, "recordCodes": {}, "exclusions": {}, "colours": {},
+                "terminations": {}, "tiebreaks": {}}  # fmt: skip
     return {
-        "messages": {message: gettext(message) for message in messages()},
+        "messages": {message: gettext(message) for message in messages(*scripts)},
         "codes": {code: gettext(text) for code, text in API_CODES.items()},
         "recordCodes": {code: gettext(text) for code, text in RECORD_CODES.items()},
         "exclusions": {code: gettext(text) for code, text in EXCLUSIONS.items()},
