@@ -18,13 +18,22 @@ from babel.messages.pofile import read_po
 from flask import render_template
 from flask.testing import FlaskClient
 
-from arbiter.service.web import catalogues, words
+from arbiter.service.web import words
 from arbiter.service.web.languages import DEFAULT, LANGUAGES, translations
 from tests.events.conftest import bearer, body, create
 from tests.events.test_desk import PLAYERS, Desk, boards_of, game
 
 OTHERS = [code for code in LANGUAGES if code != DEFAULT]
 TOURNAMENT = Path(__file__).resolve().parents[2] / "samples" / "tournament"
+TEMPLATE = (
+    Path(__file__).resolve().parents[2]
+    / "src"
+    / "arbiter"
+    / "service"
+    / "web"
+    / ("translations/messages.pot")
+)
+"""The catalogue template of the checkout (a wheel holds the catalogues compiled alone)."""
 ENGLISH = re.compile(
     r"\b(the|and|of|is|are|was|with|for|by|to|its|waits|counts|round|board|record|records|"
     r"won|lost|player|players|game|games|none|yes|valid|invalid|excluded|paired)\b"
@@ -53,7 +62,7 @@ def text_of(page: str) -> str:
 
 def english_messages() -> list[str]:
     """The catalogue's messages of more than one word (what a page might leave in English)."""
-    with catalogues.TEMPLATE.open("rb") as handle:
+    with TEMPLATE.open("rb") as handle:
         template = read_po(handle)
     found = []
     for message in template:

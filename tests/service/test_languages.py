@@ -193,7 +193,7 @@ def test_the_scripts_are_handed_every_message_they_say(app: Flask) -> None:
 
     template = read(catalogues.TEMPLATE)
     said = {
-        message.id
+        str(message.id)
         for message in template
         if message.id and any("/static/" in path for path, _line in message.locations)
     }

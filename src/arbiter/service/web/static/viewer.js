@@ -296,7 +296,7 @@ const arbiterViewer = (() => {
       if (cls) {
         tr.className = cls;
         const said = cls === "ok" ? t("✓ claim holds") : t("✗ claim contradicted");
-        tr.lastChild.appendChild(arbiterDom.element("span", "  " + said, "v-claim"));
+        tr.lastChild.appendChild(arbiterDom.element("span", said, "v-claim"));
       }
     };
     const claim = report.claimed_result == null ? "—" : report.claimed_result;
