@@ -387,6 +387,13 @@ FIELDS: Mapping[str, str] = {
 
 VALUES: Mapping[str, str] = {"yes": N_("yes"), "no": N_("no"), "none": N_("none")}
 
+SYSTEMS: Mapping[str, str] = {
+    "dutch": N_("Swiss (FIDE Dutch)"),
+    "round-robin": N_("round robin"),
+    "double-round-robin": N_("double round robin"),
+}
+"""The pairing systems an event is created with."""
+
 KINDS: Mapping[str, str] = {
     "round-published": N_("rounds published"),
     "result": N_("results"),
@@ -516,6 +523,7 @@ _PARTS: Mapping[str, Callable[[str], str]] = {
     "points": _points,
     "names": lambda value: value.replace(" v ", " " + gettext("v") + " "),
     "tags": lambda value: value.replace(" and ", " " + gettext("and") + " "),
+    "system": lambda value: gettext(SYSTEMS[value]) if value in SYSTEMS else value,
 }
 
 
