@@ -62,10 +62,10 @@ test: $(STAMP) system
 	$(BIN)/python tools/check.py
 
 # The fuzz harness, the cost check and the live server's on the wire run against both
-# builds, then the differential check feeds the same inputs to both (README, "Robustness").
+# builds, then the differential check feeds the same inputs to both (docs/robustness.md).
 SHIPPED_ENV := PYTHONPATH=$(CURDIR)/build/shipped/site:$(CURDIR) PYTHONSAFEPATH=1
 
-# The fuzz harness (README, "Robustness"): 100,000 inputs through the library, a share of
+# The fuzz harness (docs/robustness.md): 100,000 inputs through the library, a share of
 # them through the CLI and the API; the cost check to a million units; hostile HTTP and
 # schemathesis (every phase, both modes) against a real server; each on both builds, then
 # 30,000 inputs through both. Takes a while; `make test` runs a short budget of it.
@@ -91,10 +91,11 @@ bench-venv:
 	@$(BENCH_VENV)/bin/python -m pip install --quiet --force-reinstall --no-deps .
 	@$(BENCH_VENV)/bin/python -m pip install --quiet '.[bench,postgresql]'
 
-# Whole-process and in-process figures against python-chess; writes the README's table. Then
+# Whole-process and in-process figures against python-chess; writes the first table of
+# docs/performance.md. Then
 # the repair hints (bench-hints).
 bench: bench-venv
-	$(BENCH_VENV)/bin/python bench/bench.py --readme README.md
+	$(BENCH_VENV)/bin/python bench/bench.py --readme docs/performance.md
 	$(BENCH_VENV)/bin/python bench/phases.py
 	@$(MAKE) --no-print-directory bench-hints
 
@@ -115,35 +116,36 @@ bench-hints: bench-venv
 bench-http: bench-venv
 	$(BENCH_VENV)/bin/python bench/http_load.py
 
-# The events service at load (README, "Events"): 900 uploads from 8 clients and standings
+# The events service at load (docs/performance.md, "The events service"): 900 uploads from 8 clients and standings
 # reads, on SQLite and on PostgreSQL, then /adjudicate with --workers 1 and 2.
 bench-events: bench-venv
 	$(BENCH_VENV)/bin/python bench/events_load.py
 
 # 2,000 players added in 4 requests and round 1 paired in one event while another takes
-# uploads (README, "Events"): the additions' times, the pairing's, the other's latencies.
+# uploads (docs/performance.md, "The events service"): the additions' times, the pairing's, the other's latencies.
 bench-bounded: bench-venv
 	$(BENCH_VENV)/bin/python bench/bounded_work.py
 
 # 200 streams of one event open on one `arbiter serve` (its defaults) while the event changes
-# 30 times (README, "Events"): from each change's answer to each stream's receipt of it, p50,
+# 30 times (docs/performance.md, "The events service"): from each change's answer to each stream's receipt of it, p50,
 # p95 and the longest, on SQLite and on PostgreSQL.
 bench-stream: bench-venv
 	$(BENCH_VENV)/bin/python bench/stream_latency.py
 
-# `arbiter pair FILE.trf` as a whole process on events of 200 and 1,000 players (README,
-# "Pairings"); the target for 200 players is under 2 s.
+# `arbiter pair FILE.trf` as a whole process on events of 200 and 1,000 players
+# (docs/performance.md, "Pairing"); the target for 200 players is under 2 s.
 bench-pairings: bench-venv
 	$(BENCH_VENV)/bin/python bench/pairings.py
 
 # `arbiter ratings --compat abstractplay --json` on 30,000 generated Abstract Play records of
 # real Pletore games, with and without its check, beside Abstract Play's own raters run by
-# node on the same file, and the two lists compared (README, "Ratings"). The node side needs
+# node on the same file, and the two lists compared (docs/performance.md). The node side needs
 # a build of AbstractPlay/recranks: `make bench-ratings RECRANKS=DIR`; without it, skipped.
 bench-ratings: bench-venv
 	$(BENCH_VENV)/bin/python bench/ratings.py $(if $(RECRANKS),--recranks $(RECRANKS))
 
-# Good requests timed while 10% of the requests are the worst inputs known (README).
+# Good requests timed while 10% of the requests are the worst inputs known
+# (docs/robustness.md).
 hostile-load: bench-venv
 	$(BENCH_VENV)/bin/python bench/hostile_load.py
 

@@ -27,10 +27,12 @@ BUILDS = {"bdist_wheel", "build", "build_ext", "install"}
 """The setuptools commands that make the modules a wheel ships."""
 COMPILED = [
     "src/arbiter/notation/plain.py",
+    "src/arbiter/notation/point.py",
     "src/arbiter/notation/forms.py",
     "src/arbiter/notation/ast.py",
     "src/arbiter/notation/games.py",
     "src/arbiter/notation/position.py",
+    "src/arbiter/notation/results.py",
     "src/arbiter/notation/build.py",
     "src/arbiter/notation/grn_scan.py",
     "src/arbiter/notation/grn_reader.py",
@@ -45,6 +47,7 @@ COMPILED = [
     "src/arbiter/adjudicator/implo_turn.py",
     "src/arbiter/adjudicator/implo.py",
     "src/arbiter/adjudicator/pilare.py",
+    "src/arbiter/adjudicator/verdict.py",
     "src/arbiter/adjudicator/replay.py",
     "src/arbiter/adjudicator/hints.py",
     "src/arbiter/ratings/maths.py",

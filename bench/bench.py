@@ -14,7 +14,7 @@ one core, interleaved, the median of several runs:
 
 Run it with ``make bench``, which installs the package as a user gets it (a wheel, with the
 compiled modules where a C compiler is present) in ``.venv-bench`` and writes the table into
-the README. Corpora are cached under ``bench/out/``.
+``docs/performance.md``. Corpora are cached under ``bench/out/``.
 """
 
 from __future__ import annotations

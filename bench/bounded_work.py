@@ -1,4 +1,4 @@
-"""Bounded work under the lock (``make bench-bounded``; README, "Events"; spec/pairings.md §8).
+"""Bounded work under the lock (``make bench-bounded``; docs/performance.md; spec/pairings.md §8).
 
 One ``arbiter serve`` (8 threads) on a SQLite file, then on a PostgreSQL database (Debian's
 binaries, a Unix socket). Two events: a large one whose director adds 2,000 players in 4

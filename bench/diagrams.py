@@ -1,4 +1,4 @@
-"""Benchmark of the diagrams (``README.md``, "Performance"): drawing one position, replaying
+"""Benchmark of the diagrams (``docs/performance.md``, "Diagrams"): drawing one position, replaying
 a long record into its plies, and the viewer's answer for it.
 
 For each game, on its largest board (19×19; Pilare 8×8), a random legal game of up to 400

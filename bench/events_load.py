@@ -1,4 +1,4 @@
-"""The events service at load (``make bench-events``; README, "Events").
+"""The events service at load (``make bench-events``; ``docs/performance.md``).
 
 An event of 200 players and 9 rounds: 900 random legal Pilo games (6×6, each played to its
 end by the engine, seeded), each uploaded as its own request by one of 8 clients at once,

@@ -1,4 +1,5 @@
-"""The repair hints measured on a corpus of slipped records (README, "Repair hints").
+"""The repair hints measured on a corpus of slipped records (``docs/performance.md``,
+"Repair hints").
 
 For each game, random legal games (moves drawn at random from the legal ones, played to
 their end as tournament records are: Pilare's random games rarely end, and stop at

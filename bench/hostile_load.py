@@ -1,6 +1,6 @@
 """The service under hostile load: good requests timed while a share of all requests are the
-worst inputs known, and the server's memory watched (``make hostile-load``; README,
-"Robustness").
+worst inputs known, and the server's memory watched (``make hostile-load``;
+``docs/robustness.md``).
 
 A real ``arbiter serve`` (4 threads, 16 MiB bodies) is started; ``--clients`` threads send
 requests back to back for ``--seconds``. Each request is hostile with probability

@@ -1,5 +1,5 @@
 """``make bench-pairings``: the whole-process time of ``arbiter pair FILE.trf`` as users run
-it, on events of 200 and 1,000 players (README, "Pairings").
+it, on events of 200 and 1,000 players (``docs/performance.md``, "Pairing").
 
 Each event is made first, in this process: players rated from the top down, four rounds
 paired by arbiter's Dutch engine with results drawn from a seeded random source, a few

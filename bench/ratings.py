@@ -1,6 +1,6 @@
 """``make bench-ratings``: ``arbiter ratings --compat abstractplay --json FILE`` beside
 Abstract Play's own raters run by node on the same file, whole processes, in one run
-(README, "Ratings").
+(``docs/performance.md``).
 
 The file is made first, in this process, from a seeded random source, so that it is the same
 bytes every time (its SHA-256 is printed): 30,000 Abstract Play records of real Pletore

@@ -1,5 +1,5 @@
-"""How soon an event's change reaches its pages' streams (``make bench-stream``; README,
-"Events"; spec/events.md §10.1).
+"""How soon an event's change reaches its pages' streams (``make bench-stream``;
+``docs/performance.md``; spec/events.md §10.1).
 
 One ``arbiter serve`` on its defaults (4 threads), one event, 200 streams open on
 ``/events/ID/stream`` at once (raw sockets, read by one thread of this process with a

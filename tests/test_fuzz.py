@@ -1,6 +1,6 @@
-"""A short budget of the fuzz harness (``make fuzz`` runs the full one; see README): hostile
-input through the library, the CLI and the API, and hostile HTTP on the wire against a real
-server. Any finding fails, with the input that caused it."""
+"""A short budget of the fuzz harness (``make fuzz`` runs the full one; see docs/robustness.md):
+hostile input through the library, the CLI and the API, and hostile HTTP on the wire against a
+real server. Any finding fails, with the input that caused it."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """arbiter: game records and their official adjudication for Pilo, Petrify, Implo, Pletore
 and Pilare.
 
-The front door for programmers (``README.md``, "As a library")::
+The front door for programmers (``docs/library.md``)::
 
     >>> import arbiter
     >>> record = arbiter.parse_record('[Game "Pilo"]\\n[Size "4"]\\n\\n1. b2 swap 2. c3 *')

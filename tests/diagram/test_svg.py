@@ -375,8 +375,8 @@ def full_board(size: int) -> Position:
 
 @pytest.mark.checkout_only  # the compiled renderer's calls are not seen by the profiler
 def test_a_full_19x19_board_costs_no_more_per_square_than_a_9x9() -> None:
-    """A guard only (the README's figure is measured by bench/diagrams.py): the work of
-    drawing a board, counted in calls, grows with its squares and no faster."""
+    """A guard only (the figure of docs/performance.md is measured by bench/diagrams.py): the
+    work of drawing a board, counted in calls, grows with its squares and no faster."""
 
     def per_square(size: int) -> float:
         frame = arbiter.diagram.frame(full_board(size))

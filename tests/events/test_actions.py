@@ -40,7 +40,7 @@ from arbiter.service.events.actions import (
     replay,
 )
 from arbiter.service.events.chain import GENESIS, Entry, chain_problems, make_entry
-from arbiter.service.events.store import open_store
+from arbiter.service.events.migrate import open_store
 from tests.events.conftest import bearer, body, create
 from tests.events.test_events import ROUNDS, post_files
 from tests.events.test_trail import run_event

@@ -170,7 +170,8 @@ def test_the_migrated_schema_is_the_schema_the_code_describes(database: str) -> 
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
 
-    from arbiter.service.events.store import metadata, open_store
+    from arbiter.service.events.migrate import open_store
+    from arbiter.service.events.store import metadata
 
     store = open_store(database)
     with store.engine.connect() as conn:

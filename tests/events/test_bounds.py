@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from arbiter.service.events import rounds
-from arbiter.service.events.store import open_store
+from arbiter.service.events.migrate import open_store
+from arbiter.service.events.paired import rounds as paired_rounds
+from arbiter.service.events.paired import state as rounds
 from tests.events.conftest import bearer, body
 from tests.events.test_desk import PLAYERS, Desk, boards_of, game
 from tests.events.test_round_trips import statements
@@ -48,7 +49,7 @@ def test_a_pairing_is_computed_outside_the_lock_and_made_again_if_the_event_chan
     desk = Desk(client)
     other = Desk(client)
     desk.ok("POST", "/players", {"players": [{"name": n, "rating": r} for n, r in PLAYERS]})
-    engine = rounds._engine_pairing
+    engine = rounds.engine_pairing
     calls: list[int] = []
 
     def pairing_meanwhile(paired: Any) -> Any:
@@ -60,7 +61,7 @@ def test_a_pairing_is_computed_outside_the_lock_and_made_again_if_the_event_chan
             assert desk.ask("PATCH", "", {"name": "Desk Open 2026"}).status_code == 200
         return engine(paired)
 
-    monkeypatch.setattr(rounds, "_engine_pairing", pairing_meanwhile)
+    monkeypatch.setattr(paired_rounds, "engine_pairing", pairing_meanwhile)
     paired = desk.ok("POST", "/rounds")
     assert paired["round"] == 1 and len(calls) == 2  # the first pairing was of an older event
     assert calls[1] > calls[0]
@@ -71,7 +72,7 @@ def test_a_pairing_is_computed_outside_the_lock_and_made_again_if_the_event_chan
         desk.ok("PATCH", "", {"name": f"Desk Open {paired.event.version}"})
         return engine(paired)
 
-    monkeypatch.setattr(rounds, "_engine_pairing", always_changing)
+    monkeypatch.setattr(paired_rounds, "engine_pairing", always_changing)
     for board in desk.round(1)["boards"]:
         desk.upload(game("Desk Open", 1, board["first"], board["second"], board["first"]))
     refused = desk.ask("POST", "/rounds")
@@ -92,8 +93,8 @@ def test_the_engine_is_stopped_at_its_limits_with_a_clear_error(
 
 
 def test_a_manual_pairing_of_many_boards_is_checked_in_linear_time(client: FlaskClient) -> None:
-    from arbiter.service.events import rules
     from arbiter.service.events.common import EventError
+    from arbiter.service.events.paired import rules
 
     present = list(range(1, 2001))
     boards = [{"first": n, "second": n + 1} for n in range(1, 2000, 2)]

@@ -13,9 +13,10 @@ import pytest
 
 from arbiter.service.events import storage
 from arbiter.service.events import store as stores
+from arbiter.service.events.migrate import open_store
 from arbiter.service.events.operations import create_event
 from arbiter.service.events.reading import version
-from arbiter.service.events.store import Store, open_store
+from arbiter.service.events.store import Store
 from tests.events.test_server import Server, call, game, new_event, upload
 
 CHANGES = 400

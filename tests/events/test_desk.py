@@ -341,8 +341,8 @@ def test_kept_answers_hold_no_secret_and_a_key_being_answered_waits(
 ) -> None:
     from arbiter.service.events import storage
     from arbiter.service.events.idempotency import request_key
+    from arbiter.service.events.migrate import open_store
     from arbiter.service.events.rows import AnswerRow
-    from arbiter.service.events.store import open_store
 
     made = client.post("/api/v1/events", json={"name": "Sealed", "game": "Pilo"},
                        headers=keyed("sealed-1"))  # fmt: skip
@@ -494,8 +494,8 @@ def test_a_withdrawal_is_taken_back_and_the_rounds_missed_stay_absences(desk: De
 
 
 def test_a_dutch_event_needs_its_planned_rounds(client: FlaskClient) -> None:
-    from arbiter.service.events import rules
     from arbiter.service.events.common import EventError
+    from arbiter.service.events.paired import rules
     from arbiter.service.events.rows import EventRow
 
     made = client.post("/api/v1/events", json={"name": "No plan", "game": "Pilo",

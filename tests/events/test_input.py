@@ -14,8 +14,8 @@ from flask.testing import FlaskClient
 
 from arbiter.service.events import operations, storage
 from arbiter.service.events.common import EventError
+from arbiter.service.events.migrate import open_store
 from arbiter.service.events.operations import Upload
-from arbiter.service.events.store import open_store
 from tests.events.conftest import bearer, body, create
 from tests.events.test_events import ROUNDS
 

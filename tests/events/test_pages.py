@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from arbiter.notation.sources import read_records
 from arbiter.service.events import pages
-from arbiter.service.events.store import open_store
+from arbiter.service.events.migrate import open_store
 from arbiter.service.events.trail_words import trail_lines
 from arbiter.service.events.views import RecordView
 from tests.events.conftest import bearer, body, create

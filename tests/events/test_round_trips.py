@@ -14,8 +14,8 @@ from sqlalchemy import create_engine, event, text
 from sqlalchemy.pool import NullPool
 
 from arbiter.service.events import store as stores
+from arbiter.service.events.migrate import open_store
 from arbiter.service.events.storage import ONE_STATEMENT_RECORDS
-from arbiter.service.events.store import open_store
 from tests.events.conftest import bearer, body, create
 from tests.events.test_events import ROUNDS, post_files
 

@@ -11,6 +11,8 @@ import pytest
 
 from arbiter.service.events import common, rules
 from arbiter.service.events.common import EventError
+from arbiter.service.events.kinds import kind_named
+from arbiter.service.events.paired import rules as paired_rules
 from arbiter.service.events.rows import EventRow, RecordRow, TokenRow
 
 AT = "2026-11-25T17:02:03.456Z"
@@ -357,28 +359,31 @@ def test_a_record_counts_for_its_event_and_a_tag_that_differs_is_a_warning() -> 
 
 def test_a_check_in_is_for_a_round_not_yet_published_of_an_event_that_checks_in() -> None:
     checking = replace(EVENT, pairing="dutch", check_in=True)
-    assert rules.check_in_round(None, checking, 2) == 3
-    assert rules.check_in_round(4, checking, 2) == 4
-    refused("round-already-paired", rules.check_in_round, 2, checking, 2)
-    refused("bad-field", rules.check_in_round, 6, checking, 2)  # the event plans 5
-    refused("no-check-in", rules.check_in_round, None, replace(checking, check_in=False), 2)
-    rules.present_in(1, None, 3, 7)
-    refused("bad-field", rules.present_in, 4, None, 3, 7)  # a late entry from round 4
-    refused("already-withdrawn", rules.present_in, 1, 3, 3, 7)
+    assert paired_rules.check_in_round(None, checking, 2) == 3
+    assert paired_rules.check_in_round(4, checking, 2) == 4
+    refused("round-already-paired", paired_rules.check_in_round, 2, checking, 2)
+    refused("bad-field", paired_rules.check_in_round, 6, checking, 2)  # the event plans 5
+    refused("no-check-in", paired_rules.check_in_round, None, replace(checking, check_in=False), 2)
+    paired_rules.present_in(1, None, 3, 7)
+    refused("bad-field", paired_rules.present_in, 4, None, 3, 7)  # a late entry from round 4
+    refused("already-withdrawn", paired_rules.present_in, 1, 3, 3, 7)
     assert rules.new_event({"name": "A", "game": "Pilo", "pairing": "round-robin",
                             "check_in": True}).check_in  # fmt: skip
-    refused("bad-field", rules.new_event, {"name": "A", "game": "Pilo", "check_in": True})
+    open_event = rules.new_event({"name": "A", "game": "Pilo", "check_in": True})
+    refused("bad-field", kind_named("none").created, open_event)  # only a paired event
+    assert kind_named("dutch").created(replace(open_event, pairing="dutch", rounds=5)).check_in
+    refused("bad-field", kind_named, "swiss")
 
 
 def test_a_players_own_token_acts_for_that_player_only() -> None:
-    rules.for_player("director", None, 5, 2)
-    rules.for_player("player", 5, 5, 2)
-    refused("not-your-player", rules.for_player, "player", 6, 5, 2)
-    refused("not-allowed", rules.for_player, "upload", 5, 5, 2)
-    assert rules.reporter("player", 5, (5, 6)) == 5
-    refused("not-your-board", rules.reporter, "player", 7, (5, 6))
-    refused("not-allowed", rules.reporter, "upload", 5, (5, 6))
-    refused("not-allowed", rules.reporter, "director", None, (5, 6))
+    paired_rules.for_player("director", None, 5, 2)
+    paired_rules.for_player("player", 5, 5, 2)
+    refused("not-your-player", paired_rules.for_player, "player", 6, 5, 2)
+    refused("not-allowed", paired_rules.for_player, "upload", 5, 5, 2)
+    assert paired_rules.reporter("player", 5, (5, 6)) == 5
+    refused("not-your-board", paired_rules.reporter, "player", 7, (5, 6))
+    refused("not-allowed", paired_rules.reporter, "upload", 5, (5, 6))
+    refused("not-allowed", paired_rules.reporter, "director", None, (5, 6))
     assert rules.token_player(3, "player") == 3
     refused("bad-field", rules.token_player, None, "player")
     refused("bad-field", rules.token_player, 3, "director")
@@ -386,25 +391,27 @@ def test_a_players_own_token_acts_for_that_player_only() -> None:
 
 
 def test_a_draft_is_published_once_and_takes_no_result_before() -> None:
-    rules.publishable(True, 2)
-    refused("not-a-draft", rules.publishable, False, 2)
-    refused("no-such-round", rules.publishable, None, 2)
-    rules.not_a_draft(False, 2)
-    refused("round-is-draft", rules.not_a_draft, True, 2)
-    assert rules.draft_field({"draft": True}) and not rules.draft_field({})
-    refused("bad-field", rules.draft_field, {"draft": "yes"})
-    refused("bad-field", rules.draft_field, {"round": 2})
+    paired_rules.publishable(True, 2)
+    refused("not-a-draft", paired_rules.publishable, False, 2)
+    refused("no-such-round", paired_rules.publishable, None, 2)
+    paired_rules.not_a_draft(False, 2)
+    refused("round-is-draft", paired_rules.not_a_draft, True, 2)
+    assert paired_rules.draft_field({"draft": True}) and not paired_rules.draft_field({})
+    refused("bad-field", paired_rules.draft_field, {"draft": "yes"})
+    refused("bad-field", paired_rules.draft_field, {"round": 2})
 
 
 def test_a_board_with_a_result_takes_no_more_reports() -> None:
-    from arbiter.service.events.rounds import Outcome
+    from arbiter.service.events.paired.state import Outcome
 
-    rules.free_to_report(None, 1, 1)
+    paired_rules.free_to_report(None, 1, 1)
     agreed = Outcome("1-0", 3, "reported", None, None, "players")
     assert (
-        "both players'" in refused("board-has-a-result", rules.free_to_report, agreed, 1, 1).message
+        "both players'"
+        in refused("board-has-a-result", paired_rules.free_to_report, agreed, 1, 1).message
     )
     given = Outcome("+-", 3, "forfeit", None, None, "director")
     assert (
-        "the director's" in refused("board-has-a-result", rules.free_to_report, given, 1, 1).message
+        "the director's"
+        in refused("board-has-a-result", paired_rules.free_to_report, given, 1, 1).message
     )

@@ -13,7 +13,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError, IntegrityError, InternalError
 
 from arbiter.service.events.chain import GENESIS, digest
-from arbiter.service.events.store import open_store
+from arbiter.service.events.migrate import open_store
 from tests.events.conftest import bearer, body, create
 from tests.events.test_events import ROUNDS, post_files
 

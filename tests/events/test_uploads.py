@@ -88,7 +88,8 @@ def test_a_record_of_another_game_kept_before_never_counts(
     refused: the page and the standings answer, and it does not count."""
     from sqlalchemy import update
 
-    from arbiter.service.events.store import open_store, records
+    from arbiter.service.events.migrate import open_store
+    from arbiter.service.events.store import records
 
     event, token = create(client)
     post_files(client, event, token, ROUNDS[0])

@@ -25,7 +25,7 @@ from arbiter.service.events.archive import export_event, import_event
 from arbiter.service.events.chain import GENESIS, make_entry
 from arbiter.service.events.common import EventError
 from arbiter.service.events.deliveries import Deliverer, stop_deliverers
-from arbiter.service.events.store import open_store
+from arbiter.service.events.migrate import open_store
 from arbiter.service.events.webhooks import addresses, kind_of, target, webhook_kinds
 from arbiter.service.web import create_app
 from arbiter.service.web.events_api import server_key

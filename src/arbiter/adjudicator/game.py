@@ -2,7 +2,7 @@
 
 ``Game`` keeps the states of one game as they were reached, so that a program can play
 moves written as text or as move objects, ask for the legal moves, look at the position,
-take moves back, and get a record of the game in the end (``README.md``, "As a library").
+take moves back, and get a record of the game in the end (``docs/library.md``).
 Everything it decides, it asks the game's :class:`~arbiter.adjudicator.base.Rules`.
 """
 

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any, Final, NamedTuple
 
 from arbiter.adjudicator.base import Rules, get_rules
-from arbiter.adjudicator.replay import KEPT_STATES, settle, starting_state
+from arbiter.adjudicator.verdict import KEPT_STATES, settle, starting_state
 from arbiter.notation.ast import FILES, STEPS, Location, Move, Point, Record
 from arbiter.notation.build import move_in_game
 from arbiter.notation.errors import IllegalMoveError, RecordError

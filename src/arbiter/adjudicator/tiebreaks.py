@@ -17,6 +17,9 @@ import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from arbiter.pairing.values import BYE_KINDS as PAIRING_BYE_KINDS
+from arbiter.pairing.values import BYE_LETTERS
+
 BUCHHOLZ = "buchholz"
 SONNEBORN_BERGER = "sonneborn-berger"
 WINS = "wins"
@@ -66,10 +69,10 @@ TiebreakValue = float | int | None
 who was not tied when it was applied)."""
 
 
-BYE_KINDS = ("pairing", "full", "half", "zero")
+BYE_KINDS: tuple[str, ...] = PAIRING_BYE_KINDS
 """The byes of a paired event (``spec/pairings.md``): allocated by the pairing, and the full,
 half and zero-point byes a player asks for (or is given for an absence)."""
-BYE_SYMBOLS = {"pairing": "U", "full": "F", "half": "H", "zero": "Z"}
+BYE_SYMBOLS: dict[str, str] = {kind: letter for kind, letter in BYE_LETTERS.items()}
 """Each bye as TRF writes it in a round's result column."""
 
 

@@ -16,7 +16,7 @@ mark is a fragment drawn around (0, 0) and placed with ``<g transform="translate
 once per kind of square) and puts each ply's picture together the same way, so that it shows
 exactly what ``POST /api/v1/diagram`` draws (``spec/api.md`` section 3.6).
 
-Drawing a full 19×19 board has to stay well under 5 ms (``README.md``, "Performance"): the
+Drawing a full 19×19 board has to stay well under 5 ms (``docs/performance.md``, "Diagrams"): the
 parts are plain strings, and each kind of square's fragment is drawn once.
 """
 

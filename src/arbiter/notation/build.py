@@ -28,8 +28,8 @@ from arbiter.notation.games import GameDescription, find_game
 from arbiter.notation.limits import BLANK, ascii_number
 from arbiter.notation.plain import Plain
 from arbiter.notation.position import TooManyDigits, format_position, parse_position
-
-TERMINATIONS = ("R", "T", "F")
+from arbiter.notation.results import normalise_result as normalise_result  # read from here too
+from arbiter.notation.results import result_message
 
 
 class RawValue(Plain):
@@ -262,9 +262,6 @@ def _result(result: RawValue | None, spec: GameDescription) -> tuple[str, Record
         )
     canonical = normalise_result(text, spec)
     if canonical is None:
-        # Only for a result that is none of the game's: the wording of slips is loaded then.
-        from arbiter.notation.slips import result_message
-
         return "*", InvalidRecordError(
             result_message(result.text, spec), code="bad-result", where=result.where
         )
@@ -274,33 +271,6 @@ def _result(result: RawValue | None, spec: GameDescription) -> tuple[str, Record
 def _shown(text: str) -> str:
     """A value for a message: quoted, and cut short when long."""
     return repr(text if len(text) <= 40 else text[:37] + "...")
-
-
-def normalise_result(text: str, spec: GameDescription) -> str | None:
-    """The canonical spelling of a result string for ``spec``'s game, or None if it is not one.
-
-    Colours are matched without regard to case; ``Black+R``, ``Orange+6``, ``White+3.5``,
-    ``Red`` and ``*`` are examples (``spec/grn.md``, "Results")."""
-    if text == "*":
-        return text
-    colour_text, plus, margin = text.partition("+")
-    if not colour_text.isascii():
-        return None
-    colour = next((c for c in spec.colours if c.lower() == colour_text.lower()), None)
-    if colour is None:
-        return None
-    if not plus:
-        return colour  # the winner alone: a claim every game allows
-    if margin.upper() in TERMINATIONS:
-        return f"{colour}+{margin.upper()}"
-    if not spec.scored:
-        return None
-    whole, dot, half = margin.partition(".")
-    if not ascii_number(whole) or (whole != "0" and whole.startswith("0")):
-        return None
-    if dot and not (spec.half_points and half == "5"):
-        return None
-    return f"{colour}+{margin}"
 
 
 def _check_turn(turn: Turn, spec: GameDescription, size: int, ply: int) -> Turn:

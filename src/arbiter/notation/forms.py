@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from arbiter.notation.plain import Plain
-
-if TYPE_CHECKING:
-    from arbiter.notation.ast import Point
+from arbiter.notation.point import Point
 
 __all__ = ["SQUARE", "JsonField", "MoveForm", "POINT_FIELD", "Trace", "point_ok"]
 

@@ -21,7 +21,7 @@ from typing import Any, Final, NamedTuple
 
 from arbiter.notation import limits
 from arbiter.notation.ast import Location, Move, Record, Tag, Turn, make, tuple_of
-from arbiter.notation.build import RawValue, build_record, normalise_result
+from arbiter.notation.build import RawValue, build_record
 from arbiter.notation.errors import (
     InvalidRecordError,
     LimitError,
@@ -36,6 +36,7 @@ from arbiter.notation.games import (
     move_forms,
 )
 from arbiter.notation.grn_terminals import GENERATED
+from arbiter.notation.results import normalise_result
 
 SPECIAL_TAGS = ("Game", "Size", "Komi", "Setup", "Result")
 """Tags that are fields of a record rather than ordinary tags."""

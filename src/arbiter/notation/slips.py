@@ -7,8 +7,9 @@ record stays invalid, since official results come only from what was written. Sl
 the movetext and curly quotes make a record unusual, so only the lark path of the reader
 (:mod:`arbiter.notation.grn_lark`) meets them: the fast path gives up on such a record.
 Tag names written in another case are found where both paths build the record
-(:mod:`arbiter.notation.grn_scan`), and a result that is not one of the game's is worded
-here for :mod:`arbiter.notation.build`, whichever notation it came from.
+(:mod:`arbiter.notation.grn_scan`), and a result written as other games write it is found
+here; what a result that is not one of the game's was meant to be is said in
+:mod:`arbiter.notation.results`, whichever notation it came from.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ import re
 from collections.abc import Callable
 from functools import cache
 
-from arbiter.notation.build import normalise_result
 from arbiter.notation.errors import NotationSyntaxError, RecordError
 from arbiter.notation.forms import SQUARE, MoveForm
 from arbiter.notation.games import GameDescription, all_games, game_named, generation, move_forms
 from arbiter.notation.grn_scan import TagLine, Word, short, unescape
 from arbiter.notation.limits import BLANK
+from arbiter.notation.results import meant_result as meant_result  # the slip of a result
 
 # --- curly quotes around a tag value ----------------------------------------------------
 
@@ -137,7 +138,8 @@ def cut_result(text: str) -> tuple[str, Word | None]:
     """A result written as other games write it (``1-0``, ``½-½``, ``Blue wins``), when it
     ends the text: the text with blanks in its place (so that nothing else moves) and the
     result as a ``RESULT`` word of the record's text, which the record's result checks
-    then word (:func:`result_message`). ``(text, None)`` when the text ends otherwise."""
+    then word (:func:`~arbiter.notation.results.result_message`). ``(text, None)`` when
+    the text ends otherwise."""
     end = len(text.rstrip(BLANK))
     found = _result_slip(generation()).search(text, max(0, end - TAIL), end)
     if found is None:
@@ -147,54 +149,3 @@ def cut_result(text: str) -> tuple[str, Word | None]:
     column = start - text.rfind("\n", 0, start)
     blanked = text[:start] + " " * (found.end() - start) + text[found.end() :]
     return blanked, (found.group(), "RESULT", line, column)
-
-
-def result_message(text: str, game: GameDescription) -> str:
-    """Why ``text`` is not a result of ``game``: the forms the game's results take, and
-    what was meant when that is certain (``Blue wins`` is ``Blue``)."""
-    shown = repr(text if len(text) <= 40 else text[:37] + "...")
-    meant = meant_result(text, game)
-    forms = result_forms(game)
-    guess = "" if meant is None else f"; did you mean {meant!r}?"
-    return f"{shown} is not a result of {game.name}: write {forms}{guess}"
-
-
-def result_forms(game: GameDescription) -> str:
-    """The forms of ``game``'s results, in words, for a message."""
-    first, second = game.colours
-    margin = ""
-    if game.scored:
-        half = ", which may end in .5" if game.half_points else ""
-        margin = f"{first}+N, {second}+N (N: the margin{half}), "
-    return f"{margin}{first}, {second}, a colour with +R, +T or +F, or *"
-
-
-_ENDINGS = {"resignation": "R", "time": "T", "forfeit": "F"}
-
-
-def meant_result(text: str, game: GameDescription) -> str | None:
-    """The result of ``game`` a result in words means, when it is certain: ``Blue wins``,
-    ``Blue won by 5``, ``Blue wins on time``, ``Orange resigns``; None otherwise. The
-    winner alone is a claim every game allows (``spec/grn.md`` §6)."""
-    words = text.lower().split()
-    colour = next((c for c in game.colours if words and c.lower() == words[0]), None)
-    if colour is None or len(words) < 2:
-        return None
-    verb, rest = words[1], words[2:]
-    if verb in ("resigns", "resigned", "forfeits", "forfeited", "loses", "lost") and not rest:
-        ending = {"r": "+R", "f": "+F", "l": ""}[verb[0]]
-        return _checked(f"{game.opponent(colour)}{ending}", game)
-    if verb not in ("wins", "won", "win"):
-        return None
-    if not rest:
-        return colour
-    if len(rest) == 2 and rest[0] in ("by", "on") and rest[1] in _ENDINGS:
-        return _checked(f"{colour}+{_ENDINGS[rest[1]]}", game)
-    if rest[0] == "by" and len(rest) in (2, 3) and rest[2:] in ([], ["points"], ["point"]):
-        return _checked(f"{colour}+{rest[1]}", game)
-    return None
-
-
-def _checked(claim: str, game: GameDescription) -> str | None:
-    """``claim`` in canonical spelling, when it is a result of ``game``."""
-    return normalise_result(claim, game)

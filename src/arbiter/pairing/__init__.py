@@ -27,6 +27,11 @@ from arbiter.pairing.engine import (
 from arbiter.pairing.manual import pairing_warnings
 from arbiter.pairing.trf import TrfError, read_trf, write_trf
 from arbiter.pairing.values import (
+    BYE_LETTERS,
+    BYE_POINT_CHOICES,
+    REQUESTED_BYE_POINTS,
+    ROUND_ROBIN_SYSTEMS,
+    SWISS_SYSTEMS,
     SYSTEMS,
     Acceleration,
     Board,
@@ -43,7 +48,12 @@ from arbiter.pairing.values import (
 )
 
 __all__ = [
+    "BYE_LETTERS",
+    "BYE_POINT_CHOICES",
     "MAX_DUTCH_PLAYERS",
+    "REQUESTED_BYE_POINTS",
+    "ROUND_ROBIN_SYSTEMS",
+    "SWISS_SYSTEMS",
     "SYSTEMS",
     "Acceleration",
     "Board",

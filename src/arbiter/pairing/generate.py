@@ -27,6 +27,7 @@ from arbiter.pairing.engine import MAX_DUTCH_PLAYERS, initial_order, pair
 from arbiter.pairing.tiebreaks import DEFAULT_TIEBREAKS, parse_tiebreaks
 from arbiter.pairing.values import (
     MAX_ROUNDS,
+    REQUESTED_BYE_POINTS,
     Acceleration,
     Bye,
     Colour,
@@ -186,9 +187,9 @@ def _requested(
     for number in tournament.numbers:
         draw = rng.random() * 100
         if draw < settings.half_byes:
-            byes.append(Bye(round_, number, "half", 0.5))
+            byes.append(Bye(round_, number, "half", REQUESTED_BYE_POINTS["half"]))
         elif draw < settings.half_byes + settings.zero_byes:
-            byes.append(Bye(round_, number, "zero", 0.0))
+            byes.append(Bye(round_, number, "zero", REQUESTED_BYE_POINTS["zero"]))
         elif draw < settings.half_byes + settings.zero_byes + settings.full_byes:
             byes.append(Bye(round_, number, "full", 1.0))
     if len(tournament.players) - len(byes) < 2:

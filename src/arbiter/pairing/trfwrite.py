@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, get_args
 
-from arbiter.pairing.values import Player, Result, System, Tournament
+from arbiter.pairing.values import BYE_LETTERS, Player, Result, System, Tournament
 
 __all__ = ["DIALECTS", "LINE_ENDS", "Dialect", "points_field", "write_trf"]
 
@@ -38,7 +38,6 @@ WRITTEN_SYSTEM: dict[System, str] = {
     "double-round-robin": "FIDE_DOUBLEROUNDROBIN",
 }
 
-WRITTEN_BYE = {"pairing": "U", "half": "H", "full": "F", "zero": "Z"}
 
 WRITTEN_RESULT: dict[Result, tuple[str, str]] = {
     "1-0": ("1", "0"),
@@ -139,7 +138,7 @@ def _written_entries(tournament: Tournament) -> dict[tuple[int, int], str]:
         entries[(game.first, game.round)] = f"{game.second:>4} w {first}"
         entries[(game.second, game.round)] = f"{game.first:>4} b {second}"
     for bye in tournament.byes:
-        entries[(bye.player, bye.round)] = f"0000 - {WRITTEN_BYE[bye.kind]}"
+        entries[(bye.player, bye.round)] = f"0000 - {BYE_LETTERS[bye.kind]}"
     upcoming = tournament.rounds_paired + 1
     if tournament.rounds_planned is not None:
         upcoming = min(upcoming, tournament.rounds_planned)

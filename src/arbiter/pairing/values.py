@@ -31,6 +31,12 @@ System = Literal["dutch", "round-robin", "double-round-robin"]
 RESULTS: tuple[Result, ...] = get_args(Result)
 BYE_KINDS: tuple[ByeKind, ...] = get_args(ByeKind)
 SYSTEMS: tuple[System, ...] = get_args(System)
+SWISS_SYSTEMS: tuple[System, ...] = ("dutch",)
+"""The systems that pair each round by the scores so far: they must know the last round
+(the Dutch system pairs the last rounds by rules of their own), and players may join late."""
+ROUND_ROBIN_SYSTEMS: tuple[System, ...] = ("round-robin", "double-round-robin")
+"""The systems that pair every round from the start by FIDE's Berger tables: every player
+meets every other, so a Buchholz tie-break separates nobody."""
 
 RESULT_POINTS: dict[Result, tuple[float, float]] = {
     "1-0": (1.0, 0.0),
@@ -46,8 +52,22 @@ REQUESTED_BYE_POINTS: dict[ByeKind, float] = {"half": 0.5, "full": 1.0, "zero": 
 """The points of the byes a player asks for; the pairing-allocated bye's are a setting of
 the tournament (:attr:`Tournament.bye_points`)."""
 
+
+def requested_points(kind: str) -> float:
+    """What a bye a player asks for (``half``, ``full``, ``zero``: an absence too) is worth,
+    by its kind's name (:data:`REQUESTED_BYE_POINTS`); ``ValueError`` for another."""
+    for known, points in REQUESTED_BYE_POINTS.items():
+        if known == kind:
+            return points
+    raise ValueError(f"{kind!r} is not a bye a player asks for")
+
+
 BYE_POINT_CHOICES = (0.0, 0.5, 1.0)
 """What the pairing-allocated bye may be worth: a loss, a draw or a win."""
+
+BYE_LETTERS: dict[ByeKind, str] = {"pairing": "U", "full": "F", "half": "H", "zero": "Z"}
+"""Each bye's letter, as TRF writes it in a round's column (``0000 - U``) and as the
+crosstables and the audit trail show it."""
 
 MAX_NUMBER = 9999
 """TRF writes a pairing number in four columns."""

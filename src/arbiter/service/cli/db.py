@@ -41,7 +41,8 @@ def _fail(message: str) -> NoReturn:
 
 def _store(database: str | None) -> Store:
     from arbiter.service.events.common import DatabaseError, DatabaseUnavailable
-    from arbiter.service.events.store import open_store, shown_url
+    from arbiter.service.events.migrate import open_store
+    from arbiter.service.events.store import shown_url
 
     url = _url(database)
     try:

@@ -23,13 +23,9 @@ from arbiter.adjudicator.replay import Report, error_report
 from arbiter.notation.chunk import Chunk
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import Notation, Unit, read_unit, split_source
+from arbiter.service.cli.converted import ConvertedLines, converted_lines, unreadable_lines
 from arbiter.service.cli.progress import Tally
-from arbiter.service.cli.streams import (
-    ConvertedLines,
-    Unreadable,
-    converted_lines,
-    unreadable_lines,
-)
+from arbiter.service.cli.unreadable import Unreadable
 from arbiter.service.core.batch import convert_item, report_for
 
 T = TypeVar("T")

@@ -11,15 +11,16 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, TYPE_CHECKING, BinaryIO, Final, NamedTuple, TypeVar
+from typing import IO, TYPE_CHECKING, BinaryIO, TypeVar
 
 from arbiter.adjudicator.replay import Report, error_report
 from arbiter.notation.ast import Record
 from arbiter.notation.errors import RecordError
-from arbiter.notation.plain import Plain
 from arbiter.notation.sources import Notation
+from arbiter.service.cli.converted import ConvertedLines, converted_lines, unreadable_lines
 from arbiter.service.cli.progress import CountingReader, Tally
-from arbiter.service.core.batch import Converted, adjudicated_source, convert_source, output_parts
+from arbiter.service.cli.unreadable import Unreadable as Unreadable  # read from here too
+from arbiter.service.core.batch import adjudicated_source, convert_source, output_parts
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -76,22 +77,6 @@ def _quiet_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
-
-
-class Unreadable(Plain):
-    """A path that could not be read (a directory that cannot be listed), and why."""
-
-    _fields = ("path", "reason")
-    __slots__ = _fields
-
-    def __init__(self, path: str, reason: str) -> None:
-        self.path: Final = path
-        self.reason: Final = reason
-
-    def error(self, index: int = 0) -> RecordError:
-        return RecordError(
-            f"cannot read {self.path}: {self.reason}", code="io-error", index=index, file=self.path
-        )
 
 
 def expand_paths(
@@ -256,15 +241,6 @@ class _Tally:
         self.failed = False
 
 
-class ConvertedLines(NamedTuple):
-    """What ``convert`` writes of one record, or of a file that cannot be read: the text
-    (None when there is none), the lines for standard error, and whether it is a record."""
-
-    text: str | None
-    messages: tuple[str, ...]
-    record: bool = True
-
-
 def _converted_texts(
     paths: tuple[str, ...],
     to: Notation,
@@ -275,7 +251,7 @@ def _converted_texts(
 ) -> Iterator[str]:
     """The text of every record converted, in order; each problem goes to standard error
     as it is met."""
-    if jobs > 1:
+    if jobs > 1:  # only then: a plain run does not load the worker pool's modules
         from arbiter.service.cli.parallel import parallel_converted
 
         outputs = parallel_converted(list(expand_paths(paths)), jobs, fmt, to, encoding)
@@ -306,37 +282,3 @@ def _converted_lines(
                     yield converted_lines(name, item, to)
         except OSError as err:
             yield unreadable_lines(name, io_error(name, err, seen))
-
-
-def unreadable_lines(name: str, error: RecordError) -> ConvertedLines:
-    """What ``convert`` says of a file that cannot be read (from where it stopped)."""
-    return ConvertedLines(None, (_said(name, error),), record=False)
-
-
-def converted_lines(name: str, item: Converted, to: Notation) -> ConvertedLines:
-    """What ``convert`` writes of one record of file ``name``: its text, or the error on
-    standard error; a note when it is written as found, and for Abstract Play what that
-    format cannot hold of it."""
-    if item.error is not None:
-        return ConvertedLines(None, (_said(name, item.error, item.index),))
-    messages = []
-    if item.note is not None:
-        messages.append(
-            f"arbiter: {name}: record {item.index + 1}: written as found, not canonical: "
-            f"{item.note}"
-        )
-    if to == "abstractplay" and item.record is not None:
-        from arbiter.notation.abstractplay import abstractplay_losses  # only when converting
-
-        lost = abstractplay_losses(item.record)
-        if lost:
-            messages.append(
-                f"arbiter: {name}: record {item.index + 1}: Abstract Play records cannot hold "
-                f"{', '.join(lost)}; left out"
-            )
-    return ConvertedLines(item.text, tuple(messages))
-
-
-def _said(name: str, error: RecordError, index: int | None = None) -> str:
-    where = f"record {index + 1}: " if index is not None else ""  # people count from 1
-    return f"arbiter: {name}: {where}{error}"

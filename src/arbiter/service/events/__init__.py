@@ -19,7 +19,7 @@ from arbiter.notation.exports import lazy_exports
 if TYPE_CHECKING:
     from arbiter.service.events.archive import export_event, import_event
     from arbiter.service.events.common import DatabaseError, DatabaseUnavailable, EventError
-    from arbiter.service.events.migrate import upgrade
+    from arbiter.service.events.migrate import open_store, upgrade
     from arbiter.service.events.operations import (
         clear_result,
         confirm,
@@ -29,17 +29,17 @@ if TYPE_CHECKING:
         set_result,
         upload,
     )
-    from arbiter.service.events.store import Store, default_url, open_store
+    from arbiter.service.events.store import Store, default_url
     from arbiter.service.events.verify import Verdict, verify_all, verify_event
 
 _MODULES = {
     "arbiter.service.events.archive": ("export_event", "import_event"),
     "arbiter.service.events.common": ("DatabaseError", "DatabaseUnavailable", "EventError"),
-    "arbiter.service.events.migrate": ("upgrade",),
+    "arbiter.service.events.migrate": ("open_store", "upgrade"),
     "arbiter.service.events.operations": (
         "clear_result", "confirm", "create_event", "exclude", "reinstate", "set_result", "upload",
     ),
-    "arbiter.service.events.store": ("Store", "default_url", "open_store"),
+    "arbiter.service.events.store": ("Store", "default_url"),
     "arbiter.service.events.verify": ("Verdict", "verify_all", "verify_event"),
 }  # fmt: skip
 

@@ -25,8 +25,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Self, TypeVar
 
 from arbiter.notation.sources import Notation
+from arbiter.pairing import BYE_LETTERS
 from arbiter.service.events.chain import Entry
-from arbiter.service.events.common import ACCEPTED, EXCLUDED
+from arbiter.service.events.common import ACCEPTED, EXCLUDED, UNPAIRED
 from arbiter.service.events.rows import EventRow, PairingRow, PlayerRow, RecordRow, TokenRow
 
 __all__ = [
@@ -119,7 +120,7 @@ class EventFacts:
     confirm_uploads: bool = True
     created_at: str = ""
     finalised_at: str | None = None
-    pairing: str = "none"
+    pairing: str = UNPAIRED
     bye_points: float = 1.0
     half_byes: bool = True
     check_in: bool = False
@@ -443,7 +444,7 @@ class EventCreated(Action):
     tiebreaks: str | None
     confirm_uploads: bool
     token: TokenDetails
-    pairing: str = "none"
+    pairing: str = UNPAIRED
     bye_points: float = 1.0
     half_byes: bool = True
     check_in: bool = False
@@ -456,7 +457,7 @@ class EventCreated(Action):
             "tiebreaks": self.tiebreaks,
             "confirm_uploads": self.confirm_uploads,
         }
-        if self.pairing != "none":  # the creation of an event not paired says what it always said
+        if self.pairing != UNPAIRED:  # the creation of an event not paired says what it always said
             said |= {
                 "pairing": self.pairing,
                 "bye_points": self.bye_points,
@@ -475,7 +476,7 @@ class EventCreated(Action):
             tiebreaks=details["tiebreaks"],
             confirm_uploads=details["confirm_uploads"],
             token=TokenDetails.from_dict(details["token"]),
-            pairing=details.get("pairing", "none"),
+            pairing=details.get("pairing", UNPAIRED),
             bye_points=float(details.get("bye_points", 1.0)),
             half_byes=details.get("half_byes", True),
             check_in=bool(details.get("check_in", False)),
@@ -1099,13 +1100,13 @@ class ByeRequested(Paired):
         )
 
 
+_BYE_LETTERS: dict[str, str] = {kind: letter for kind, letter in BYE_LETTERS.items()}
+
+
 def _described_boards(boards: Iterable[Board], byes: Iterable[ByeGiven]) -> str:
     shown = " ".join(f"{n}:{a}-{b}" for n, (a, b) in enumerate(boards, 1))
-    given = " ".join(f"{player}{BYE_LETTER.get(kind, '?')}" for player, kind, _ in byes)
+    given = " ".join(f"{player}{_BYE_LETTERS.get(kind, '?')}" for player, kind, _ in byes)
     return shown + (f" byes {given}" if given else "")
-
-
-BYE_LETTER = {"pairing": "U", "full": "F", "half": "H", "zero": "Z"}
 
 
 @dataclass(frozen=True, slots=True)

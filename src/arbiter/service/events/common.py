@@ -38,6 +38,10 @@ __all__ = [
 
 DIRECTOR, UPLOAD, PLAYER = "director", "upload", "player"
 ROLES = (DIRECTOR, UPLOAD, PLAYER)
+
+UNPAIRED = "none"
+"""The ``pairing`` an event whose records are uploaded keeps (its kind: :mod:`.kind`), the
+default of every event made before events were paired."""
 """A token's roles: the director's does everything; an upload token uploads records (for a
 player, or a deputy); a player's token is made for one player of a paired event, and
 uploads records of their boards, checks them in and reports their boards' results."""

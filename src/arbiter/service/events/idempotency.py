@@ -92,12 +92,12 @@ def request_key(key: str, method: str, path: str, token: str | None, body: bytes
 
 KEYED: ContextVar[RequestKey | None] = ContextVar("arbiter_events_keyed", default=None)
 """The key the change being made was sent with, if any: set by a face before it calls an
-operation, read by the change (:func:`.operations.changing`)."""
+operation, read by the change (:func:`.change.changing`)."""
 ANSWERING: ContextVar[tuple[str, RequestKey] | None] = ContextVar(
     "arbiter_events_answering", default=None
 )
 """The scope and key of a change made with a key, whose answer the face is to keep
-(:func:`.operations.keep_answer`) once it has made it."""
+(:func:`.change.keep_answer`) once it has made it."""
 
 
 class Replayed(Exception):  # noqa: N818 - an answer, not an error

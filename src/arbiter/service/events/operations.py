@@ -13,13 +13,9 @@ what the change's action says (:mod:`.actions`) and appends its entry to the aud
 
 from __future__ import annotations
 
-import base64
-import contextlib
 import hashlib
 import json
-import secrets
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -29,17 +25,14 @@ from arbiter.notation.sources import Notation, read_records
 from arbiter.service.core.batch import report_for
 from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import (
-    AS_PAIRED,
     Action,
     Confirmed,
-    Effect,
     EventChanged,
     EventCreated,
     EventFacts,
     Excluded,
     Finalised,
     KeptRecord,
-    Placement,
     RecordFacts,
     Reinstated,
     ResultCleared,
@@ -51,28 +44,29 @@ from arbiter.service.events.actions import (
     TokenRevoked,
     Uploaded,
 )
-from arbiter.service.events.boards import BoardGuide, takes
-from arbiter.service.events.chain import GENESIS, Entry, digest, make_entry
-from arbiter.service.events.common import ACCEPTED, DIRECTOR, EXCLUDED, UPLOAD, now
-from arbiter.service.events.idempotency import (
-    ANSWERING,
-    KEYED,
-    RequestKey,
-    expired,
-    replay,
+from arbiter.service.events.chain import digest
+from arbiter.service.events.change import (
+    Change,
+    admit,
+    changing,
+    keep_request,
+    new_event_id,
+    new_secret,
+    request_key,
+    secret_hash,
 )
+from arbiter.service.events.common import ACCEPTED, DIRECTOR, EXCLUDED, UPLOAD, now
+from arbiter.service.events.counted import wrong_game
+from arbiter.service.events.kind import RecordGuide, Seating
+from arbiter.service.events.kinds import kind_named, kind_of
+from arbiter.service.events.paired import rules as paired_rules
 from arbiter.service.events.reading import (
     event_summary,
     record,
     record_view,
-    rounds_played,
     view,
-    wrong_game,
 )
 from arbiter.service.events.rows import (
-    AnswerRow,
-    ChainEnd,
-    ChangeFacts,
     EventRow,
     RecordRow,
     TokenRow,
@@ -80,7 +74,6 @@ from arbiter.service.events.rows import (
     UploadRow,
 )
 from arbiter.service.events.rules import Actor
-from arbiter.service.events.storage import Tx
 from arbiter.service.events.store import Store
 from arbiter.service.events.views import (
     Created,
@@ -93,15 +86,8 @@ from arbiter.service.events.views import (
 )
 
 __all__ = [
-    "REPEATED",
-    "WRITTEN",
-    "Actor",
-    "Change",
     "Upload",
-    "admit",
-    "answered_before",
     "change_event",
-    "changing",
     "clear_result",
     "confirm",
     "create_event",
@@ -109,15 +95,10 @@ __all__ = [
     "finalise",
     "header_of",
     "issue_token",
-    "keep_answer",
     "list_tokens",
-    "new_event_id",
-    "new_secret",
     "reinstate",
-    "require_token",
     "revoke_token",
     "round_of",
-    "secret_hash",
     "set_result",
     "upload",
     "Repaired",
@@ -134,192 +115,6 @@ class Upload:
     fmt: Notation | None = None
 
 
-# --- identifiers, secrets -----------------------------------------------------------------
-
-
-def new_event_id() -> str:
-    """13 random characters of base 32 (65 bits): an event's address, not guessable."""
-    return base64.b32encode(secrets.token_bytes(10)).decode().lower()[:13]
-
-
-def new_secret() -> str:
-    """A token: ``arb_`` and 256 random bits. Shown once; only its SHA-256 is kept."""
-    return "arb_" + secrets.token_urlsafe(32)
-
-
-def secret_hash(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-require_token = rules.change_token
-"""The token a change was asked with."""
-
-
-def admit(store: Store, event_id: str, secret: str | None, role: str) -> EventRow:
-    """The event that the holder of ``secret`` may change with ``role``, as it stands: the
-    checks of :func:`changing` in a read transaction, made before an upload's body is read
-    or adjudicated, so that a request refused anyway costs one query. The change itself
-    checks again in its own transaction (a token may be revoked in between)."""
-    secret = rules.change_token(secret)
-    with storage.glancing(store) as tx:
-        found = storage.admission(tx, rules.event_id(event_id), secret_hash(secret))
-    event, token = found if found else (rules.found_event(None, event_id), None)
-    rules.actor(token, event_id, role)
-    rules.open_event(event)
-    return event
-
-
-# --- the write transaction ----------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class Change:
-    """An open change to one event: its transaction, its row (locked), who makes it and
-    when, and its trail's last entry (each entry the change appends is the next one).
-    ``facts``: what was read with the token once the event was locked."""
-
-    tx: Tx
-    event: EventRow
-    actor: Actor
-    at: str
-    end: ChainEnd | None = None
-    facts: ChangeFacts | None = None
-
-    def effect(self, action: Action, before: State | None = None) -> Effect:
-        """What ``action``, made now, changes of ``before`` (what it touches, as the tables
-        hold it): the very function verification replays."""
-        return action.effect(before or State(), self.at)
-
-    def log(self, action: Action, reason: str | None = None) -> Entry:
-        """Append the entry that records ``action`` to the event's trail."""
-        entry = self.entry(action, reason)
-        storage.append_entry(self.tx, entry)
-        return self.appended(entry)
-
-    def entry(self, action: Action, reason: str | None = None) -> Entry:
-        """The entry that records ``action``, the next of the event's trail, for the caller
-        to append (then :meth:`appended`)."""
-        end = self.end
-        number, prev = (end.number + 1, end.hash) if end else (1, GENESIS)
-        return make_entry(
-            self.event.id,
-            number,
-            self.at,
-            self.actor.token,
-            action.NAME,
-            action.details(),
-            reason,
-            prev,
-        )
-
-    def appended(self, entry: Entry) -> Entry:
-        """``entry`` is appended: it is the trail's end, and what the API signs."""
-        self.end = ChainEnd(entry.number, entry.hash)
-        WRITTEN.set(entry)
-        return entry
-
-    @property
-    def token_player(self) -> int | None:
-        """The player (by id) the token of the change was made for, if any."""
-        token = self.facts.token if self.facts is not None else None
-        return token.player if token is not None else None
-
-    def repeat(self, first: Entry | None) -> None:
-        """The change asked for was made already, by the entry ``first``: nothing is
-        written, and the answer is the one the first request had, its receipt signing
-        ``first`` (the event's head when it cannot be found)."""
-        if first is not None:
-            WRITTEN.set(first)
-        REPEATED.set(True)
-
-    def made_by(self, actions: Sequence[str], **about: int) -> Entry | None:
-        """The last entry of ``actions`` about ``about`` (``record=5``): what made the
-        state a change sent again finds."""
-        return storage.latest_entry(self.tx, self.event.id, actions, about)
-
-
-WRITTEN: ContextVar[Entry | None] = ContextVar("arbiter_events_written", default=None)
-"""The last entry this context appended to a trail: what the API signs as the receipt of a
-change (``spec/events.md`` §6). A face sets it to None before it calls an operation."""
-REPEATED: ContextVar[bool] = ContextVar("arbiter_events_repeated", default=False)
-"""Whether the change this context asked for was found made already (the same request sent
-again): nothing was written, and the answer is the first one's. A face sets it to False
-before it calls an operation, and says so in its answer."""
-
-
-@contextlib.contextmanager
-def changing(
-    store: Store,
-    event_id: str,
-    secret: str | None,
-    role: str,
-    sources: Sequence[str] | None = None,
-) -> Iterator[Change]:
-    """A change to ``event_id`` by the holder of ``secret``, who needs ``role``: the event
-    locked first (its ``version`` bumped), then in one statement the token and the trail's
-    last entry (and for an upload, ``sources`` the SHA-256 of each of its sources, what the
-    event holds and which of them it keeps: :attr:`Change.facts`), the token checked, then
-    the event open. Raises :class:`~.common.EventError`: no token or one not valid, another
-    event's or one without the right, no such event, an event finalised. At the end the
-    event's ``version`` is its trail's last entry: as the lock left it when the change
-    appended one entry, set again otherwise."""
-    secret = rules.change_token(secret)
-    with storage.writing(store) as tx:
-        event = rules.found_event(storage.lock_event(tx, rules.event_id(event_id)), event_id)
-        facts = storage.change_facts(tx, event_id, secret_hash(secret), sources)
-        actor = rules.actor(facts.token, event_id, role)
-        rules.open_event(event)
-        keyed = _keyed(tx, event_id, None if sources is None else tuple(sources))
-        change = Change(tx, event, actor, now(), facts.end, facts)
-        yield change
-        number = change.end.number if change.end else 0
-        if number != event.version:
-            storage.set_version(tx, event_id, number)
-        if keyed is not None:
-            _keep_request(tx, event_id, keyed, number, change.at)
-
-
-def _keyed(tx: Tx, scope: str, sources: tuple[str, ...] | None) -> tuple[RequestKey, str] | None:
-    """The key a change was sent with and its request's fingerprint (None: sent without
-    one); raises :class:`~.idempotency.Replayed` with the first answer when the key was
-    sent before with the same request (``spec/events.md`` §5)."""
-    keyed = KEYED.get()
-    if keyed is None:
-        return None
-    fingerprint = keyed.fingerprint(sources)
-    found = storage.kept_answer(tx, scope, keyed.key_hash)
-    if found is not None:
-        raise replay(found, keyed, fingerprint)
-    return keyed, fingerprint
-
-
-def answered_before(store: Store, event_id: str) -> None:
-    """Raise :class:`~.idempotency.Replayed` (or its refusals) when the change being asked
-    was made before with its key: checked ahead of work done outside the write transaction
-    (a pairing), which the same request sent again need not do; the change checks again
-    under the event's lock."""
-    if KEYED.get() is None:
-        return
-    with storage.reading(store) as tx:
-        _keyed(tx, event_id, None)
-
-
-def _keep_request(tx: Tx, scope: str, keyed: tuple[RequestKey, str], entry: int, at: str) -> None:
-    """Keep the key of a change made, in its transaction: the same key sent again waits
-    for its answer (:func:`keep_answer`) and is never made twice."""
-    key, fingerprint = keyed
-    row = AnswerRow(scope, key.key_hash, fingerprint, entry, None, None, at)
-    storage.keep_request(tx, row, expired(at))
-    ANSWERING.set((scope, key))
-
-
-def keep_answer(store: Store, scope: str, key: RequestKey, status: int, body: bytes) -> None:
-    """The answer to a change made with ``key`` (in ``scope``), sealed for the key, kept to
-    answer the same request sent again."""
-    with storage.writing(store) as tx:
-        storage.keep_answer(tx, scope, key.key_hash, status, key.seal(scope, body))
-
-
 # --- events and tokens --------------------------------------------------------------------
 
 
@@ -331,6 +126,7 @@ def create_event(store: Store, fields: Mapping[str, object]) -> Created:
     """A new event from ``fields`` (``name``, ``game``, and optionally ``rounds``,
     ``tiebreaks``, ``confirm_uploads``), with its first director token."""
     given = rules.new_event(fields)
+    given = kind_named(given.pairing).created(given)
     secret = new_secret()
     event_id = new_event_id()
     at = now()
@@ -349,13 +145,13 @@ def create_event(store: Store, fields: Mapping[str, object]) -> Created:
     effect = action.effect(State(), at)
     assert effect.event is not None  # a creation makes the event
     with storage.writing(store) as tx:
-        keyed = _keyed(tx, CREATIONS, None)
+        keyed = request_key(tx, CREATIONS, None)
         row = _event_row(event_id, effect.event)
         storage.insert_event(tx, row)
         storage.insert_token(tx, _token_row(event_id, 1, effect.tokens[1]))
         Change(tx, row, Actor(event_id, 1, DIRECTOR), at).log(action)
         if keyed is not None:
-            _keep_request(tx, CREATIONS, keyed, 1, at)
+            keep_request(tx, CREATIONS, keyed, 1, at)
     return Created(event_summary(store, event_id), secret)
 
 
@@ -398,7 +194,7 @@ def issue_token(
         number = rules.room_for_token(storage.count_tokens(change.tx, event_id))
         whose = None
         if asked is not None:
-            rules.paired(change.event)
+            paired_rules.paired(change.event)
             ids = {row.number: row.id for row in storage.player_rows(change.tx, event_id)}
             whose = rules.found_player(ids.get(asked), asked)
         new = new_secret()
@@ -465,25 +261,21 @@ def change_event(
     for confirmation."""
     asked = rules.event_changes(fields)
     with changing(store, event_id, secret, DIRECTOR) as change:
-        if change.event.pairing != "none":  # a paired event has played the rounds it paired
-            played = max(
-                (row.round for row in storage.pairing_rows(change.tx, event_id)), default=0
-            )
-        else:
-            played = rounds_played(storage.counted_records(change.tx, event_id), change.event)
+        kind = kind_of(change.event)
+        played = kind.played(change.tx, change.event)
         rules.planned_rounds(asked.values.get("rounds"), played)
         if "rounds" in asked.values:
             planned = asked.values["rounds"]
-            rules.dutch_rounds(change.event.pairing, planned if isinstance(planned, int) else None)
+            kind.planned(planned if isinstance(planned, int) else None)
         values = dict(asked.values)
         if "tiebreaks" in values:
             order = values["tiebreaks"]
-            order = rules.round_robin_tiebreaks(
-                change.event.pairing, order if isinstance(order, str) else None
+            values["tiebreaks"] = kind.tiebreaks(
+                order if isinstance(order, str) else None,
+                played,
+                change.event.tiebreaks,
+                asked.reason,
             )
-            if change.event.pairing != "none":  # an event arbiter pairs: FIDE's checklist
-                rules.tiebreaks_after_start(played, change.event.tiebreaks, order, asked.reason)
-            values["tiebreaks"] = order
         _change_event(change, EventChanged(values), asked.reason)
     return event_summary(store, event_id)
 
@@ -614,7 +406,7 @@ def upload(
         status = rules.upload_status(change.actor, change.event)
         held, known = change.facts.holdings, dict(change.facts.known)
         number, size, records = held.uploads + 1, held.bytes, held.records
-        seating = _Seating(change) if change.event.pairing != "none" else None
+        seating = kind_of(change.event).seating(change.tx, change.event)
         for source, sha, items in read:
             if sha in known:  # kept before, or earlier in this upload
                 guide = seating.guide() if seating else None
@@ -630,33 +422,6 @@ def upload(
     return UploadAnswer(event_id, tuple(_answer(one, boards) for one in answers))
 
 
-class _Seating:
-    """Where the records of an upload to a paired event stand (:mod:`.rounds`): each finds
-    its board by its round and players, and takes it, so that a second record of the same
-    board finds it taken."""
-
-    def __init__(self, change: Change) -> None:
-        from arbiter.service.events import rounds
-
-        self.rounds = rounds
-        self.seats = rounds.seats(change.tx, change.event)
-
-    def guide(self) -> BoardGuide:
-        """The event's boards as this upload leaves them, to tell a director what each
-        record's names say (the warnings and suggestions of :mod:`.boards`)."""
-        seating = self.seats.seating
-        names = {number: name for name, number in seating.numbers.items()}
-        return BoardGuide(names, seating.boards, seating.taken, self.seats.colours)
-
-    def place(self, read: Read, status: str, player: int | None) -> Placement:
-        self.seats, where = self.rounds.place(
-            self.seats, read.header, read.round, read.report,
-            counts=status == ACCEPTED, player=player,
-        )  # fmt: skip
-        board_round, board, why = where
-        return Placement(board_round, board, why, AS_PAIRED if why is None else None)
-
-
 def _keep(
     change: Change,
     number: int,
@@ -665,7 +430,7 @@ def _keep(
     items: list[Read],
     first: int,
     status: str,
-    seating: _Seating | None = None,
+    seating: Seating | None = None,
     reason: str | None = None,
 ) -> _Kept:
     """Keep one new source as upload ``number``, its records numbered from ``first`` (each
@@ -684,7 +449,15 @@ def _keep(
                 first + position,
                 status,
                 one.digest,
-                seating.place(one, status, change.token_player) if seating else None,
+                seating.place(
+                    one.header,
+                    one.round,
+                    one.report,
+                    counts=status == ACCEPTED,
+                    player=change.token_player,
+                )
+                if seating
+                else None,  # fmt: skip
             )  # fmt: skip
             for position, one in enumerate(items)
         ),
@@ -721,7 +494,7 @@ class _Kept:
     items: tuple[Read, ...]
     event: str
 
-    def answer(self, boards: BoardGuide | None = None) -> KeptUpload:
+    def answer(self, boards: RecordGuide | None = None) -> KeptUpload:
         upload = self.upload
         records = tuple(
             view(one, upload.sha256, item.header, item.report, self.event, boards)
@@ -730,7 +503,7 @@ class _Kept:
         return _kept_upload(upload, records, duplicate=False)
 
 
-def _answer(kept: KeptUpload | _Kept, boards: BoardGuide | None) -> KeptUpload:
+def _answer(kept: KeptUpload | _Kept, boards: RecordGuide | None) -> KeptUpload:
     return kept if isinstance(kept, KeptUpload) else kept.answer(boards)
 
 
@@ -758,7 +531,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False)
 
 
-def _kept_already(change: Change, number: int, boards: BoardGuide | None = None) -> KeptUpload:
+def _kept_already(change: Change, number: int, boards: RecordGuide | None = None) -> KeptUpload:
     """An upload kept already, as the answer to the same bytes sent again."""
     tx, event_id = change.tx, change.event.id
     info = storage.upload_info(tx, event_id, number)
@@ -832,8 +605,7 @@ def confirm(
         if row.status == ACCEPTED and _repeated(change, row, Confirmed.NAME):
             return record(store, event_id, number)
         rules.confirmable(row)
-        if change.event.pairing != "none":
-            _board_still_free(change, row)
+        kind_of(change.event).board_free(change.tx, change.event, row)
         _correct(change, row, Confirmed(number), why)
     return record(store, event_id, number)
 
@@ -862,30 +634,9 @@ def reinstate(
         if row.status == ACCEPTED and _repeated(change, row, Reinstated.NAME):
             return record(store, event_id, number)
         rules.reinstatable(row)
-        if change.event.pairing != "none":
-            _board_still_free(change, row)
+        kind_of(change.event).board_free(change.tx, change.event, row)
         _correct(change, row, Reinstated(number), why)
     return record(store, event_id, number)
-
-
-def _board_still_free(change: Change, row: RecordRow) -> None:
-    """A record of a paired event counts (confirmed, or again) on its board only if no other
-    record that counts nor a result of the director's took the board meanwhile."""
-    if row.placement is not None or row.board_round is None or row.board is None:
-        return
-    given = storage.result_rows(change.tx, change.event.id)
-    result = next(
-        (r.result for r in given if (r.round, r.board) == (row.board_round, row.board)), None
-    )
-    standing = next(
-        (
-            other
-            for other in storage.placed_records(change.tx, change.event.id)
-            if takes(other) == (row.board_round, row.board) and other.number != row.number
-        ),
-        None,
-    )
-    rules.free_board(row.board_round, row.board, result, standing, row.number)
 
 
 def set_result(
@@ -970,7 +721,7 @@ def repair(
             )
         rules.room_for_upload(held.records + 1, held.bytes + len(data))
         source = Upload(name, data, fmt)
-        seating = _Seating(change) if change.event.pairing != "none" else None
+        seating = kind_of(change.event).seating(change.tx, change.event)
         status = rules.upload_status(change.actor, change.event)
         words = f"corrected copy of record {number} ({said}); {why}"
         read = _read_upload(source, change.event.game)

@@ -27,13 +27,16 @@ from arbiter.notation.sources import Notation, split_source
 from arbiter.service.events import storage
 from arbiter.service.events.actions import REASONS_SHOWN
 from arbiter.service.events.common import EXCLUDED, PENDING, EventError
+from arbiter.service.events.counted import counted_items, official_report
+from arbiter.service.events.kinds import kind_of
+from arbiter.service.events.paired.players import list_players
+from arbiter.service.events.paired.rounds import round_view, rounds_view
 from arbiter.service.events.reading import (
-    counted_items,
     entries,
     event_row,
     event_standings,
+    event_summary,
     list_records,
-    official_report,
     record,
 )
 from arbiter.service.events.rows import EventRow, RecordRow
@@ -263,17 +266,13 @@ def find_players(store: Store, event_id: str, text: str) -> list[tuple[int, str]
 def _numbered(store: Store, event_id: str) -> list[tuple[int, str]]:
     """Every player of the event with their number."""
     summary = _summary(store, event_id)
-    if summary.pairing != "none":
-        from arbiter.service.events.rounds import list_players
-
+    if kind_of(summary.pairing).paired:
         return [(p.number, p.name) for p in list_players(store, event_id)]
     colours = find_game(summary.game).colours
     return list(enumerate(player_names(list_records(store, event_id), colours), 1))
 
 
 def _summary(store: Store, event_id: str) -> EventSummary:
-    from arbiter.service.events.reading import event_summary
-
     return event_summary(store, event_id)
 
 
@@ -387,27 +386,23 @@ def event_games(store: Store, event_id: str) -> EventGames:
     colours = find_game(summary.game).colours
     kept = list_records(store, event_id)
     reasons = _reasons(store, event_id)
-    if summary.pairing == "none":
+    if not kind_of(summary.pairing).paired:
         numbers = {name: n for n, name in enumerate(player_names(kept, colours), 1)}
         out = left_out(*_counted_rows(store, event_id))
     else:
-        from arbiter.service.events.rounds import list_players
-
         numbers = {p.name: p.number for p in list_players(store, event_id)}
         out = {}
     lines = [record_game(one, colours, numbers, counting(one, reasons, out)) for one in kept]
     by_number = {line.record.record: line for line in lines if line.record is not None}
     rounds: dict[int, list[GameLine]] = {}
     unplaced: list[GameLine] = []
-    if summary.pairing == "none":
+    if not kind_of(summary.pairing).paired:
         for line in lines:
             if line.round is None:
                 unplaced.append(line)
             else:
                 rounds.setdefault(line.round, []).append(line)
     else:
-        from arbiter.service.events.rounds import rounds_view
-
         for paired in rounds_view(store, event_id):
             rounds[paired.round] = [
                 _on_board(paired.round, board, by_number) for board in paired.boards
@@ -433,7 +428,7 @@ def round_progress(games: EventGames) -> str:
     summary = games.summary
     planned = summary.rounds
     of = f" of {planned}" if planned else ""
-    if summary.pairing == "none":
+    if not kind_of(summary.pairing).paired:
         return f"round {summary.rounds_played}{of or ' of ?'}"
     if not games.rounds:
         return "no round paired yet"
@@ -493,9 +488,7 @@ def round_page(store: Store, event_id: str, round_number: int) -> RoundPage:
     found = games.rounds.get(round_number)
     byes: tuple[Any, ...] = ()
     paired_at, manual = None, False
-    if games.summary.pairing != "none":
-        from arbiter.service.events.rounds import round_view
-
+    if kind_of(games.summary.pairing).paired:
         if found is None:
             raise EventError("no-such-round", f"round {round_number} is not paired")
         paired = round_view(store, event_id, round_number)
@@ -524,16 +517,7 @@ def _tables_after(
     """The standings after ``round_number``: the games of the rounds after it left out."""
     with storage.reading(store) as tx:
         row = event_row(tx, event_id)
-        if summary.pairing != "none":
-            from arbiter.service.events.rounds import paired_table
-
-            return [paired_table(tx, row, upto=round_number)]
-        rows = [
-            one
-            for one in storage.counted_records(tx, event_id)
-            if one.round is not None and one.round <= round_number
-        ]
-    return standings(counted_items(rows, row), tiebreaks=row.tiebreaks)
+        return kind_of(row).tables(tx, row, upto=round_number)
 
 
 # --- a player ------------------------------------------------------------------------------
@@ -573,7 +557,7 @@ def player_page(store: Store, event_id: str, number: int) -> PlayerPage:
     name = named[number]
     summary, tables = event_standings(store, event_id)
     line = next((s for t in tables for s in t.standings if s.player == name), None)
-    if games.summary.pairing != "none":
+    if kind_of(games.summary.pairing).paired:
         played = _paired_rounds(store, event_id, games, number)
     else:
         played = [_round_of(game, name, games.colours) for game in _games_of(games.records, name)]
@@ -621,8 +605,6 @@ def _paired_rounds(
     store: Store, event_id: str, games: EventGames, number: int
 ) -> list[PlayerRound]:
     """Each paired round of player ``number``: the board and its result, or the bye."""
-    from arbiter.service.events.rounds import rounds_view
-
     out = []
     for paired in rounds_view(store, event_id):
         board = next(

@@ -21,7 +21,7 @@ from arbiter.ratings.native import EloStep, Played, once, played_from, rate_play
 from arbiter.ratings.values import Exclusion, PoolRatings
 from arbiter.service.events import storage
 from arbiter.service.events.common import EventError
-from arbiter.service.events.reading import counted_items
+from arbiter.service.events.counted import counted_items
 from arbiter.service.events.rows import EventRow
 from arbiter.service.events.store import Store
 

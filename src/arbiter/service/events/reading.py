@@ -6,6 +6,7 @@ with their renderings. Each read is one read transaction of the storage contract
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -14,16 +15,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from arbiter.adjudicator.replay import TERMINATIONS, Report
-from arbiter.adjudicator.standings import EventStandings, standings
+from arbiter.adjudicator.standings import EventStandings
 from arbiter.adjudicator.tiebreaks import parse_order
-from arbiter.notation.ast import Record, Tag
-from arbiter.notation.games import find_game
 from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import ACTIONS, Paired, Replay, State, correction, parse
-from arbiter.service.events.boards import BoardGuide, guide, told
 from arbiter.service.events.chain import GENESIS, Entry
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, EventError
+from arbiter.service.events.counted import total_rounds
+from arbiter.service.events.kind import RecordGuide
+from arbiter.service.events.kinds import kind_of
 from arbiter.service.events.receipts import Head
 from arbiter.service.events.rows import EventRow, RecordRow, UploadSource
 from arbiter.service.events.storage import Tx
@@ -42,7 +42,6 @@ __all__ = [
     "RENDERINGS",
     "Rendered",
     "Renderings",
-    "counted_items",
     "entries",
     "event_row",
     "event_standings",
@@ -51,50 +50,16 @@ __all__ = [
     "list_events",
     "list_records",
     "list_uploads",
-    "official_report",
+    "one_view",
     "record",
-    "record_of",
     "record_view",
     "records_grn",
     "records_output",
-    "rounds_played",
     "standings_output",
     "upload_bytes",
     "version",
     "view",
-    "wrong_game",
 ]
-
-
-def record_of(header: dict[str, Any], index: int, event: str | None = None) -> Record:
-    """The record standings see: its header, no moves; with ``event``, its ``Event`` tag
-    is that name (a record counts for the event it was uploaded to, whatever its tag says)."""
-    tags = [Tag(name, value) for name, value in header["tags"]]
-    if event is not None:
-        tags = [tag for tag in tags if tag.name != "Event"] + [Tag("Event", event)]
-    return Record(
-        game=header["game"],
-        size=header["size"],
-        komi=header["komi"],
-        setup=header["setup"],
-        players=tuple(header["players"].items()),
-        tags=tuple(tags),
-        result=header["result"],
-        index=index,
-    )
-
-
-def wrong_game(report: dict[str, Any], named: str, game: str) -> dict[str, Any]:
-    """The report of a record of ``named`` kept in an event of ``game``: refused as a
-    record of the event (invalid, its first error ``wrong-game`` naming both games), the
-    adjudicator's verdict of it as a game of its own kept beside."""
-    error = {
-        "code": "wrong-game",
-        "message": f"the record is a game of {named}; this event is of {game}",
-        "game": named,
-        "event_game": game,
-    }
-    return {**report, "valid": False, "errors": [error, *report.get("errors", [])]}
 
 
 def event_row(tx: Tx, event_id: str) -> EventRow:
@@ -133,7 +98,13 @@ def event_summary(store: Store, event_id: str) -> EventSummary:
 
 
 def _summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
+    """The event's summary, made once per read transaction."""
+    return storage.once(tx, ("summary", row.id), lambda: _made_summary(store, tx, row))
+
+
+def _made_summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
     counts = storage.record_counts(tx, row.id)
+    head = _head(tx, row.id)
     order = row.tiebreaks.split(",") if row.tiebreaks else list(parse_order(None))
     totals = RecordTotals(
         total=sum(counts.by_status.values()),
@@ -152,15 +123,24 @@ def _summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
         confirm_uploads=row.confirm_uploads,
         created_at=row.created_at,
         finalised_at=row.finalised_at,
-        last_change=storage.last_change(tx, row.id),
+        last_change=head.at or None,
         version=row.version,
         records=totals,
-        head=_head(tx, row.id),
+        head=head,
         pairing=row.pairing,
         bye_points=row.bye_points,
         half_byes=row.half_byes,
         check_in=row.check_in,
     )
+
+
+@contextlib.contextmanager
+def one_view(store: Store) -> Iterator[None]:
+    """Every read made inside reads one view of the database, in one read transaction: a
+    page made of many reads (its event, standings, games and trail) sees one state of the
+    event, and costs one transaction."""
+    with storage.reading(store):
+        yield
 
 
 def version(store: Store, event_id: str) -> int:
@@ -186,7 +166,7 @@ def event_versions(store: Store, event_ids: Iterable[str]) -> dict[str, int]:
 
 
 def record_view(
-    row: RecordRow, sha256: str, event: str, boards: BoardGuide | None = None
+    row: RecordRow, sha256: str, event: str, boards: RecordGuide | None = None
 ) -> RecordView:
     """One kept record of the event named ``event`` as ``GET .../records`` gives it (with
     ``boards``, a paired event's: what its names say of its board, or the boards it fits)."""
@@ -200,13 +180,13 @@ def view(
     header: dict[str, Any] | None,
     report: dict[str, Any],
     event: str,
-    boards: BoardGuide | None = None,
+    boards: RecordGuide | None = None,
 ) -> RecordView:
     """A record's row with its header and report (read already), as the API shows it, with
     what a director of the event named ``event`` should look at in it (and in a paired
     event, ``boards``: the warnings of its names, or the boards it fits best)."""
     official = row.official_result
-    warned, suggested = told(boards, row, header)
+    warned, suggested = boards.told(row, header) if boards is not None else ((), ())
     return RecordView(
         record=row.number,
         upload=row.upload,
@@ -241,7 +221,7 @@ def list_records(store: Store, event_id: str, round_number: int | None = None) -
     with storage.reading(store) as tx:
         event = event_row(tx, event_id)
         kept = storage.kept_records(tx, event_id, round_number=round_number)
-        boards = guide(tx, event)
+        boards = kind_of(event).guide(tx, event)
     return [record_view(row, sha256, event.name, boards) for row, sha256 in kept]
 
 
@@ -252,7 +232,7 @@ def record(store: Store, event_id: str, number: int) -> RecordView:
     with storage.reading(store) as tx:
         event = event_row(tx, event_id)
         kept = storage.kept_records(tx, event_id, number=number)
-        boards = guide(tx, event) if kept else None
+        boards = kind_of(event).guide(tx, event) if kept else None
     row, sha256 = kept[0] if kept else (None, "")
     return record_view(rules.found_record(row, number), sha256, event.name, boards)
 
@@ -324,66 +304,6 @@ def withheld(found: list[Entry]) -> list[Entry]:
     return out
 
 
-def official_report(report: dict[str, Any], header: dict[str, Any], result: str) -> Report:
-    """The report standings count for a record whose official result the director set: the
-    adjudicator's report with that result, its winner (colours as at the end, as in a
-    record's result) and its termination (``arbiter`` unless +R, +T or +F says otherwise)."""
-    colours = find_game(header["game"]).colours
-    colour, _, how = result.partition("+")
-    started_as = colour
-    if report.get("swapped"):
-        started_as = colours[1] if colour == colours[0] else colours[0]
-    scores = None
-    if how and how not in TERMINATIONS:
-        other = colours[1] if colour == colours[0] else colours[0]
-        margin = float(how)
-        scores = {colour: int(margin) if margin.is_integer() else margin, other: 0}
-    return Report(
-        **{
-            **report,
-            "valid": True,
-            "finished": True,
-            "result": result,
-            "termination": TERMINATIONS.get(how, "arbiter"),
-            "winner": colour,
-            "winner_player": header["players"].get(started_as),
-            "scores": scores,
-            "tiebreak": None,
-            "errors": [],
-        }
-    )
-
-
-def counted_items(rows: list[RecordRow], event: EventRow) -> list[tuple[Record | None, Report]]:
-    """What standings count of the records of ``event`` that count: each one's header as a
-    record of the event (whatever its ``Event`` tag says) and its report, with the official
-    result if set. A record that could not be read, or that is a game of another game than
-    the event's (one kept before such records were refused), is none: it never counts."""
-    items: list[tuple[Record | None, Report]] = []
-    for row in rows:
-        report = json.loads(row.report)
-        header = json.loads(row.header) if row.header else None
-        if header is None or header["game"] != event.game:
-            if header is not None:
-                report = wrong_game(report, header["game"], event.game)
-            items.append((None, Report(**report)))
-            continue
-        made = (
-            official_report(report, header, row.official_result)
-            if row.official_result
-            else Report(**report)
-        )
-        items.append((record_of(header, report["index"], event.name), made))
-    return items
-
-
-def rounds_played(rows: list[RecordRow], event: EventRow) -> int:
-    """The highest round of a counted game among the records of ``event`` that count
-    (``rows``), as the standings say; computed afresh (a change needs it as it stands in its
-    transaction)."""
-    return max((table.rounds for table in standings(counted_items(rows, event))), default=0)
-
-
 _TABLES: dict[tuple[str, str], tuple[int, list[EventStandings]]] = {}
 """Standings computed, by (database, event), with the event's version they were made at."""
 
@@ -393,39 +313,11 @@ def _tables(store: Store, tx: Tx, row: EventRow) -> list[EventStandings]:
     cached = _TABLES.get(key)
     if cached is not None and cached[0] == row.version:
         return cached[1]
-    if row.pairing != "none":
-        from arbiter.service.events.rounds import paired_table
-
-        tables = [paired_table(tx, row)]
-        _TABLES[key] = (row.version, tables)
-        return tables
-    counted = counted_items(storage.counted_records(tx, row.id), row)
-    tables = [_named(table, row) for table in standings(counted, tiebreaks=row.tiebreaks)] or [
-        # nothing counts yet: one empty table, named after the event
-        EventStandings(row.name, row.game, 0, _applied(row.tiebreaks, row.game), (), ())
-    ]
+    tables = kind_of(row).tables(tx, row)
     if len(_TABLES) > 256:
         _TABLES.clear()
     _TABLES[key] = (row.version, tables)
     return tables
-
-
-def _named(table: EventStandings, row: EventRow) -> EventStandings:
-    """The event's table: every record that counts names the event (:func:`counted_items`),
-    so the only other table standings make is that of records none of which counts, which
-    is the event's all the same."""
-    if table.event is not None:
-        return table
-    return replace(
-        table, event=row.name, game=row.game, tiebreak_order=_applied(row.tiebreaks, row.game)
-    )
-
-
-def _applied(tiebreaks: str | None, game: str) -> tuple[str, ...]:
-    """The tie-breaks standings apply: the order asked for, without margin in an unscored
-    game (as :func:`~arbiter.adjudicator.standings.standings` applies them)."""
-    scored = find_game(game).scored
-    return tuple(name for name in parse_order(tiebreaks) if name != "margin" or scored)
 
 
 def event_standings(store: Store, event_id: str) -> tuple[EventSummary, list[EventStandings]]:
@@ -496,7 +388,7 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
     TRF writes whatever it holds; raises ``FormatError`` only when a figure does not fit
     TRF's columns."""
     from arbiter.adjudicator.standings import standings_document
-    from arbiter.service.core.standings_formats import MEDIA_TYPES, render, trf_text
+    from arbiter.service.core.standings_formats import MEDIA_TYPES, render
 
     key = (store.url, event_id, "standings", fmt)
     cached = RENDERINGS.get(key, version(store, event_id))
@@ -510,30 +402,14 @@ def standings_output(store: Store, event_id: str, fmt: StandingsFormat) -> Rende
             kind = "application/json"
         elif fmt == "trf":
             comments = [*_trf_comments(tx, event_id), head_line(_head(tx, event_id))]
-            if row.pairing != "none":
-                from arbiter.service.events.rounds import tournament_trf
-
-                text = tournament_trf(tx, row, comments)
-            elif len(tables) == 1:
-                text = trf_text(tables[0], total_rounds=_planned(row, tables), comments=comments)
-            else:
-                text = render(tables, fmt, total_rounds=_planned(row, tables), comments=comments)
+            text = kind_of(row).trf(tx, row, tables, comments)
             kind = MEDIA_TYPES[fmt]
         else:
-            text = render(tables, fmt, total_rounds=_planned(row, tables), comments=[])
+            text = render(tables, fmt, total_rounds=total_rounds(row, tables), comments=[])
             kind = MEDIA_TYPES[fmt]
         head = _head(tx, event_id)
     made = Rendered(row.version, text.encode("utf-8", "surrogatepass"), kind, head)
     return RENDERINGS.put(key, made)
-
-
-def _planned(row: EventRow, tables: list[EventStandings]) -> int | None:
-    """The rounds the TRF's ``XXR`` gives: those planned, or its default (one more than
-    played) when none are planned or fewer than played."""
-    planned = row.rounds
-    if planned is not None and planned < max(t.rounds for t in tables):
-        return None
-    return planned
 
 
 def records_output(store: Store, event_id: str, round_number: int | None = None) -> Rendered:
@@ -546,7 +422,7 @@ def records_output(store: Store, event_id: str, round_number: int | None = None)
     with storage.reading(store) as tx:
         row = event_row(tx, event_id)
         kept = storage.kept_records(tx, event_id, round_number=round_number)
-        boards = guide(tx, row)
+        boards = kind_of(row).guide(tx, row)
     found = [record_view(one, sha256, row.name, boards).to_dict() for one, sha256 in kept]
     text = json.dumps({"records": found}, ensure_ascii=False, separators=(",", ":")) + "\n"
     return RENDERINGS.put(key, Rendered(row.version, text.encode(), "application/json"))

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 
 from arbiter.notation.sources import Notation
+from arbiter.service.events.common import UNPAIRED
 
 __all__ = [
     "AnswerRow",
@@ -47,7 +48,7 @@ class EventRow:
     created_at: str
     finalised_at: str | None
     version: int
-    pairing: str = "none"
+    pairing: str = UNPAIRED
     bye_points: float = 1.0
     half_byes: bool = True
     check_in: bool = False

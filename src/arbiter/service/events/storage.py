@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BindParameter,
@@ -26,6 +27,7 @@ from sqlalchemy import (
     Executable,
     Insert,
     Row,
+    Select,
     Table,
     bindparam,
     delete,
@@ -114,7 +116,6 @@ __all__ = [
     "keep_upload",
     "kept_answer",
     "kept_records",
-    "last_change",
     "last_entry",
     "latest_entry",
     "list_events",
@@ -167,6 +168,7 @@ __all__ = [
     "upload_rows",
     "upload_source",
     "upload_sources",
+    "once",
     "writing",
 ]
 
@@ -177,25 +179,61 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class Tx:
     """An open transaction. The layers above hold it and pass it back to the functions of
-    this module; they never look inside."""
+    this module; they never look inside. A read transaction (``read_only``) keeps what
+    was read in it by :func:`once`: the database does not change under it."""
 
     connection: Connection
+    read_only: bool = False
+    kept: dict[tuple[str, ...], Any] = field(default_factory=dict)
+
+
+T = TypeVar("T")
+
+_READING: ContextVar[tuple[str, Tx] | None] = ContextVar("arbiter_events_reading", default=None)
+"""The read transaction open in this context, by its database's URL: the reads made inside
+it join it (:func:`reading`)."""
 
 
 @contextlib.contextmanager
 def reading(store: Store) -> Iterator[Tx]:
-    """A read transaction: one consistent view of the database."""
+    """A read transaction: one consistent view of the database. A read asked while one of
+    the same database is open in this context joins it, so that a page made of many reads
+    reads one view, in one transaction."""
+    open_now = _READING.get()
+    if open_now is not None and open_now[0] == store.url:
+        yield open_now[1]
+        return
     try:
         with store.read() as conn:
-            yield Tx(conn)
+            tx = Tx(conn, read_only=True)
+            token = _READING.set((store.url, tx))
+            try:
+                yield tx
+            finally:
+                _READING.reset(token)
     except OperationalError as err:
         raise unavailable(err) from err
+
+
+def once(tx: Tx, key: tuple[str, ...], read: Callable[[], T]) -> T:
+    """What ``read`` gives, read once per read transaction (``key`` names it); in a
+    write transaction, read each time (the change writes between its reads)."""
+    if not tx.read_only:
+        return read()
+    if key not in tx.kept:
+        tx.kept[key] = read()
+    found: T = tx.kept[key]
+    return found
 
 
 @contextlib.contextmanager
 def glancing(store: Store) -> Iterator[Tx]:
     """A read of one statement, which is its own consistent view: on PostgreSQL outside a
     transaction (one round trip, where a read transaction takes three)."""
+    open_now = _READING.get()
+    if open_now is not None and open_now[0] == store.url:
+        yield open_now[1]
+        return
     try:
         with store.glance() as conn:
             yield Tx(conn)
@@ -275,6 +313,10 @@ def update_event(tx: Tx, row: EventRow) -> None:
 
 
 def event_row(tx: Tx, event_id: str) -> EventRow | None:
+    return once(tx, ("event", event_id), lambda: _event_row(tx, event_id))
+
+
+def _event_row(tx: Tx, event_id: str) -> EventRow | None:
     row = tx.connection.execute(select(events).where(events.c.id == event_id)).first()
     return None if row is None else EventRow(**row._asdict())
 
@@ -320,6 +362,9 @@ def event_exists(tx: Tx, event_id: str) -> bool:
 
 
 def event_version(tx: Tx, event_id: str) -> int | None:
+    if tx.read_only:  # in a read that goes on, the whole row: the next reads want it
+        row = event_row(tx, event_id)
+        return None if row is None else row.version
     found = tx.connection.scalar(_VERSION, {"event_id": event_id})
     return None if found is None else int(found)
 
@@ -358,26 +403,18 @@ def list_events(tx: Tx, *, newest_first: bool, limit: int | None = None) -> list
 
 
 def record_counts(tx: Tx, event_id: str) -> RecordCounts:
-    by_status: dict[str, int] = {
-        status: int(count)
-        for status, count in tx.connection.execute(
-            select(records.c.status, func.count())
-            .where(records.c.event_id == event_id)
-            .group_by(records.c.status)
-        ).all()
-    }
-    corrected = tx.connection.scalar(
-        select(func.count())
-        .select_from(records)
-        .where(records.c.event_id == event_id, records.c.official_result.is_not(None))
-    )
-    return RecordCounts(by_status, int(corrected or 0))
-
-
-def last_change(tx: Tx, event_id: str) -> str | None:
-    """The time of the event's last entry."""
-    found = tx.connection.scalar(select(func.max(log.c.at)).where(log.c.event_id == event_id))
-    return None if found is None else str(found)
+    """How many records the event holds of each status, and how many have an official
+    result, in one statement."""
+    by_status: dict[str, int] = {}
+    corrected = 0
+    for status, count, official in tx.connection.execute(
+        select(records.c.status, func.count(), func.count(records.c.official_result))
+        .where(records.c.event_id == event_id)
+        .group_by(records.c.status)
+    ).all():
+        by_status[status] = int(count)
+        corrected += int(official or 0)
+    return RecordCounts(by_status, corrected)
 
 
 # --- tokens -------------------------------------------------------------------------------
@@ -441,6 +478,10 @@ def update_token(tx: Tx, row: TokenRow) -> None:
 
 def last_entry(tx: Tx, event_id: str) -> Entry | None:
     """The event's last entry, whole (None: no entry)."""
+    return once(tx, ("last entry", event_id), lambda: _last_entry(tx, event_id))
+
+
+def _last_entry(tx: Tx, event_id: str) -> Entry | None:
     row = tx.connection.execute(
         select(log).where(log.c.event_id == event_id).order_by(log.c.number.desc()).limit(1)
     ).first()
@@ -562,6 +603,10 @@ def latest_entry(
 
 def entries(tx: Tx, event_id: str) -> list[Entry]:
     """The event's trail, in order."""
+    return list(once(tx, ("entries", event_id), lambda: _entries(tx, event_id)))
+
+
+def _entries(tx: Tx, event_id: str) -> list[Entry]:
     rows = tx.connection.execute(
         select(log).where(log.c.event_id == event_id).order_by(log.c.number)
     )
@@ -774,7 +819,21 @@ def kept_records(
 ) -> list[tuple[RecordRow, str]]:
     """The event's records in order, each with the SHA-256 of its upload: all of them, or
     those of one round, the one of a number, or those of one upload."""
-    query = (
+    query = _kept_query(event_id)
+    if round_number is None and number is None and upload is None:
+        return _every_kept(tx, event_id, query)
+    if round_number is not None:
+        query = query.where(records.c.round == round_number)
+    if number is not None:
+        query = query.where(records.c.number == number)
+    if upload is not None:
+        query = query.where(records.c.upload == upload)
+    return _kept(tx, query)
+
+
+def _kept_query(event_id: str) -> Select[Any]:
+    """The event's records in order, each with its upload's SHA-256."""
+    return (
         select(records, uploads.c.sha256)
         .join(
             uploads,
@@ -783,13 +842,24 @@ def kept_records(
         .where(records.c.event_id == event_id)
         .order_by(records.c.number)
     )
-    if round_number is not None:
-        query = query.where(records.c.round == round_number)
-    if number is not None:
-        query = query.where(records.c.number == number)
-    if upload is not None:
-        query = query.where(records.c.upload == upload)
+
+
+def _kept(tx: Tx, query: Select[Any]) -> list[tuple[RecordRow, str]]:
     return [_record_with_sha(row) for row in tx.connection.execute(query)]
+
+
+def _every_kept(tx: Tx, event_id: str, query: Select[Any]) -> list[tuple[RecordRow, str]]:
+    """Every record of the event with its upload's SHA-256, read once per read transaction."""
+    return list(once(tx, ("records", event_id), lambda: _kept(tx, query)))
+
+
+def _every_record(tx: Tx, event_id: str) -> list[RecordRow] | None:
+    """In a read transaction, every record of the event, read once in it (whichever of the
+    reads of records asks first); None in a write transaction, whose reads ask each time."""
+    if not tx.read_only:
+        return None
+    query = _kept_query(event_id)
+    return [row for row, _ in _every_kept(tx, event_id, query)]
 
 
 def _record_with_sha(row: Row[Any]) -> tuple[RecordRow, str]:
@@ -800,6 +870,9 @@ def _record_with_sha(row: Row[Any]) -> tuple[RecordRow, str]:
 
 def counted_records(tx: Tx, event_id: str) -> list[RecordRow]:
     """The records that count (``accepted``), in order."""
+    every = _every_record(tx, event_id)
+    if every is not None:
+        return [row for row in every if row.status == ACCEPTED]
     query = (
         select(records)
         .where(records.c.event_id == event_id, records.c.status == ACCEPTED)
@@ -810,6 +883,9 @@ def counted_records(tx: Tx, event_id: str) -> list[RecordRow]:
 
 def record_rows(tx: Tx, event_id: str) -> list[RecordRow]:
     """All the event's records, in order."""
+    every = _every_record(tx, event_id)
+    if every is not None:
+        return every
     query = select(records).where(records.c.event_id == event_id).order_by(records.c.number)
     return [RecordRow(**row._asdict()) for row in tx.connection.execute(query)]
 
@@ -993,6 +1069,9 @@ def delete_result(tx: Tx, event_id: str, round_number: int, board: int) -> None:
 
 def placed_records(tx: Tx, event_id: str) -> list[RecordRow]:
     """The records of the event that stand on a board (counting or not yet confirmed)."""
+    every = _every_record(tx, event_id)
+    if every is not None:
+        return [row for row in every if row.board is not None]
     query = (
         select(records)
         .where(records.c.event_id == event_id, records.c.board.is_not(None))

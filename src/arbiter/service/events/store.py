@@ -44,7 +44,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 
-from arbiter.service.events.common import DatabaseError, DatabaseUnavailable
+from arbiter.service.events.common import UNPAIRED, DatabaseError, DatabaseUnavailable
 
 __all__ = [
     "APPEND_ONLY",
@@ -64,7 +64,6 @@ __all__ = [
     "log",
     "metadata",
     "reports",
-    "open_store",
     "pairings",
     "players",
     "records",
@@ -94,7 +93,7 @@ events = Table(
     Column("created_at", String(32), nullable=False),
     Column("finalised_at", String(32), nullable=True),
     Column("version", Integer, nullable=False),
-    Column("pairing", String(20), nullable=False, server_default="none"),
+    Column("pairing", String(20), nullable=False, server_default=UNPAIRED),
     Column("bye_points", Float, nullable=False, server_default="1"),
     Column("half_byes", Boolean, nullable=False, server_default=true()),
     Column("check_in", Boolean, nullable=False, server_default=false()),
@@ -541,28 +540,6 @@ def _sqlite_engine(url: URL) -> Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
 
     return engine
-
-
-_OPEN: dict[str, Store] = {}
-_OPENING = threading.Lock()
-
-
-def open_store(url: str) -> Store:
-    """The store of ``url``, opened once per process, its schema brought up to date by the
-    migrations (``alembic upgrade head``) the first time. Raises :class:`DatabaseError`
-    for a URL of no known kind or a driver missing, :class:`DatabaseUnavailable` for a
-    database that cannot be reached or migrated."""
-    with _OPENING:
-        store = _OPEN.get(url)
-        if store is None or store.pid != os.getpid():
-            from arbiter.service.events.migrate import upgrade
-
-            upgrade(url)
-            try:
-                store = _OPEN[url] = Store(url)
-            except SQLAlchemyError as err:
-                raise unavailable(err) from err
-        return store
 
 
 def unavailable(err: SQLAlchemyError) -> DatabaseUnavailable:

@@ -11,6 +11,7 @@ from typing import Any
 
 from arbiter.service.events.actions import Correction, Paired, State, parse
 from arbiter.service.events.chain import Entry
+from arbiter.service.events.kinds import kind_of
 from arbiter.service.events.reading import entries, list_records, states_before
 from arbiter.service.events.store import Store
 from arbiter.service.events.views import RecordView
@@ -113,7 +114,7 @@ def _plain(action: str, details: Mapping[str, Any], named: str) -> str:
         rounds = details.get("rounds")
         planned = f", {rounds} rounds planned" if rounds else ""
         paired = details.get("pairing")
-        system = f", paired ({paired})" if paired and paired != "none" else ""
+        system = f", paired ({paired})" if kind_of(str(paired)).paired else ""
         return f"created the event {details.get('name')} ({details.get('game')}{planned}{system})"
     if action == "event-changed":
         changed = [f"{FIELD_WORDS.get(k, k)} to {_value(v)}" for k, v in details.items()]

@@ -29,9 +29,9 @@ from arbiter.service.events.actions import (
     UploadFacts,
     replay,
 )
-from arbiter.service.events.boards import pairing_facts
 from arbiter.service.events.chain import Entry, chain_problems, digest
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, DamagedRow, EventError
+from arbiter.service.events.paired.boards import pairing_facts
 from arbiter.service.events.reading import event_row, version
 from arbiter.service.events.receipts import Receipt, receipt_problems
 from arbiter.service.events.rows import RecordRow, TokenRow, UploadRow

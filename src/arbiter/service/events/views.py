@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING
+from arbiter.service.events.common import ACCEPTED, EXCLUDED, PENDING, UNPAIRED
 from arbiter.service.events.receipts import Head
 from arbiter.service.events.rows import TokenRow, UploadInfo
 
@@ -67,7 +67,7 @@ class EventSummary:
     version: int
     records: RecordTotals
     head: Head
-    pairing: str = "none"
+    pairing: str = UNPAIRED
     bye_points: float = 1.0
     half_byes: bool = True
     check_in: bool = False

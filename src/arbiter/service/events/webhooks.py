@@ -28,8 +28,8 @@ from arbiter.service.events.actions import (
     WebhookRemoved,
 )
 from arbiter.service.events.chain import Entry
+from arbiter.service.events.change import admit, changing, secret_hash
 from arbiter.service.events.common import DIRECTOR, EventError
-from arbiter.service.events.operations import admit, changing, secret_hash
 from arbiter.service.events.rows import DeliveryRow, WebhookRow
 from arbiter.service.events.store import Store
 
@@ -298,7 +298,7 @@ def add_webhook(
 ) -> Added:
     """Send the event's changes (``{"url", "events"?}``) to a URL from now on; the same URL
     and kinds while that webhook is active is that webhook (``created`` False). The token is
-    checked first (:func:`~.operations.admit`), so that nobody else has the server look a
+    checked first (:func:`~.change.admit`), so that nobody else has the server look a
     name up; the address (:func:`addresses`) before the event is locked."""
     admit(store, event_id, secret, DIRECTOR)
     unknown = sorted(set(fields) - {"url", "events"})

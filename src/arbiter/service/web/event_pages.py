@@ -7,7 +7,8 @@ fragment. Every name a user typed is escaped by the templates (Jinja's autoescap
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, render_template, request, url_for
@@ -94,15 +95,27 @@ def _kept(event_id: str, render: Callable[[], Response | str]) -> Response | str
     from arbiter.service.events.reading import RENDERINGS, Rendered, version
     from arbiter.service.web.events_api import store
 
-    current = call(version, event_id)
     key = (store().url, event_id, "page", request.url_root, request.full_path, language())
-    found = RENDERINGS.get(key, current)
-    if found is not None:
-        return Response(found.body, content_type=found.content_type)
-    made = render()
+    with _one_view():  # the version and, for a page not kept, every read of it: one view
+        current = call(version, event_id)
+        found = RENDERINGS.get(key, current)
+        if found is not None:
+            return Response(found.body, content_type=found.content_type)
+        made = render()
     if isinstance(made, str):
         RENDERINGS.put(key, Rendered(current, made.encode(), "text/html; charset=utf-8"))
     return made
+
+
+@contextlib.contextmanager
+def _one_view() -> Iterator[None]:
+    """The reads of one page in one read transaction (a database that does not answer is
+    the page's 503, as any read's)."""
+    from arbiter.service.events.reading import one_view
+    from arbiter.service.web.events_api import refusals, store
+
+    with refusals(), one_view(store()):
+        yield
 
 
 def _earlier_keys() -> list[Any]:

@@ -119,7 +119,8 @@ where a domain error becomes HTTP."""
 
 def store() -> Store:
     """The app's store, opened (and its schema brought up to date) on first use."""
-    from arbiter.service.events.store import default_url, open_store
+    from arbiter.service.events.migrate import open_store
+    from arbiter.service.events.store import default_url
 
     found: Store | None = current_app.extensions.get(STORE)
     if found is None:
@@ -164,8 +165,8 @@ def keys_used() -> tuple[KeyUse, ...]:
 def _nothing_written_yet() -> None:
     """A request starts with nothing written, and with the ``Idempotency-Key`` it was sent
     with, if any (a change sent again with its key is answered as the first time)."""
+    from arbiter.service.events.change import REPEATED, WRITTEN
     from arbiter.service.events.idempotency import ANSWERING, KEYED, request_key
-    from arbiter.service.events.operations import REPEATED, WRITTEN
 
     WRITTEN.set(None)
     REPEATED.set(False)
@@ -199,7 +200,7 @@ def _with_receipt(response: Response) -> Response:
     """Sign the head of the event a write changed (the entry it appended; for a write that
     appended none, such as the same bytes sent again, the event's head) and put the
     receipt in the JSON answer (``spec/events.md`` §6)."""
-    from arbiter.service.events.operations import REPEATED, WRITTEN
+    from arbiter.service.events.change import REPEATED, WRITTEN
     from arbiter.service.events.reading import chain_head
     from arbiter.service.events.receipts import Head
 
@@ -230,9 +231,9 @@ def _keep_answer(response: Response) -> None:
     """Keep the answer to a change made with an ``Idempotency-Key``, for the same request
     sent again. The change is made whatever happens here: a database that fails now leaves
     the key waiting (``request-in-progress``), never the change undone or made twice."""
+    from arbiter.service.events.change import keep_answer
     from arbiter.service.events.common import DatabaseError
     from arbiter.service.events.idempotency import ANSWERING
-    from arbiter.service.events.operations import keep_answer
 
     answering = ANSWERING.get()
     if answering is None:
@@ -692,7 +693,7 @@ def revoke(event_id: str, number: int) -> Response:
 @bp.get("/<event_id>/players")
 def players(event_id: str) -> Response:
     """The players, by pairing number, with their points so far."""
-    from arbiter.service.events.rounds import list_players
+    from arbiter.service.events.paired.players import list_players
 
     return _fresh(
         event_id, lambda: jsonify(players=[one.to_dict() for one in call(list_players, event_id)])
@@ -705,8 +706,8 @@ def add_players(event_id: str) -> tuple[Response, int]:
     (``{"players": [...]}``), with ``"ratings_from": POOL`` for the ratings of those given
     none from the server's rating list; the answer lists every player with their pairing
     number."""
+    from arbiter.service.events.paired.players import add_players as add
     from arbiter.service.events.ratings import ratings_from
-    from arbiter.service.events.rounds import add_players as add
 
     made = call(add, event_id, bearer(), call(ratings_from, body()))
     return jsonify(players=[one.to_dict() for one in made]), 201
@@ -723,7 +724,7 @@ def _fields_with_reason() -> dict[str, Any]:
 @bp.patch("/<event_id>/players/<int:number>")
 def change_player(event_id: str, number: int) -> Response:
     """Correct a player's name, rating, federation or id, with a reason."""
-    from arbiter.service.events.rounds import change_player as change
+    from arbiter.service.events.paired.players import change_player as change
 
     return jsonify(call(change, event_id, bearer(), number, body()).to_dict())
 
@@ -731,7 +732,7 @@ def change_player(event_id: str, number: int) -> Response:
 @bp.delete("/<event_id>/players/<int:number>")
 def remove_player(event_id: str, number: int) -> Response:
     """Take out a player entered by mistake, never paired (``{"reason", "name"?}``)."""
-    from arbiter.service.events.rounds import remove_player as remove
+    from arbiter.service.events.paired.players import remove_player as remove
 
     left = call(remove, event_id, bearer(), number, _fields_with_reason())
     return jsonify(players=[one.to_dict() for one in left])
@@ -740,7 +741,7 @@ def remove_player(event_id: str, number: int) -> Response:
 @bp.delete("/<event_id>/players/<int:number>/byes/<int:round>")
 def cancel_bye(event_id: str, number: int, round: int) -> Response:  # noqa: A002 - the path's name
     """Take back a bye a player asked for, before its round is paired, with a reason."""
-    from arbiter.service.events.rounds import cancel_bye as cancel
+    from arbiter.service.events.paired.players import cancel_bye as cancel
 
     made = call(cancel, event_id, bearer(), number, round, _fields_with_reason())
     return jsonify(made.to_dict())
@@ -749,7 +750,7 @@ def cancel_bye(event_id: str, number: int, round: int) -> Response:  # noqa: A00
 @bp.delete("/<event_id>/players/<int:number>/withdraw")
 def cancel_withdrawal(event_id: str, number: int) -> Response:
     """Take back a player's withdrawal: paired again from the next round, with a reason."""
-    from arbiter.service.events.rounds import cancel_withdrawal as cancel
+    from arbiter.service.events.paired.players import cancel_withdrawal as cancel
 
     return jsonify(call(cancel, event_id, bearer(), number, _fields_with_reason()).to_dict())
 
@@ -757,7 +758,7 @@ def cancel_withdrawal(event_id: str, number: int) -> Response:
 @bp.post("/<event_id>/players/<int:number>/withdraw")
 def withdraw(event_id: str, number: int) -> Response:
     """Withdraw a player from a round not yet paired on (``{"round"?, "reason"?}``)."""
-    from arbiter.service.events.rounds import withdraw_player
+    from arbiter.service.events.paired.players import withdraw_player
 
     return jsonify(call(withdraw_player, event_id, bearer(), number, body()).to_dict())
 
@@ -765,7 +766,7 @@ def withdraw(event_id: str, number: int) -> Response:
 @bp.post("/<event_id>/players/<int:number>/byes")
 def bye(event_id: str, number: int) -> Response:
     """A bye a player asks for: ``{"kind": "half"|"zero", "round"?, "reason"?}``."""
-    from arbiter.service.events.rounds import request_bye
+    from arbiter.service.events.paired.players import request_bye
 
     return jsonify(call(request_bye, event_id, bearer(), number, body()).to_dict())
 
@@ -787,7 +788,7 @@ def _private(response: Response) -> Response:
 def rounds(event_id: str) -> Response:
     """Every round published, with its boards and byes (with the director's token, the
     round paired as a draft too)."""
-    from arbiter.service.events.rounds import rounds_view
+    from arbiter.service.events.paired.rounds import rounds_view
 
     if _for_the_director(event_id):
         made = call(rounds_view, event_id, drafts=True)
@@ -801,7 +802,7 @@ def rounds(event_id: str) -> Response:
 def pair_next(event_id: str) -> tuple[Response, int]:
     """Pair the next round by the event's system and publish it (``{"draft": true}``: for
     the director only, until ``POST .../rounds/N/publish``)."""
-    from arbiter.service.events.rounds import pair_round
+    from arbiter.service.events.paired.rounds import pair_round
 
     return jsonify(call(pair_round, event_id, bearer(), body()).to_dict()), 201
 
@@ -809,7 +810,7 @@ def pair_next(event_id: str) -> tuple[Response, int]:
 @bp.post("/<event_id>/rounds/<int:number>/publish")
 def publish(event_id: str, number: int) -> Response:
     """Publish a round paired as a draft: everyone sees it from now on."""
-    from arbiter.service.events.rounds import publish_round
+    from arbiter.service.events.paired.rounds import publish_round
 
     return jsonify(call(publish_round, event_id, bearer(), number, body()).to_dict())
 
@@ -818,7 +819,7 @@ def publish(event_id: str, number: int) -> Response:
 def one_round(event_id: str, number: int) -> Response:
     """A round: its boards with their results as they arrive, the boards that wait, byes (a
     draft only with the director's token: 404 otherwise)."""
-    from arbiter.service.events.rounds import round_view
+    from arbiter.service.events.paired.rounds import round_view
 
     if _for_the_director(event_id):
         return _private(jsonify(call(round_view, event_id, number, drafts=True).to_dict()))
@@ -828,7 +829,7 @@ def one_round(event_id: str, number: int) -> Response:
 @bp.post("/<event_id>/rounds/<int:number>/boards/<int:board>/report")
 def report(event_id: str, number: int, board: int) -> Response:
     """A player reports their board's result with their own token (``{"result"}``)."""
-    from arbiter.service.events.rounds import report_result
+    from arbiter.service.events.paired.live import report_result
 
     return jsonify(call(report_result, event_id, bearer(), number, board, body()).to_dict())
 
@@ -837,7 +838,7 @@ def report(event_id: str, number: int, board: int) -> Response:
 def check_in(event_id: str, number: int) -> Response:
     """Check a player in for the next round (``{"round"?}``), by the director or the
     player's own token."""
-    from arbiter.service.events.rounds import check_in as checking_in
+    from arbiter.service.events.paired.live import check_in as checking_in
 
     return jsonify(call(checking_in, event_id, bearer(), number, body()).to_dict())
 
@@ -846,7 +847,7 @@ def check_in(event_id: str, number: int) -> Response:
 def cancel_check_in(event_id: str, number: int) -> Response:
     """Take back a player's check-in before the round is published (``{"round"?,
     "reason"?}``)."""
-    from arbiter.service.events.rounds import cancel_check_in as cancelling
+    from arbiter.service.events.paired.live import cancel_check_in as cancelling
 
     return jsonify(call(cancelling, event_id, bearer(), number, _fields_with_reason()).to_dict())
 
@@ -855,7 +856,7 @@ def cancel_check_in(event_id: str, number: int) -> Response:
 def replace_round(event_id: str, number: int) -> Response:
     """Pair the last round by hand, before any result of it is in (``{"boards": [{"first",
     "second"}...], "bye"?, "reason"}``)."""
-    from arbiter.service.events.rounds import replace_round as replace
+    from arbiter.service.events.paired.rounds import replace_round as replace
 
     return jsonify(call(replace, event_id, bearer(), number, body()).to_dict())
 
@@ -863,7 +864,7 @@ def replace_round(event_id: str, number: int) -> Response:
 @bp.delete("/<event_id>/rounds/<int:number>")
 def unpair(event_id: str, number: int) -> Response:
     """Take back the last round's pairing before any result of it is in, with a reason."""
-    from arbiter.service.events.rounds import unpair_round
+    from arbiter.service.events.paired.rounds import unpair_round
 
     left = call(unpair_round, event_id, bearer(), number, _reason_given())
     return jsonify(rounds=[one.to_dict() for one in left])
@@ -873,7 +874,7 @@ def unpair(event_id: str, number: int) -> Response:
 def board_result(event_id: str, number: int, board: int) -> Response:
     """Give a board its result without a record (``{"result": "+-"|"-+"|"--"|"1-0"|"0-1",
     "reason"}``): a forfeit, a double forfeit, a game decided without a record."""
-    from arbiter.service.events.rounds import set_board_result
+    from arbiter.service.events.paired.rounds import set_board_result
 
     return jsonify(call(set_board_result, event_id, bearer(), number, board, body()).to_dict())
 
@@ -881,7 +882,7 @@ def board_result(event_id: str, number: int, board: int) -> Response:
 @bp.delete("/<event_id>/rounds/<int:number>/boards/<int:board>/result")
 def clear_board(event_id: str, number: int, board: int) -> Response:
     """Take back the result the director gave a board, with a reason."""
-    from arbiter.service.events.rounds import clear_board_result
+    from arbiter.service.events.paired.rounds import clear_board_result
 
     made = call(clear_board_result, event_id, bearer(), number, board, _reason_given())
     return jsonify(made.to_dict())
@@ -890,8 +891,8 @@ def clear_board(event_id: str, number: int, board: int) -> Response:
 @bp.post("/<event_id>/records/<int:number>/place")
 def place(event_id: str, number: int) -> Response:
     """The director counts a record on a board (``{"round", "board", "reason"}``)."""
+    from arbiter.service.events.paired.rounds import place_record
     from arbiter.service.events.reading import record
-    from arbiter.service.events.rounds import place_record
 
     call(place_record, event_id, bearer(), number, body())
     return jsonify(call(record, event_id, number).to_dict())
@@ -966,8 +967,8 @@ class UploadAdmission:
         """The refusal of an upload to ``path`` (a WSGI path, its bytes as Latin-1) with
         this ``Authorization``, or None. A database that does not answer refuses nothing
         here: the route answers that once the body is in."""
+        from arbiter.service.events.change import admit
         from arbiter.service.events.common import UPLOAD
-        from arbiter.service.events.operations import admit
         from arbiter.service.web.front import EarlyRefusal
 
         found = UPLOAD_PATH.fullmatch(path)

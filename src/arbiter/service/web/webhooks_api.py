@@ -28,7 +28,8 @@ def ensure_deliverer() -> None:
     """Start this process's deliverer of the app's database, once, unless the config's
     ``WEBHOOK_DELIVERY`` is false. Its store is opened by the deliverer itself."""
     from arbiter.service.events.deliveries import Deliverer, start_deliverer
-    from arbiter.service.events.store import default_url, open_store
+    from arbiter.service.events.migrate import open_store
+    from arbiter.service.events.store import default_url
 
     if not current_app.config.get("WEBHOOK_DELIVERY", True):
         return

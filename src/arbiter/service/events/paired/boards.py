@@ -15,23 +15,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from arbiter.notation.games import find_game
-from arbiter.service.events import storage
 from arbiter.service.events.actions import AS_PAIRED, REVERSED, SEATS, PairingFacts
 from arbiter.service.events.common import ACCEPTED, EXCLUDED, DamagedRow
+from arbiter.service.events.kind import Told
 from arbiter.service.events.names import folded_words, likeness, name_key
-from arbiter.service.events.rows import EventRow, PairingRow, RecordRow
-from arbiter.service.events.storage import Tx
+from arbiter.service.events.rows import PairingRow, RecordRow
 from arbiter.service.events.views import BoardSuggestion, RecordWarning
 
 __all__ = [
     "MOST_SUGGESTED",
     "BoardGuide",
-    "guide",
     "pairing_facts",
     "seats_by_names",
     "seats_of",
     "takes",
-    "told",
 ]
 
 MOST_SUGGESTED = 3
@@ -115,6 +112,23 @@ class BoardGuide:
         return (RecordWarning("names-folded", "found its board by names written otherwise: "
                               + "; ".join(said)),)  # fmt: skip
 
+    def told(self, row: RecordRow, header: Mapping[str, Any] | None) -> Told:
+        """What the guide says of the record of ``row``: its names' warnings where it stands
+        on a board, or the boards it fits best where it stands on none (an excluded record,
+        one that could not be read, or one of another game has neither)."""
+        if header is None or row.status == EXCLUDED:
+            return (), ()
+        if row.placement is None and row.board_round is not None and row.board is not None:
+            board = self.boards.get(row.board_round, ())
+            if not 1 <= row.board <= len(board):
+                return (), ()
+            a, b = board[row.board - 1]
+            seats = seats_of(row, header, (self.names.get(a, ""), self.names.get(b, "")))
+            return self.warnings(header, row.board_round, row.board, seats), ()
+        if row.placement is not None:
+            return (), self.suggestions(header, row.round)
+        return (), ()
+
 
 def seats_by_names(header: Mapping[str, Any], board: tuple[str, str]) -> str:
     """How a record with ``header`` sits on a board of players named ``board`` (first
@@ -160,35 +174,3 @@ def pairing_facts(row: PairingRow) -> PairingFacts:
             f"round {row.round}",
             f"its boards or byes are not a pairing's ({type(err).__name__}: {err})",
         ) from None
-
-
-def guide(tx: Tx, event: EventRow) -> BoardGuide | None:
-    """The boards of a paired event, to compare its records with (None: not paired)."""
-    if event.pairing == "none":
-        return None
-    names = {row.number: row.name for row in storage.player_rows(tx, event.id)}
-    boards = {row.round: pairing_facts(row).boards for row in storage.pairing_rows(tx, event.id)}
-    taken = {(row.round, row.board) for row in storage.result_rows(tx, event.id)}
-    taken |= {board for row in storage.placed_records(tx, event.id) if (board := takes(row))}
-    colours = find_game(event.game).colours
-    return BoardGuide(names, boards, frozenset(taken), (colours[0], colours[1]))
-
-
-def told(
-    found: BoardGuide | None, row: RecordRow, header: Mapping[str, Any] | None
-) -> tuple[tuple[RecordWarning, ...], tuple[BoardSuggestion, ...]]:
-    """What ``found`` says of the record of ``row``: its names' warnings where it stands on
-    a board, or the boards it fits best where it stands on none (an excluded record, one
-    that could not be read, or one of another game has neither)."""
-    if found is None or header is None or row.status == EXCLUDED:
-        return (), ()
-    if row.placement is None and row.board_round is not None and row.board is not None:
-        board = found.boards.get(row.board_round, ())
-        if not 1 <= row.board <= len(board):
-            return (), ()
-        a, b = board[row.board - 1]
-        seats = seats_of(row, header, (found.names.get(a, ""), found.names.get(b, "")))
-        return found.warnings(header, row.board_round, row.board, seats), ()
-    if row.placement is not None:
-        return (), found.suggestions(header, row.round)
-    return (), ()
