@@ -131,6 +131,7 @@ def _made_summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
         bye_points=row.bye_points,
         half_byes=row.half_byes,
         check_in=row.check_in,
+        paired=kind_of(row).paired,
     )
 
 

@@ -71,6 +71,9 @@ class EventSummary:
     bye_points: float = 1.0
     half_byes: bool = True
     check_in: bool = False
+    paired: bool = False
+    """Whether the event's kind has players and rounds paired (asked of the kind once, as
+    the summary is made: the pages ask it; the API gives ``pairing``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -30,7 +30,9 @@ def events_page() -> str:
     """The events kept here, newest first, and a form to create one."""
     from arbiter.adjudicator.tiebreaks import TITLES
     from arbiter.notation.games import all_games
+    from arbiter.service.events.kinds import KINDS
     from arbiter.service.events.reading import list_events
+    from arbiter.service.web.words import kind_words
 
     rows = call(list_events, newest_first=True, limit=LISTED)
     return render_template(
@@ -38,6 +40,8 @@ def events_page() -> str:
         events=rows,
         games=[g.name for g in all_games()],
         tiebreaks=list(TITLES.items()),
+        kinds=list(KINDS.values()),
+        kind_words=kind_words,
     )
 
 

@@ -174,7 +174,7 @@ def progress(games: Any) -> str:
     round of a counted game."""
     summary = games.summary
     planned = summary.rounds
-    if summary.pairing == "none":
+    if not summary.paired:
         return gettext("round %(round)s of %(planned)s", round=summary.rounds_played,
                        planned=planned or "?")  # fmt: skip
     if not games.rounds:
@@ -560,3 +560,19 @@ def points_text(points: float) -> str:
 def colour_legend(shown: Mapping[str, str]) -> str:
     """The crosstable's letters and their colours: ``b Blue, o Orange``."""
     return ", ".join(f"{letter} {colour(name)}" for name, letter in shown.items())
+
+
+KIND_WORDS: Mapping[str, str] = {
+    "none": N_("none: records are uploaded"),
+    "dutch": N_("Swiss (FIDE Dutch)"),
+    "round-robin": N_("round robin"),
+    "double-round-robin": N_("double round robin"),
+}
+"""Each kind of event as the creation form offers it (a kind without words here is offered
+by its own, in English: :attr:`~arbiter.service.events.kind.EventKind.words`)."""
+
+
+def kind_words(kind: Any) -> str:
+    """A kind of event (:mod:`arbiter.service.events.kinds`) in the page's language."""
+    said = KIND_WORDS.get(kind.stored)
+    return gettext(said) if said is not None else str(kind.words)

@@ -72,7 +72,8 @@
       const order = Array.from(document.querySelectorAll("#new-tiebreaks select"))
         .map((select) => select.value).filter((value) => value);
       if (order.length) fields.tiebreaks = Array.from(new Set(order));
-      if ($("new-pairing") && $("new-pairing").value !== "none") {
+      const kind = $("new-pairing") ? $("new-pairing").selectedOptions[0] : null;
+      if (kind && kind.dataset.paired) {
         fields.pairing = $("new-pairing").value;
         fields.bye_points = Number($("new-bye-points").value);
       }
