@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo serve test bench bench-phases bench-hints bench-http bench-venv bench-events bench-bounded bench-stream bench-pairings bench-ratings fuzz hostile-load clean venv system
+.PHONY: catalogues demo serve test bench bench-phases bench-hints bench-http bench-venv bench-events bench-bounded bench-stream bench-pairings bench-ratings fuzz hostile-load clean venv system
 
 venv: $(STAMP)
 
@@ -16,6 +16,12 @@ $(STAMP): pyproject.toml
 	@$(BIN)/python -m pip install --quiet -e '.[dev]' >> $(VENV)/install.log 2>&1 \
 		|| (cat $(VENV)/install.log; exit 1)
 	@touch $(STAMP)
+
+# The pages' catalogues (src/arbiter/service/web/README.md): extract every message of the web
+# folder's templates, scripts and modules (babel.cfg), merge them into each language's .po,
+# compile each .po to its .mo. A checkout also compiles a changed .po when the server loads it.
+catalogues: $(STAMP)
+	$(BIN)/python tools/catalogues.py
 
 # Some samples are broken on purpose, so the demo's exit status 1 is expected.
 demo: $(STAMP)

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 BUILDS = {"bdist_wheel", "build", "build_ext", "install"}
@@ -113,4 +114,24 @@ def c_modules() -> list[object]:
     ]
 
 
-setup(ext_modules=extensions())
+class BuildWithCatalogues(build_py):
+    """``build_py``, and then the pages' catalogues compiled into the build (each
+    ``translations/<code>/LC_MESSAGES/messages.po`` to its ``.mo``; the wheel holds the
+    ``.mo`` alone). Compiled by ``arbiter.service.web.catalogues``, loaded by its path: the
+    package itself is not imported to build it."""
+
+    def run(self) -> None:
+        super().run()
+        import importlib.util
+
+        web = ROOT / "src" / "arbiter" / "service" / "web"
+        spec = importlib.util.spec_from_file_location("_catalogues", web / "catalogues.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        target = Path(self.build_lib) / "arbiter" / "service" / "web"
+        for made in module.compile_all(web, target):
+            print(f"arbiter: compiled {made.relative_to(self.build_lib)}", file=sys.stderr)
+
+
+setup(ext_modules=extensions(), cmdclass={"build_py": BuildWithCatalogues})

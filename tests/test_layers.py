@@ -21,6 +21,7 @@ FRAMEWORKS = {
     "werkzeug": ("service/web/",),
     "waitress": ("service/web/",),
     "jinja2": ("service/web/",),
+    "babel": ("service/web/",),
     "sqlalchemy": ("service/events/store.py", "service/events/storage.py",
                    "service/events/migrate.py", "service/events/migrations/"),
     "alembic": ("service/events/migrate.py", "service/events/migrations/"),

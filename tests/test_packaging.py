@@ -24,6 +24,9 @@ def test_the_wheel_adds_no_top_level_name_but_arbiter(wheel: Path) -> None:
     assert "arbiter/py.typed" in names
     assert "arbiter/diagram/svg.py" in names
     assert "arbiter/service/web/templates/index.html" in names
+    for code in ("es", "fr"):  # the catalogues, compiled when the wheel is built
+        assert f"arbiter/service/web/translations/{code}/LC_MESSAGES/messages.mo" in names
+        assert f"arbiter/service/web/translations/{code}/LC_MESSAGES/messages.po" not in names
     for asset in (
         "dom.js",
         "index.js",
@@ -98,6 +101,7 @@ def test_a_checkout_without_links_builds_the_whole_package(tmp_path: Path) -> No
         and "__pycache__" not in path.parts
         and path.name != "README.md"
         and path.suffix != ".c"  # the sources of the C modules: the wheel holds them built
+        and path.suffix not in (".po", ".pot")  # the catalogues' sources: compiled, below
     }
     assert expected <= names, sorted(expected - names)[:10]
     assert len([name for name in names if name.endswith(".py")]) > 90

@@ -44,10 +44,13 @@ def round_files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return out
 
 
-def watched(browser: Any, viewport: dict[str, int], site: str) -> tuple[Any, Any, list[str]]:
+def watched(
+    browser: Any, viewport: dict[str, int], site: str, locale: str | None = None
+) -> tuple[Any, Any, list[str]]:
     """A new context and page whose problems (a failed request, a script error, a dialog:
-    markup that ran) are collected."""
-    context = browser.new_context(viewport=viewport)
+    markup that ran) are collected; ``locale``: the browser's language (``es-ES``), which
+    its ``Accept-Language`` asks for."""
+    context = browser.new_context(viewport=viewport, **({"locale": locale} if locale else {}))
     page = context.new_page()
     problems: list[str] = []
     page.on(

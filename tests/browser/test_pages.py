@@ -17,12 +17,15 @@ from typing import Any
 
 import pytest
 
+from arbiter.service.web.languages import DEFAULT, LANGUAGES, translations
 from tests.browser.conftest import screenshot, serious_findings
 from tests.browser.test_event_pages import DESKTOP, PHONE, ROUNDS, WIDER, site, watched
+from tests.events.test_pages_in_languages import english_messages
 from tests.events.test_paired import NAMES, game_text
 from tests.service.test_serve import LOCAL
 
 __all__ = ["site"]  # the module's server fixture, shared
+
 
 CUT = """() => Array.from(document.querySelectorAll("td, th"))
   .filter((c) => c.offsetParent !== null && c.scrollWidth > c.clientWidth + 1)
@@ -93,9 +96,16 @@ def signed_in(page: Any, site: str, event: str, token: str) -> None:
     page.wait_for_selector("#who:text('Using a director')")
 
 
+@pytest.mark.parametrize("code", list(LANGUAGES))
 def test_every_page_fits_a_phone_and_a_desktop_with_no_cell_cut(
-    browser: Any, site: str, events: Events
+    browser: Any, site: str, events: Events, code: str
 ) -> None:
+    """In each language, asked by the browser as a player's is (``Accept-Language``)."""
+    english = (
+        []
+        if code == "en"
+        else [one for one in english_messages() if translations(code).gettext(one) != one]
+    )
     pages = {}
     for kind, event in (("paired", events.paired), ("uploads", events.uploads)):
         pages |= {
@@ -114,14 +124,19 @@ def test_every_page_fits_a_phone_and_a_desktop_with_no_cell_cut(
         "events": "/events",
     }
     for size, viewport in (("390", PHONE), ("1280", DESKTOP)):
-        context, page, problems = watched(browser, viewport, site)
+        locale = None if code == DEFAULT else code  # the browser's Accept-Language
+        context, page, problems = watched(browser, viewport, site, locale)
         for name, path in pages.items():
             page.goto(f"{site}{path}")
             page.wait_for_load_state("networkidle")
+            assert page.evaluate("document.documentElement.lang") == code, name
+            shown = page.evaluate("document.body.innerText")
+            left = [one for one in english if one in shown]
+            assert left == [], f"{name} at {size} px in {code}: {left[:3]}"
             width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
             assert width[0] <= width[1], f"{name} at {size} px: " + str(page.evaluate(WIDER))
             assert page.evaluate(CUT) == [], f"{name} at {size} px: a cell is cut"
-            screenshot(page, f"pages-{name}-{size}")
+            screenshot(page, f"pages-{name}-{size}" + ("" if code == DEFAULT else f"-{code}"))
             serious = serious_findings(page)
             assert serious == [], f"{name} at {size} px: {serious}"
         context.close()

@@ -142,7 +142,7 @@ def test_a_correction_with_its_reason_in_the_log_the_standings_and_the_trf(
         "was": None,
     }
     trf = client.get(f"/api/v1/events/{event}/standings?format=trf").data.decode().splitlines()
-    assert trf[2] == "XXR 6"
+    assert trf[2:4] == ["142 6", "XXR 6"]
     comment = next(line for line in trf if line.startswith("###"))
     assert f"record {target['record']} (round 1, {blue} v {orange}, round-1.grn #3)" in comment
     assert "official result Blue+F (adjudicated Orange+" in comment

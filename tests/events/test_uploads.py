@@ -167,8 +167,8 @@ def test_an_event_with_nothing_counted_has_its_trf(client: FlaskClient) -> None:
     trf = client.get(f"/api/v1/events/{event}/standings?format=trf")
     assert trf.status_code == 200
     lines = trf.data.decode().splitlines()
-    assert lines[:3] == ["012 Autumn Open (Pilo)", "062 0", "XXR 3"]
-    assert [line.split(",")[0] for line in lines[3:]] == ["### head: entry 1"]
+    assert lines[:4] == ["012 Autumn Open (Pilo)", "062 0", "142 3", "XXR 3"]
+    assert [line.split(",")[0] for line in lines[4:]] == ["### head: entry 1"]
 
 
 PER_KIND = 200

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbiter.pairing import Bye, Game, Player, Tournament, TrfError, read_trf, write_trf
+from arbiter.pairing.trf import read_ranks
 from fuzz.work import counted
 from tests.budget import examples
 from tests.pairing.events import played, player_line
@@ -288,3 +289,17 @@ def test_a_file_of_a_hundred_points_and_more_is_read_back() -> None:
     assert line[80:84] == "    " and line[85:89] == "   1"  # 100.5: no room, left to the results
     again = read_trf(text)
     assert again.points(1) == 100.5 and again.points(2) == 0
+
+
+def test_the_ranks_given_are_written_and_checked() -> None:
+    """The standings a file goes with give its ranks (columns 86-89); without them the rank
+    is by points, players with equal points sharing one."""
+    t = played(6, 2, seed=4, planned=4)
+    by_points = read_ranks(write_trf(t, name="x"))
+    points = {n: t.points(n) for n in t.numbers}
+    assert all(by_points[n] == 1 + sum(v > points[n] for v in points.values()) for n in points)
+    given = {n: 7 - n for n in t.numbers}
+    assert read_ranks(write_trf(t, name="x", ranks=given)) == given
+    for wrong in ({n: 1 for n in t.numbers[1:]}, {n: 10_000 for n in t.numbers}):
+        with pytest.raises(ValueError, match="no rank from 1 to 9999"):
+            write_trf(t, name="x", ranks=wrong)

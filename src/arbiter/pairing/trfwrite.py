@@ -1,5 +1,6 @@
-"""FIDE's Tournament Report File written (``spec/pairings.md`` §4): one writer for the files
-the engines read and the ones people download, so that the two cannot differ.
+"""FIDE's Tournament Report File written (``spec/pairings.md`` §4): the one writer of every
+TRF arbiter makes, the files the engines read and the ones people download (``arbiter
+pair``, the standings' ``--format trf``, an event's export), so that they cannot differ.
 
 By default a file is written that both TRF-2026 readers (gacrux) and the older TRF(x)
 readers (bbpPairings, JaVaFo) take; a :data:`Dialect` asks for one reader's form where the
@@ -9,10 +10,10 @@ carriage return). :mod:`arbiter.pairing.trf` reads every form written here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal, get_args
 
-from arbiter.pairing.values import BYE_LETTERS, Player, Result, System, Tournament
+from arbiter.pairing.values import BYE_LETTERS, MAX_NUMBER, Player, Result, System, Tournament
 
 __all__ = ["DIALECTS", "LINE_ENDS", "Dialect", "points_field", "write_trf"]
 
@@ -57,6 +58,7 @@ def write_trf(
     comments: Sequence[str] = (),
     dialect: Dialect = "shared",
     line_end: str = "\n",
+    ranks: Mapping[int, int] | None = None,
 ) -> str:
     """The tournament as a TRF file: ``012`` the ``name``, ``062`` the players, the rounds
     planned (``142``, ``XXR``), the initial colour (``152``, ``XXC``), the points (``162``),
@@ -65,11 +67,13 @@ def write_trf(
     ``001`` line per player in order of number, each round's game or bye in its ten
     columns, and ``0000 - Z`` for a withdrawn player in the rounds from the withdrawal to
     the next one. ``dialect`` says which readers' codes (:data:`Dialect`), ``line_end``
-    what ends each line.
+    what ends each line. ``ranks`` is each player's rank (columns 86-89) in the standings
+    the file goes with, by pairing number; without it the rank is the tournament's own
+    (:func:`_ranks`).
 
     Raises ``ValueError`` for a game without result (TRF has no code for a game in
-    progress), a comment that does not start with ``###``, or an unknown dialect or line
-    end."""
+    progress), a comment that does not start with ``###``, an unknown dialect or line end,
+    or ``ranks`` without a rank from 1 to 9999 for every player."""
     if dialect not in DIALECTS or line_end not in LINE_ENDS.values():
         raise ValueError(f"no TRF dialect {dialect!r} with line end {line_end!r}")
     lines = [f"012 {_printable(name)}", f"062 {len(tournament.players)}"]
@@ -79,9 +83,11 @@ def write_trf(
             raise ValueError(f"a TRF comment line starts with ###: {comment[:40]!r}")
         lines.append(_printable(comment))
     entries = _written_entries(tournament)
-    ranks = _ranks(tournament)
+    points = _points(tournament)
+    ranked = _ranks(tournament, points) if ranks is None else _given_ranks(tournament, ranks)
     for player in sorted(tournament.players, key=lambda p: p.number):
-        lines.append(_player_line(tournament, player, ranks[player.number], entries))
+        own = entries.get(player.number, {})
+        lines.append(_player_line(player, points[player.number], ranked[player.number], own))
     return line_end.join(lines) + line_end
 
 
@@ -125,9 +131,9 @@ def _points_lines(t: Tournament, dialect: Dialect) -> list[str]:
     return [f"162  P{bye}"] if t.bye_points != 1.0 else []
 
 
-def _written_entries(tournament: Tournament) -> dict[tuple[int, int], str]:
-    """Each player's round entries, ``NNNN c r``, by (player, round)."""
-    entries: dict[tuple[int, int], str] = {}
+def _written_entries(tournament: Tournament) -> dict[int, dict[int, str]]:
+    """Each player's round entries, ``NNNN c r``, by player and round."""
+    entries: dict[int, dict[int, str]] = {}
     for game in tournament.games:
         if game.result is None:
             raise ValueError(
@@ -135,20 +141,42 @@ def _written_entries(tournament: Tournament) -> dict[tuple[int, int], str]:
                 "has no code for a game in progress"
             )
         first, second = WRITTEN_RESULT[game.result]
-        entries[(game.first, game.round)] = f"{game.second:>4} w {first}"
-        entries[(game.second, game.round)] = f"{game.first:>4} b {second}"
+        entries.setdefault(game.first, {})[game.round] = f"{game.second:>4} w {first}"
+        entries.setdefault(game.second, {})[game.round] = f"{game.first:>4} b {second}"
     for bye in tournament.byes:
-        entries[(bye.player, bye.round)] = f"0000 - {BYE_LETTERS[bye.kind]}"
+        entries.setdefault(bye.player, {})[bye.round] = f"0000 - {BYE_LETTERS[bye.kind]}"
     upcoming = tournament.rounds_paired + 1
     if tournament.rounds_planned is not None:
         upcoming = min(upcoming, tournament.rounds_planned)
     for player, start in tournament.withdrawn.items():
         for round_ in range(start, upcoming + 1):
-            entries.setdefault((player, round_), "0000 - Z")
+            entries.setdefault(player, {}).setdefault(round_, "0000 - Z")
     return entries
 
 
-def _ranks(tournament: Tournament) -> dict[int, int]:
+def _points(tournament: Tournament) -> dict[int, float]:
+    """Each player's points from every game and bye written (what
+    :meth:`~arbiter.pairing.values.Tournament.points` gives, in one pass)."""
+    points = {p.number: 0.0 for p in tournament.players}
+    for game in tournament.games:
+        first, second = game.points()
+        points[game.first] += first
+        points[game.second] += second
+    for bye in tournament.byes:
+        points[bye.player] += bye.points
+    return points
+
+
+def _given_ranks(tournament: Tournament, ranks: Mapping[int, int]) -> dict[int, int]:
+    """The ranks given, checked: one for every player, each of TRF's four columns."""
+    for player in tournament.players:
+        rank = ranks.get(player.number)
+        if rank is None or not 1 <= rank <= MAX_NUMBER:
+            raise ValueError(f"player {player.number} has no rank from 1 to {MAX_NUMBER}")
+    return {p.number: ranks[p.number] for p in tournament.players}
+
+
+def _ranks(tournament: Tournament, points: Mapping[int, float]) -> dict[int, int]:
     """Each player's rank: by the tournament's tie-break list when it has one arbiter
     computes, else by points alone (ties share a rank, as TRF allows)."""
     if tournament.tiebreaks:
@@ -159,24 +187,25 @@ def _ranks(tournament: Tournament) -> dict[int, int]:
         except ValueError:
             listed = []  # a code arbiter does not compute: the points alone
         return ranks(tournament, listed)
-    points = {p.number: tournament.points(p.number) for p in tournament.players}
-    return {n: 1 + sum(1 for v in points.values() if v > mine) for n, mine in points.items()}
+    ranked: dict[int, int] = {}
+    rank, previous = 0, -1.0
+    for place, (number, mine) in enumerate(sorted(points.items(), key=lambda i: -i[1]), 1):
+        if mine != previous:
+            rank, previous = place, mine
+        ranked[number] = rank
+    return ranked
 
 
-def _player_line(
-    tournament: Tournament, player: Player, rank: int, entries: dict[tuple[int, int], str]
-) -> str:
+def _player_line(player: Player, points: float, rank: int, entries: dict[int, str]) -> str:
     """One ``001`` line: number (5-8), name (15-47), rating (49-52), federation (54-56),
     FIDE number (58-68), points (81-84), rank (86-89), then ten columns a round from 92."""
     name = _printable(player.name)[:NAME_WIDTH].ljust(NAME_WIDTH)
     rating = "" if player.rating is None else str(player.rating)
     federation = _printable(player.federation or "")[:3]
     fide_id = _printable(player.fide_id or "")[:11]
-    points = tournament.points(player.number)
     head = f"001 {player.number:>4} {'':4} {name} {rating:>4} {federation:>3} {fide_id:>11}"
     head += f" {'':10} {points_field(points)} {rank:>4}"
-    last = max((r for (p, r) in entries if p == player.number), default=0)
-    rounds = [entries.get((player.number, r), "        ") for r in range(1, last + 1)]
+    rounds = [entries.get(r, "        ") for r in range(1, max(entries, default=0) + 1)]
     return (head + "".join(f"  {entry}" for entry in rounds)).rstrip()
 
 

@@ -14,73 +14,18 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from collections.abc import Callable
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from arbiter import __version__
 from arbiter.notation.games import all_games
 from arbiter.notation.sources import NOTATIONS, Notation
-from arbiter.service.cli.options import COMMANDS, Option, encoding_name
+from arbiter.service.cli.clicked import table_options
 from arbiter.service.cli.runs import run_adjudicate, run_validate
 from arbiter.service.cli.streams import convert_paths, guarded
 from arbiter.service.core.batch import game_rows
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def table_options(command: str) -> Callable[[F], F]:
-    """The click options of ``command`` that the table of :mod:`arbiter.service.cli.options`
-    describes, in its order: the start-up path reads the same table, so the two read a
-    command line alike."""
-
-    def add(function: F) -> F:
-        for option in reversed(COMMANDS[command]):  # click lists the last one added first
-            function = click_option(option)(function)
-        return function
-
-    return add
-
-
-def click_option(option: Option) -> Callable[[F], F]:
-    """The click option ``option`` describes."""
-    return click.option(
-        *option.names,
-        option.param,
-        is_flag=option.kind == "flag",
-        type=_click_type(option),
-        default=option.default,
-        show_default=option.show_default,
-        envvar=option.envvar,
-        metavar=option.metavar,
-        help=option.help,
-    )
-
-
-def _click_type(option: Option) -> click.ParamType[Any] | None:
-    """The click type of the values ``option`` takes (None: a flag's, or text)."""
-    if option.kind == "choice":
-        return click.Choice(option.choices)
-    if option.kind == "encoding":
-        return Encoding()
-    if option.kind == "number":
-        return click.IntRange(option.numbers.start, option.numbers.stop - 1)
-    return None
-
-
-class Encoding(click.ParamType[str]):
-    """The name of a text encoding, given to the command as its canonical name (the same
-    as the start-up path gives: :func:`~arbiter.service.cli.options.encoding_name`)."""
-
-    name = "encoding"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        found = encoding_name(value) if isinstance(value, str) else None
-        if found is None:
-            self.fail(f"{value!r} is not a text encoding (utf-8, cp1252, latin-1, ...)", param, ctx)
-        return found
 
 
 class GuardedGroup(click.Group):

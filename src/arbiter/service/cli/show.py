@@ -21,7 +21,7 @@ from arbiter.adjudicator.replay import Report
 from arbiter.diagram import Frame, Options, render, render_text
 from arbiter.notation.errors import RecordError
 from arbiter.notation.sources import read_records
-from arbiter.service.cli.main import click_option
+from arbiter.service.cli.clicked import click_option
 from arbiter.service.cli.options import ENCODING
 from arbiter.service.cli.streams import warn_encoding
 from arbiter.service.core.diagrams import NoSuchPly, NoSuchRecord, frame_of, pick, report_of

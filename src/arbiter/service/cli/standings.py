@@ -16,7 +16,7 @@ from arbiter.adjudicator.replay import Report
 from arbiter.adjudicator.standings import Adjudicated, EventStandings
 from arbiter.adjudicator.standings import standings as compute_standings
 from arbiter.adjudicator.tiebreaks import DEFAULT_ORDER, parse_order
-from arbiter.service.cli.main import click_option
+from arbiter.service.cli.clicked import click_option
 from arbiter.service.cli.options import ENCODING
 from arbiter.service.core.standings_formats import (
     STANDINGS_FORMATS,
@@ -49,7 +49,7 @@ def _tiebreak_option(_ctx: click.Context, _param: click.Parameter, value: str | 
     "--format",
     "fmt",
     type=click.Choice(STANDINGS_FORMATS),
-    help="table (default), json, csv, html (a standalone page) or trf (FIDE TRF-16).",
+    help="table (default), json, csv, html (a standalone page) or trf (FIDE TRF).",
 )
 @click.option(
     "--total-rounds",

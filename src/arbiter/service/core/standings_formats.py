@@ -19,7 +19,18 @@ from typing import Literal
 from arbiter.adjudicator.standings import EventStandings, Standing, standings_document
 from arbiter.adjudicator.tiebreaks import EXPLANATIONS, TITLES, RoundResult, TiebreakValue, name_key
 from arbiter.notation.games import find_game
-from arbiter.pairing.trf import points_field
+from arbiter.pairing.trf import write_trf
+from arbiter.pairing.values import (
+    BYE_KINDS,
+    MAX_NUMBER,
+    MAX_ROUNDS,
+    Bye,
+    ByeKind,
+    Game,
+    Player,
+    Result,
+    Tournament,
+)
 
 StandingsFormat = Literal["table", "json", "csv", "html", "trf"]
 STANDINGS_FORMATS: tuple[StandingsFormat, ...] = ("table", "json", "csv", "html", "trf")
@@ -41,8 +52,8 @@ LABELS = {
 }
 """Short column headings of the tie-breaks in the table, CSV and HTML."""
 
-TRF_NAME_WIDTH = 33
-TRF_MAX_PLAYERS = 9999
+BYE_KIND: dict[str, ByeKind] = {kind: kind for kind in BYE_KINDS}
+"""A table's bye (:attr:`RoundResult.bye`) as the pairing library's kind of bye."""
 
 
 class FormatError(ValueError):
@@ -349,62 +360,117 @@ def _e(text: str) -> str:
 def trf_text(
     table: EventStandings, *, total_rounds: int | None = None, comments: Sequence[str] = ()
 ) -> str:
-    """The table as a FIDE TRF-16 file with the ``XXR`` line of TRF(x): ``012`` the event
-    (and game), ``062`` the number of players, ``XXR`` the planned number of rounds, the
-    ``comments`` (each a line that starts with ``###``, which TRF readers skip), then one
-    ``001`` line per player, numbered in order of name.
+    """The table as a FIDE TRF file, written by the pairing library's one writer
+    (:func:`~arbiter.pairing.trf.write_trf`, ``spec/pairings.md`` §4) from the table made
+    a tournament (:func:`trf_tournament`): ``012`` the event (and game), ``062`` the number
+    of players, ``142`` and ``XXR`` the planned number of rounds, ``162`` when the bye of
+    the pairing is not worth a win, the ``comments`` (each a line that starts with ``###``,
+    which TRF readers skip), then one ``001`` line per player, numbered in order of name,
+    with the table's points and rank.
 
-    Raises :class:`FormatError` when ``total_rounds`` is below the rounds played, or when a
-    number does not fit its TRF columns (more than 9999 players; points keep their columns
-    whatever the score: :func:`~arbiter.pairing.trf.points_field`)."""
-    total = table.rounds + 1 if total_rounds is None else total_rounds
-    if total < max(table.rounds, 1):
+    Raises :class:`FormatError` when ``total_rounds`` is below the rounds played or above
+    999, or when the table does not fit TRF (more than 9999 players; points keep their
+    columns whatever the score: :func:`~arbiter.pairing.trf.points_field`)."""
+    tournament, ranks = trf_tournament(table, total_rounds=total_rounds)
+    name = f"{table.event} ({table.game})"
+    return write_trf(tournament, name=name, comments=comments, ranks=ranks)
+
+
+def trf_tournament(
+    table: EventStandings, *, total_rounds: int | None = None
+) -> tuple[Tournament, dict[int, int]]:
+    """The table as the pairing library's values, and each player's rank by number: the
+    players numbered 1, 2, ... in order of name, ``total_rounds`` planned (by default one
+    more than the rounds played, at most 999), each counted game a :class:`Game` (the
+    player who held the colour that moves first in the first seat), each bye a
+    :class:`Bye`, and each round without a counted game a zero-point bye, which is what it
+    is for the tie-breaks (``spec/standings.md`` §3). The pairing-allocated bye is worth
+    what the table's are.
+
+    Raises :class:`FormatError` as :func:`trf_text` does, and for a table whose results
+    are not one tournament's (two sides of a game that disagree, byes of one kind worth
+    different points)."""
+    planned = min(table.rounds + 1, MAX_ROUNDS) if total_rounds is None else total_rounds
+    if planned < max(table.rounds, 1):
         raise FormatError(
-            f"the planned number of rounds ({total}) is below the rounds played ({table.rounds})"
+            f"the planned number of rounds ({planned}) is below the rounds played ({table.rounds})"
         )
-    if len(table.standings) > TRF_MAX_PLAYERS:
-        raise FormatError(f"TRF numbers at most {TRF_MAX_PLAYERS} players")
-    lines = [
-        f"012 {_printable(f'{table.event} ({table.game})')}",
-        f"062 {len(table.standings)}",
-        f"XXR {total}",
-    ]
-    for comment in comments:
-        if not comment.startswith("###"):
-            raise ValueError(f"a TRF comment line starts with ###: {comment[:40]!r}")
-        lines.append(_printable(comment))
-    number = {
-        line.player: n
-        for n, line in enumerate(sorted(table.standings, key=lambda s: name_key(s.player)), 1)
-    }
-    for line in sorted(table.standings, key=lambda s: number[s.player]):
-        lines.append(_trf_player(line, number))
-    return "\n".join(lines) + "\n"
+    if planned > MAX_ROUNDS:
+        raise FormatError(f"TRF plans at most {MAX_ROUNDS} rounds, not {planned}")
+    if len(table.standings) > MAX_NUMBER:
+        raise FormatError(f"TRF numbers at most {MAX_NUMBER} players")
+    lines = sorted(table.standings, key=lambda s: name_key(s.player))
+    number = {line.player: n for n, line in enumerate(lines, 1)}
+    rounds = {line.player: line.results for line in lines}
+    games: list[Game] = []
+    byes: list[Bye] = []
+    for line in lines:
+        for round_number, result in enumerate(line.results, 1):
+            own = number[line.player]
+            if result is None:
+                byes.append(Bye(round_number, own, "zero", 0.0))
+            elif result.bye is not None:
+                byes.append(Bye(round_number, own, _bye_kind(result), result.bye_points))
+            elif result.first:
+                other = _other_side(rounds, line.player, result)
+                games.append(Game(round_number, own, number[result.opponent], _game(result, other)))
+            else:
+                _other_side(rounds, line.player, result)
+    try:
+        tournament = Tournament(
+            players=tuple(Player(number[line.player], line.player) for line in lines),
+            rounds_planned=planned,
+            games=tuple(games),
+            byes=tuple(byes),
+            bye_points=_bye_points(byes),
+        )
+    except ValueError as err:
+        raise FormatError(f"the standings are not one tournament's: {err}") from None
+    return tournament, {number[line.player]: line.rank for line in lines}
 
 
-def _trf_player(line: Standing, number: dict[str, int]) -> str:
-    """One ``001`` line: columns 5-8 the player's number, 15-47 the name, 81-84 the points,
-    86-89 the rank, then from column 92 ten columns per round: the opponent's number, the
-    colour (``w`` the colour that moves first, ``b`` the other), the result."""
-    name = _printable(line.player)[:TRF_NAME_WIDTH].ljust(TRF_NAME_WIDTH)
-    head = f"001 {number[line.player]:>4} {'':4} {name} {'':4} {'':3} {'':11} {'':10}"
-    head += f" {points_field(line.points)} {line.rank:>4}"
-    return head + "".join(_trf_round(result, number) for result in line.results)
+def _bye_kind(result: RoundResult) -> ByeKind:
+    kind = BYE_KIND.get(result.bye or "")
+    if kind is None:
+        raise FormatError(f"round {result.round}: {result.bye!r} is not a bye TRF knows")
+    return kind
 
 
-def _trf_round(result: RoundResult | None, number: dict[str, int]) -> str:
-    if result is None:
-        return "  0000 - Z"  # no counted game: a zero-point bye, worth nothing
-    if result.bye is not None:
-        return f"  0000 - {result.symbol}"
-    colour = "w" if result.first else "b"
-    return f"  {number[result.opponent]:>4} {colour} {result.symbol}"
+def _other_side(
+    rounds: dict[str, tuple[RoundResult | None, ...]], player: str, result: RoundResult
+) -> RoundResult:
+    """The opponent's side of ``player``'s game, which must name ``player`` in the other
+    seat."""
+    theirs = rounds.get(result.opponent, ())
+    other = theirs[result.round - 1] if result.round <= len(theirs) else None
+    if other is None or other.bye is not None or other.opponent != player:
+        raise FormatError(
+            f"round {result.round}: {player} meets {result.opponent}, who has no such game"
+        )
+    if other.first == result.first:
+        raise FormatError(f"round {result.round}: {player} and {result.opponent} hold one seat")
+    return other
 
 
-def _printable(text: str) -> str:
-    """``text`` with any character that is not printable (a line break in a JSON tag value)
-    made a space, so that it cannot break a TRF line."""
-    return "".join(c if c.isprintable() else " " for c in text)
+def _game(first: RoundResult, second: RoundResult) -> Result:
+    """The result of a game from its first seat's and its second seat's sides."""
+    if first.forfeit == second.forfeit and not (first.won and second.won):
+        if first.forfeit:
+            return "+-" if first.won else "-+" if second.won else "--"
+        if first.won or second.won:
+            return "1-0" if first.won else "0-1"
+    raise FormatError(
+        f"round {first.round}: {first.opponent} and {second.opponent} have results that "
+        "are not one game's, which TRF cannot write"
+    )
+
+
+def _bye_points(byes: Sequence[Bye]) -> float:
+    """What the table's pairing-allocated byes are worth (a win when it has none)."""
+    worth = {bye.points for bye in byes if bye.kind == "pairing"}
+    if len(worth) > 1:
+        raise FormatError("the pairing-allocated byes are worth different points")
+    return worth.pop() if worth else 1.0
 
 
 def _one_table(tables: Sequence[EventStandings]) -> EventStandings:

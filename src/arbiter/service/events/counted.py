@@ -166,7 +166,7 @@ def tables_after(tx: Tx, row: EventRow, round_number: int) -> list[EventStanding
 
 
 def total_rounds(event: EventRow, tables: Sequence[EventStandings]) -> int | None:
-    """The rounds a TRF's ``XXR`` gives: those planned, or its default (one more than
+    """The rounds a TRF's ``142`` and ``XXR`` give: those planned, or the default (one more than
     played) when none are planned or fewer than played."""
     planned = event.rounds
     if planned is not None and planned < max((t.rounds for t in tables), default=0):

@@ -266,7 +266,7 @@ def find_players(store: Store, event_id: str, text: str) -> list[tuple[int, str]
 def _numbered(store: Store, event_id: str) -> list[tuple[int, str]]:
     """Every player of the event with their number."""
     summary = _summary(store, event_id)
-    if kind_of(summary.pairing).paired:
+    if summary.paired:
         return [(p.number, p.name) for p in list_players(store, event_id)]
     colours = find_game(summary.game).colours
     return list(enumerate(player_names(list_records(store, event_id), colours), 1))
@@ -386,7 +386,7 @@ def event_games(store: Store, event_id: str) -> EventGames:
     colours = find_game(summary.game).colours
     kept = list_records(store, event_id)
     reasons = _reasons(store, event_id)
-    if not kind_of(summary.pairing).paired:
+    if not summary.paired:
         numbers = {name: n for n, name in enumerate(player_names(kept, colours), 1)}
         out = left_out(*_counted_rows(store, event_id))
     else:
@@ -396,7 +396,7 @@ def event_games(store: Store, event_id: str) -> EventGames:
     by_number = {line.record.record: line for line in lines if line.record is not None}
     rounds: dict[int, list[GameLine]] = {}
     unplaced: list[GameLine] = []
-    if not kind_of(summary.pairing).paired:
+    if not summary.paired:
         for line in lines:
             if line.round is None:
                 unplaced.append(line)
@@ -428,7 +428,7 @@ def round_progress(games: EventGames) -> str:
     summary = games.summary
     planned = summary.rounds
     of = f" of {planned}" if planned else ""
-    if not kind_of(summary.pairing).paired:
+    if not summary.paired:
         return f"round {summary.rounds_played}{of or ' of ?'}"
     if not games.rounds:
         return "no round paired yet"
@@ -488,7 +488,7 @@ def round_page(store: Store, event_id: str, round_number: int) -> RoundPage:
     found = games.rounds.get(round_number)
     byes: tuple[Any, ...] = ()
     paired_at, manual = None, False
-    if kind_of(games.summary.pairing).paired:
+    if games.summary.paired:
         if found is None:
             raise EventError("no-such-round", f"round {round_number} is not paired")
         paired = round_view(store, event_id, round_number)
@@ -557,7 +557,7 @@ def player_page(store: Store, event_id: str, number: int) -> PlayerPage:
     name = named[number]
     summary, tables = event_standings(store, event_id)
     line = next((s for t in tables for s in t.standings if s.player == name), None)
-    if kind_of(games.summary.pairing).paired:
+    if games.summary.paired:
         played = _paired_rounds(store, event_id, games, number)
     else:
         played = [_round_of(game, name, games.colours) for game in _games_of(games.records, name)]

@@ -132,6 +132,7 @@ def _made_summary(store: Store, tx: Tx, row: EventRow) -> EventSummary:
         half_byes=row.half_byes,
         check_in=row.check_in,
         acceleration=row.acceleration,
+        paired=kind_of(row).paired,
     )
 
 

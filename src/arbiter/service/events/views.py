@@ -72,6 +72,9 @@ class EventSummary:
     half_byes: bool = True
     check_in: bool = False
     acceleration: str = NO_ACCELERATION
+    paired: bool = False
+    """Whether the event's kind has players and rounds paired (asked of the kind once, as
+    the summary is made: the pages ask it; the API gives ``pairing``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -55,8 +55,29 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.add_url_rule("/health", "health", api.health)
     app.add_url_rule("/", "index", api.index)
     register_error_handlers(app)
+    _languages(app)
     from arbiter.service.web.front import JsonFront
 
     front = JsonFront(app.wsgi_app, lambda: app.config.get("MAX_CONTENT_LENGTH"))
     app.wsgi_app = front  # type: ignore[method-assign]
     return app
+
+
+def _languages(app: Flask) -> None:
+    """The pages in their readers' languages (:mod:`.languages`), with the words of games
+    and events (:mod:`.words`), of errors (:mod:`.codes`) and of the scripts
+    (:mod:`.script_words`) as the templates' functions."""
+    from arbiter.service.web import codes, languages, script_words, words
+
+    shown = {
+        name: getattr(words, name)
+        for name in (
+            "result_words", "verdict", "counted", "outcome", "colour", "letters",
+            "colour_legend", "termination", "tiebreak_title", "tiebreak_short",
+            "tiebreak_explanation", "warning", "board_words", "phrase", "points_text",
+            "trail_who", "trail_what",
+        )
+    }  # fmt: skip
+    shown |= {"game_title": words.title, "hint_words": words.hint}
+    languages.install(app, {**shown, "error_text": codes.error_text,
+                            "script_words": script_words.words})  # fmt: skip

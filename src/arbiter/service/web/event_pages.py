@@ -14,32 +14,15 @@ from typing import TYPE_CHECKING, Any
 from flask import Blueprint, Response, render_template, request, url_for
 from markupsafe import Markup
 
+from arbiter.service.web.codes import error_text
 from arbiter.service.web.errors import ApiError
 from arbiter.service.web.events_api import LISTED, call, server_key
+from arbiter.service.web.languages import gettext, language
 
 if TYPE_CHECKING:
     from arbiter.service.events.pages import GamePage
 
 bp = Blueprint("event_pages", __name__)
-
-SHORT = {
-    "buchholz": "BH",
-    "sonneborn-berger": "SB",
-    "wins": "Wins",
-    "direct": "DE",
-    "margin": "Mgn",
-}
-"""Each tie-break's short heading, for a phone's narrow table (the legend under it names
-each in full)."""
-
-
-@bp.app_template_filter("minute")
-def minute(at: str | None) -> str:
-    """A time of the trail (``2026-11-25T17:02:03.456Z``) to the minute, in UTC: what a page
-    shows until its script puts it in the reader's time zone."""
-    if not at:
-        return "-"
-    return at[:16].replace("T", " ") + " UTC"
 
 
 @bp.get("/events")
@@ -47,7 +30,9 @@ def events_page() -> str:
     """The events kept here, newest first, and a form to create one."""
     from arbiter.adjudicator.tiebreaks import TITLES
     from arbiter.notation.games import all_games
+    from arbiter.service.events.kinds import KINDS
     from arbiter.service.events.reading import list_events
+    from arbiter.service.web.words import kind_words
 
     rows = call(list_events, newest_first=True, limit=LISTED)
     return render_template(
@@ -55,6 +40,8 @@ def events_page() -> str:
         events=rows,
         games=[g.name for g in all_games()],
         tiebreaks=list(TITLES.items()),
+        kinds=list(KINDS.values()),
+        kind_words=kind_words,
     )
 
 
@@ -63,8 +50,9 @@ def event_page(event_id: str) -> Response | str:
     """The event's name, game, rounds, standings with their tie-breaks, crosstable, the games
     of each round, what does not count and why, the corrections, and the downloads."""
     from arbiter.service.events.actions import CORRECTIONS
-    from arbiter.service.events.pages import OUT, WAITS, event_games, round_progress
+    from arbiter.service.events.pages import OUT, WAITS, event_games
     from arbiter.service.events.reading import entries, event_standings
+    from arbiter.service.web.words import progress
 
     def render() -> str:
         summary, tables = call(event_standings, event_id)
@@ -80,7 +68,7 @@ def event_page(event_id: str) -> Response | str:
             by_number={g.record.record: g for g in games.records if g.record is not None},
             key=server_key().public,
             earlier=_earlier_keys(),
-            progress=round_progress(games),
+            progress=progress(games),
             **_table_words(summary.game),
         )
 
@@ -96,9 +84,10 @@ def _page(render: Callable[[], Response | str], event_id: str | None = None) -> 
         return _kept(event_id, render) if event_id is not None else render()
     except ApiError as err:
         if err.status == 404:
-            return Response(render_template("missing.html", message=err.message), status=404)
+            message = error_text(err.code, err.message)
+            return Response(render_template("missing.html", message=message), status=404)
         if err.status >= 500:
-            shown = render_template("unavailable.html", message=err.message)
+            shown = render_template("unavailable.html", message=error_text(err.code, err.message))
             return Response(shown, status=err.status)
         raise
 
@@ -110,7 +99,7 @@ def _kept(event_id: str, render: Callable[[], Response | str]) -> Response | str
     from arbiter.service.events.reading import RENDERINGS, Rendered, version
     from arbiter.service.web.events_api import store
 
-    key = (store().url, event_id, "page", request.url_root, request.full_path)
+    key = (store().url, event_id, "page", request.url_root, request.full_path, language())
     with _one_view():  # the version and, for a page not kept, every read of it: one view
         current = call(version, event_id)
         found = RENDERINGS.get(key, current)
@@ -142,20 +131,17 @@ def _earlier_keys() -> list[Any]:
 
 
 def _table_words(game: str) -> dict[str, Any]:
-    """What the templates of standings need: the tie-breaks' names, short headings and
-    explanations, and the crosstable's words."""
-    from arbiter.adjudicator.tiebreaks import EXPLANATIONS, TITLES
+    """What the templates of standings need beside the words of every page: the
+    crosstable's cells, with each colour's letter in the page's language."""
     from arbiter.notation.games import find_game
-    from arbiter.service.core.standings_formats import cell_text, colour_letters, value_text
+    from arbiter.service.core.standings_formats import cell_text
+    from arbiter.service.web.words import letters
 
+    colours = find_game(game).colours
     return {
-        "titles": TITLES,
-        "short": SHORT,
-        "explanations": EXPLANATIONS,
         "cell_text": cell_text,
-        "value_text": value_text,
-        "letters": colour_letters(game),
-        "colours": find_game(game).colours,
+        "letters": letters(colours),
+        "colours": colours,
         "ranks": lambda table: {line.player: line.rank for line in table.standings},
     }
 
@@ -224,8 +210,9 @@ def ratings_page() -> Response | str:
         if wanted is not None:
             pools = tuple(pool for pool in found.pools if pool.pool == wanted)
             if not pools:
-                message = f"There is no rating pool {wanted!r}."
-                shown = render_template("missing.html", title="No such pool", message=message)
+                message = gettext("There is no rating pool “%(pool)s”.", pool=wanted)
+                title = gettext("No such pool")
+                shown = render_template("missing.html", title=title, message=message)
                 return Response(shown, status=404)
         if fmt == "csv":
             return Response(write_csv(pools), content_type="text/csv; charset=utf-8")
@@ -302,7 +289,6 @@ def desk_page(event_id: str) -> Response | str:
     confirmations, corrections, tokens and players' links, finalisation; the event's public
     link as a QR code to print."""
     from arbiter.adjudicator.tiebreaks import TITLES
-    from arbiter.service.core.suggestions import said
     from arbiter.service.events.pages import event_games
 
     def render() -> str:
@@ -318,7 +304,6 @@ def desk_page(event_id: str) -> Response | str:
             by_round=ordered[::-1],
             link=link,
             qr=Markup(qr_svg(link)),
-            hint_text=said,
             correction_of=correction_of,
             tiebreaks=list(TITLES.items()),
         )
@@ -355,7 +340,8 @@ def qr_svg(text: str) -> str:
     out = io.BytesIO()
     segno.make(text, error="m").save(
         out, kind="svg", scale=1, border=QUIET_ZONE, xmldecl=False, svgns=True, nl=False,
-        omitsize=True, title="QR code of the event's public page", dark="#000", light="#fff",
+        omitsize=True, title=gettext("QR code of the event's public page"), dark="#000",
+        light="#fff",
     )  # fmt: skip
     drawn = out.getvalue().decode()
     return drawn.replace("<svg ", '<svg shape-rendering="crispEdges" role="img" ', 1)

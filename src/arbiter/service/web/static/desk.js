@@ -6,7 +6,7 @@
 // the new records in place.
 "use strict";
 (() => {
-  const { $, element, say, refused, busy } = arbiterDom;
+  const { $, element, say, refused, busy, t, lang, recordError } = arbiterDom;
   const script = document.currentScript;
   const event = script.dataset.event || null;
   const api = "/api/v1/events/" + event;
@@ -31,16 +31,16 @@
     field.readOnly = true;
     field.value = link;
     field.className = "secret";
-    field.setAttribute("aria-label", "The link");
-    const copy = element("button", "Copy the link");
+    field.setAttribute("aria-label", t("The link"));
+    const copy = element("button", t("Copy the link"));
     copy.type = "button";
     copy.addEventListener("click", async () => {
       field.select();
       try {
         await navigator.clipboard.writeText(link);
-        copy.textContent = "Copied";
+        copy.textContent = t("Copied");
       } catch (err) {
-        copy.textContent = "Select and copy it";
+        copy.textContent = t("Select and copy it");
       }
     });
     box.append(field, copy);
@@ -64,8 +64,7 @@
       const name = $("new-name").value.trim().replace(/\s+/g, " ");
       if (takenNames().includes(name.toLowerCase()) && warned !== name) {
         warned = name;
-        say("created", "Another event is named “" + name + "” already. Give this one another "
-                       + "name, or press Create again to keep the same name.", true);
+        say("created", t("Another event is named “%(name)s” already. Give this one another name, or press Create again to keep the same name.", { name }), true);
         return;
       }
       const fields = { name, game: $("new-game").value, confirm_uploads: $("new-confirm").checked };
@@ -73,7 +72,8 @@
       const order = Array.from(document.querySelectorAll("#new-tiebreaks select"))
         .map((select) => select.value).filter((value) => value);
       if (order.length) fields.tiebreaks = Array.from(new Set(order));
-      if ($("new-pairing") && $("new-pairing").value !== "none") {
+      const kind = $("new-pairing") ? $("new-pairing").selectedOptions[0] : null;
+      if (kind && kind.dataset.paired) {
         fields.pairing = $("new-pairing").value;
         fields.bye_points = Number($("new-bye-points").value);
       }
@@ -85,13 +85,12 @@
       sessionStorage.setItem(keyOf(answer.data.id), answer.data.token);
       out.className = "notice";
       out.append(
-        element("p", "The event is created. This is its director's token: keep it now, it is "
-                     + "shown this once (this tab keeps it until it is closed)."),
+        element("p", t("The event is created. This is its director's token: keep it now, it is shown this once (this tab keeps it until it is closed).")),
         element("code", answer.data.token, "secret"));
       const links = element("p");
-      const desk = element("a", "Go to the director's desk");
+      const desk = element("a", t("Go to the director's desk"));
       desk.href = "/events/" + answer.data.id + "/desk";
-      const page = element("a", "the public page");
+      const page = element("a", t("the public page"));
       page.href = answer.data.url;
       links.append(desk, " · ", page);
       out.appendChild(links);
@@ -111,8 +110,11 @@
     const link = element("a", made.name);
     link.href = "/events/" + made.id;
     name.appendChild(link);
-    row.append(name, element("td", made.game), element("td", made.created_at.slice(0, 10)),
-               element("td", "in progress"));
+    const created = element("time", arbiterTimes.day(made.created_at));
+    created.setAttribute("datetime", made.created_at);
+    const day = element("td");
+    day.appendChild(created);
+    row.append(name, element("td", made.game), day, element("td", t("in progress")));
     body.prepend(row);
   }
 
@@ -129,18 +131,18 @@
     const token = sessionStorage.getItem(keyOf(event));
     if (!token) {
       roleShown(null);
-      say("who", "No token yet: give the event's token to make changes.");
+      say("who", t("No token yet: give the event's token to make changes."));
       return;
     }
     const answer = await call("GET", api + "/tokens");
     if (answer.ok) {
       roleShown("director");
-      say("who", "Using a director's token.");
+      say("who", t("Using a director's token."));
       showTokens(answer.data.tokens);
       loadWebhooks();
     } else if (answer.status === 403 && answer.data.error.code === "not-allowed") {
       roleShown("upload");
-      say("who", "Using an upload token: you may upload records; the director confirms them.");
+      say("who", t("Using an upload token: you may upload records; the director confirms them."));
     } else {
       say("who", refused(answer), true);
     }
@@ -166,7 +168,8 @@
   function chose(list) {
     files = Array.from(list);
     say("upload-result", files.length
-      ? files.length + " file(s) chosen: " + files.map((f) => f.name).join(", ") : "");
+      ? t("%(count)s file(s) chosen: %(names)s", { count: files.length, names: files.map((f) => f.name).join(", ") })
+      : "");
   }
 
   const zone = $("dropzone");
@@ -183,17 +186,17 @@
   }
 
   async function upload() {
-    if (!files.length) { say("upload-result", "Choose or drop the files first.", true); return; }
+    if (!files.length) { say("upload-result", t("Choose or drop the files first."), true); return; }
     const form = new FormData();
     for (const file of files) form.append("file", file, file.name);
-    say("upload-result", "Uploading…");
+    say("upload-result", t("Uploading…"));
     const answer = await call("POST", api + "/records", form);
     if (!answer.ok) { say("upload-result", refused(answer), true); return; }
     const out = $("upload-result");
     out.replaceChildren();
     out.className = answer.data.invalid ? "warning" : "notice";
-    out.appendChild(element("p", answer.data.count + " record(s), " + answer.data.invalid
-                                 + " invalid."));
+    out.appendChild(element("p", t("%(count)s record(s), %(invalid)s invalid.",
+                                   { count: answer.data.count, invalid: answer.data.invalid })));
     const list = element("ul", null, "plain");
     for (const kept of answer.data.uploads) {
       for (const one of kept.records) list.appendChild(verdict(kept, one));
@@ -209,40 +212,48 @@
   // (its report says them), one that could not be read names none.
   function namesOf(one) {
     const named = Object.keys(one.players).length ? one.players : (one.report.players || {});
-    return Object.values(named).join(" v ") || "no players named";
+    return Object.values(named).join(" " + t("v") + " ") || t("no players named");
   }
 
   function verdict(kept, one) {
     const item = element("li");
     const names = namesOf(one);
-    const label = "Record " + one.record + (one.round != null ? ", round " + one.round : "")
-      + " (" + names + (kept.duplicate ? ", sent before" : "") + "): ";
+    const said = names + (kept.duplicate ? ", " + t("sent before") : "");
+    const label = one.round != null
+      ? t("Record %(record)s, round %(round)s (%(names)s): ", { record: one.record, round: one.round, names: said })
+      : t("Record %(record)s (%(names)s): ", { record: one.record, names: said });
     item.append(label);
-    if (one.valid) item.appendChild(element("span", one.result + ", valid", "ok"));
+    if (one.valid) item.appendChild(element("span", t("%(result)s, valid", { result: one.result }), "ok"));
     else item.appendChild(element("span", problem(one.report), "bad"));
-    if (one.status === "pending") item.append(" ", element("span", "waits for confirmation",
+    if (one.status === "pending") item.append(" ", element("span", t("waits for confirmation"),
                                                            "badge pending"));
     if (one.board != null && one.placement == null) {
-      item.append(" ", element("span", "counts on round " + one.board_round + " board "
-                                       + one.board, "badge"));
+      item.append(" ", element("span", t("counts on round %(round)s board %(board)s",
+                                         { round: one.board_round, board: one.board }), "badge"));
     }
-    for (const warning of one.warnings || []) item.append(" ", element("span", warning.message, "note"));
+    for (const warning of one.warnings || []) {
+      item.append(" ", element("span", WARNINGS[warning.code] && lang !== "en"
+        ? WARNINGS[warning.code] : warning.message, "note"));
+    }
     const best = (one.suggestions || [])[0];
     if (best) {
-      item.append(" ", element("span", "Did you mean round " + best.round + " board " + best.board
-        + ", " + best.first + " v " + best.second + "? The records below place it in a click.",
-      "note"));
+      item.append(" ", element("span", t("Did you mean round %(round)s board %(board)s, %(first)s v %(second)s? The records below place it in a click.",
+        { round: best.round, board: best.board, first: best.first, second: best.second }), "note"));
     }
     return item;
   }
 
   function problem(report) {
-    const error = report.errors[0];
-    if (!error) return "invalid";
-    const where = error.ply ? " at ply " + error.ply
-      : error.line ? " (line " + error.line + ", column " + error.column + ")" : "";
-    return error.code + where + ": " + error.message;
+    return recordError(report.errors[0]);
   }
+
+  // What a director should look at in a record that counts all the same, by its code.
+  const WARNINGS = {
+    "no-event-tag": t("the record has no Event tag; it counts for the event it was uploaded to"),
+    "event-tag-differs": t("the record's Event tag names another event; it counts for the event it was uploaded to"),
+    "names-taken": t("the director placed it: its names are taken as the board's players"),
+    "names-folded": t("its board was found by its players' names written otherwise"),
+  };
 
   // --- records: the page's own, filtered, corrected, repaired --------------------------------
 
@@ -279,7 +290,7 @@
       }
       part.hidden = !any;
     }
-    $("records-count").textContent = shown + " record(s) shown.";
+    $("records-count").textContent = t("%(count)s record(s) shown.", { count: shown });
   }
 
   $("records-filter").addEventListener("change", filter);
@@ -318,9 +329,9 @@
     const copy = answer.data.copy.records[0];
     await reloadRecords();
     document.dispatchEvent(new CustomEvent("arbiter:records-changed"));
-    say("records-note", "Record " + number + " repaired (" + form.dataset.hint + "): its "
-        + "corrected copy is record " + copy.record + ", which " + wordsOf(copy.record)
-        + "; record " + number + " is kept and " + wordsOf(number) + ".");
+    say("records-note", t("Record %(record)s repaired (%(hint)s): its corrected copy is record %(copy)s, which %(copy_state)s; record %(record)s is kept and %(state)s.",
+        { record: number, hint: form.dataset.hint, copy: copy.record, copy_state: wordsOf(copy.record),
+          state: wordsOf(number) }));
   });
 
   // A record placed on the board the desk suggests, in a click (its reason filled in).
@@ -337,8 +348,8 @@
     if (!answer.ok) { say("records-note", refused(answer), true); return; }
     await reloadRecords();
     document.dispatchEvent(new CustomEvent("arbiter:records-changed"));
-    say("records-note", "Record " + number + " is placed on round " + fields.round + " board "
-        + fields.board + ": " + wordsOf(number) + ".");
+    say("records-note", t("Record %(record)s is placed on round %(round)s board %(board)s: %(state)s.",
+        { record: number, round: fields.round, board: fields.board, state: wordsOf(number) }));
   });
 
   const correct = $("correct");
@@ -361,9 +372,10 @@
     $("correct-reason").value = "";
     await reloadRecords();
     document.dispatchEvent(new CustomEvent("arbiter:records-changed"));
-    const result = answer.data.official_result
-      ? ", official result " + answer.data.official_result : "";
-    say("correct-note", "Record " + number + result + ": " + wordsOf(number) + ".");
+    say("correct-note", answer.data.official_result
+      ? t("Record %(record)s, official result %(result)s: %(state)s.",
+          { record: number, result: answer.data.official_result, state: wordsOf(number) })
+      : t("Record %(record)s: %(state)s.", { record: number, state: wordsOf(number) }));
   }
 
   // --- the event -----------------------------------------------------------------------------
@@ -386,8 +398,9 @@
         $("settings-reason").value = "";
         $("settings-why").hidden = true;
       }
-      say("settings-note", answer.ok ? "Saved: " + (answer.data.rounds || "no")
-                                       + " planned rounds." : refused(answer), !answer.ok);
+      say("settings-note", !answer.ok ? refused(answer)
+        : answer.data.rounds ? t("Saved: %(rounds)s planned rounds.", { rounds: answer.data.rounds })
+          : t("Saved: no planned rounds."), !answer.ok);
     });
   });
 
@@ -402,13 +415,10 @@
     if (!reason) {
       $("settings-why").hidden = false;
       $("settings-reason").focus();
-      say("settings-note", "Round " + paired + " is paired: changing the tie-breaks now "
-                           + "changes how the players are ranked. Say why, then Save again.",
-          true);
+      say("settings-note", t("Round %(round)s is paired: changing the tie-breaks now changes how the players are ranked. Say why, then Save again.", { round: paired }), true);
       return false;
     }
-    if (!window.confirm("Change the tie-breaks after round " + paired + "? The trail and the "
-                        + "TRF keep the change, the list it replaces and your reason.")) {
+    if (!window.confirm(t("Change the tie-breaks after round %(round)s? The trail and the TRF keep the change, the list it replaces and your reason.", { round: paired }))) {
       return false;
     }
     fields.reason = reason;
@@ -417,8 +427,7 @@
 
   const finalise = $("finalise");
   if (finalise) finalise.addEventListener("click", () => {
-    if (!window.confirm("Finalise the event? It becomes read-only: no upload or correction "
-                        + "can be made after this.")) return;
+    if (!window.confirm(t("Finalise the event? It becomes read-only: no upload or correction can be made after this."))) return;
     busy(finalise, async () => {
       const answer = await call("POST", api + "/finalise", {});
       if (answer.ok) location.reload();  // the desk without its write controls
@@ -433,31 +442,35 @@
     body.replaceChildren();
     for (const token of tokens) {
       const row = body.insertRow();
-      const cells = [["#", token.number, "num"], ["Role", token.role], ["For", token.label, "player"],
-                     ["Issued", arbiterTimes.text(token.created_at)],
-                     ["State", token.revoked_at ? "revoked" : "active"]];
+      const cells = [["#", token.number, "num"], [t("Role"), ROLES[token.role] || token.role],
+                     [t("For"), token.label, "player"],
+                     [t("Issued"), arbiterTimes.text(token.created_at)],
+                     [t("State"), token.revoked_at ? t("revoked") : t("active")]];
       for (const [label, text, cls] of cells) {
         const cell = element("td", text, cls);
         cell.dataset.label = label;
         row.appendChild(cell);
       }
       const cell = row.insertCell();
-      cell.dataset.label = "Revoke";
+      cell.dataset.label = t("Revoke");
       if (!token.revoked_at && open) {
-        const button = element("button", "Revoke…");
+        const button = element("button", t("Revoke…"));
         button.type = "button";
-        button.setAttribute("aria-label", "Revoke token " + token.number + " (" + token.label + ")");
+        button.setAttribute("aria-label", t("Revoke token %(token)s (%(label)s)",
+                                            { token: token.number, label: token.label }));
         button.addEventListener("click", () => busy(button, () => revoke(token)));
         cell.appendChild(button);
       }
     }
   }
 
+  const ROLES = { upload: t("upload"), director: t("director"), player: t("player") };
+
   async function revoke(token) {
-    if (!window.confirm("Revoke token " + token.number + " (" + token.label + ")? Whoever holds "
-                        + "it can no longer upload or change anything with it.")) return;
+    const named = { token: token.number, label: token.label };
+    if (!window.confirm(t("Revoke token %(token)s (%(label)s)? Whoever holds it can no longer upload or change anything with it.", named))) return;
     const answer = await call("DELETE", api + "/tokens/" + token.number, {});
-    say("issued", answer.ok ? "Token " + token.number + " (" + token.label + ") is revoked."
+    say("issued", answer.ok ? t("Token %(token)s (%(label)s) is revoked.", named)
                             : refused(answer), !answer.ok);
     signIn();
   }
@@ -472,14 +485,14 @@
     if (!answer.ok) { say("issued", refused(answer), true); return null; }
     out.className = "notice";
     if (role === "upload" || role === "player") {
-      out.appendChild(linkBox("Token " + answer.data.number + " for " + answer.data.label
-        + ": give them this link now; it is shown this once. It opens their page: "
-        + (role === "player" ? "check in, report their game's result, upload its record."
-                             : "upload records."),
+      const named = { token: answer.data.number, label: answer.data.label };
+      out.appendChild(linkBox(role === "player"
+        ? t("Token %(token)s for %(label)s: give them this link now; it is shown this once. It opens their page: check in, report their game's result, upload its record.", named)
+        : t("Token %(token)s for %(label)s: give them this link now; it is shown this once. It opens their page: upload records.", named),
         uploadLink(event, answer.data.token, player)));
     } else {
-      out.append(element("p", "Token " + answer.data.number + " for " + answer.data.label
-                              + ": give it to them now, it is shown this once."),
+      out.append(element("p", t("Token %(token)s for %(label)s: give it to them now, it is shown this once.",
+                                { token: answer.data.number, label: answer.data.label })),
                  element("code", answer.data.token, "secret"));
     }
     signIn();
@@ -512,17 +525,17 @@
     body.replaceChildren();
     for (const one of kept.slice().reverse()) {
       const row = body.insertRow();
-      const cells = [["Entry", one.receipt.entry, "num"], ["What", one.what],
-                     ["When", arbiterTimes.text(one.receipt.at)],
-                     ["Hash", one.receipt.hash.slice(0, 16) + "…", "hash"]];
+      const cells = [[t("Entry"), one.receipt.entry, "num"], [t("What"), one.what],
+                     [t("When"), arbiterTimes.text(one.receipt.at)],
+                     [t("Hash"), one.receipt.hash.slice(0, 16) + "…", "hash"]];
       for (const [label, text, cls] of cells) {
         const cell = element("td", text, cls);
         cell.dataset.label = label;
         row.appendChild(cell);
       }
     }
-    say("receipts-note", kept.length ? kept.length + " receipt(s) kept in this browser."
-                                     : "No receipt yet: each change made here adds one.");
+    say("receipts-note", kept.length ? t("%(count)s receipt(s) kept in this browser.", { count: kept.length })
+                                     : t("No receipt yet: each change made here adds one."));
     $("receipts-download").disabled = !kept.length;
     $("receipts-check").disabled = !kept.length;
   }
@@ -546,25 +559,30 @@
       if (!answer.ok) { say("receipts-note", refused(answer), true); return; }
       const problems = [...answer.data.problems, ...answer.data.receipts.problems];
       say("receipts-note", answer.data.ok
-        ? "All " + answer.data.receipts.checked + " receipt(s) hold: the trail still has each "
-          + "entry with its hash, and the event verifies (" + answer.data.entries + " entries)."
-        : "Problems: " + problems.join("; "), !answer.data.ok);
+        ? t("All %(count)s receipt(s) hold: the trail still has each entry with its hash, and the event verifies (%(entries)s entries).",
+            { count: answer.data.receipts.checked, entries: answer.data.entries })
+        : t("Problems: %(problems)s", { problems: problems.join("; ") }), !answer.data.ok);
     }));
     showReceipts();
   }
 
   // --- webhooks: the URLs the event's changes are sent to, with their deliveries ----------
 
-  const KIND_WORDS = { "round-published": "rounds published", result: "results",
-                       correction: "corrections", finalised: "the event finalised" };
+  const KIND_WORDS = { "round-published": t("rounds published"), result: t("results"),
+                       correction: t("corrections"), finalised: t("the event finalised") };
+  const DELIVERY = { delivered: t("delivered"), retrying: t("retrying"), failed: t("failed"),
+                     pending: t("pending") };
 
   function deliveryWords(one) {
     const answer = one.http_status ? "HTTP " + one.http_status : "";
     const why = [answer, one.error || ""].filter(Boolean).join(": ");
-    const tries = one.attempts === 1 ? "1 attempt" : one.attempts + " attempts";
-    let words = "entry " + one.entry + " " + one.status + " (" + tries + ")";
+    const tries = one.attempts === 1 ? t("1 attempt") : t("%(count)s attempts", { count: one.attempts });
+    let words = t("entry %(entry)s %(status)s (%(tries)s)",
+                  { entry: one.entry, status: DELIVERY[one.status] || one.status, tries });
     if (one.status === "delivered") words += " " + arbiterTimes.text(one.delivered_at);
-    else if (one.status === "retrying" && one.next_at) words += ", next " + arbiterTimes.text(one.next_at);
+    else if (one.status === "retrying" && one.next_at) {
+      words += ", " + t("next %(time)s", { time: arbiterTimes.text(one.next_at) });
+    }
     return why && one.status !== "delivered" ? words + ": " + why : words;
   }
 
@@ -574,21 +592,21 @@
     for (const hook of webhooks) {
       const row = body.insertRow();
       const latest = hook.deliveries.slice(0, 3).map(deliveryWords).join("; ");
-      const cells = [["#", hook.number, "num"], ["URL", hook.url, "url"],
-                     ["Sends", hook.events.map((kind) => KIND_WORDS[kind] || kind).join(", ")],
-                     ["State", hook.active ? "active" : "removed"],
-                     ["Deliveries", latest || "none yet"]];
+      const cells = [["#", hook.number, "num"], [t("URL"), hook.url, "url"],
+                     [t("Sends"), hook.events.map((kind) => KIND_WORDS[kind] || kind).join(", ")],
+                     [t("State"), hook.active ? t("active") : t("removed")],
+                     [t("Deliveries"), latest || t("none yet")]];
       for (const [label, text, cls] of cells) {
         const cell = element("td", String(text), cls);
         cell.dataset.label = label;
         row.appendChild(cell);
       }
       const cell = row.insertCell();
-      cell.dataset.label = "Remove";
+      cell.dataset.label = t("Remove");
       if (hook.active && open) {
-        const button = element("button", "Remove…");
+        const button = element("button", t("Remove…"));
         button.type = "button";
-        button.setAttribute("aria-label", "Remove webhook " + hook.number);
+        button.setAttribute("aria-label", t("Remove webhook %(webhook)s", { webhook: hook.number }));
         button.addEventListener("click", () => busy(button, () => removeWebhook(hook)));
         cell.appendChild(button);
       }
@@ -602,11 +620,11 @@
   }
 
   async function removeWebhook(hook) {
-    if (!window.confirm("Remove webhook " + hook.number + "? Nothing more is sent to "
-                        + hook.url + ".")) return;
+    if (!window.confirm(t("Remove webhook %(webhook)s? Nothing more is sent to %(url)s.",
+                          { webhook: hook.number, url: hook.url }))) return;
     const answer = await call("DELETE", api + "/webhooks/" + hook.number, {});
-    say("webhooks-note", answer.ok ? "Webhook " + hook.number + " is removed." : refused(answer),
-        !answer.ok);
+    say("webhooks-note", answer.ok ? t("Webhook %(webhook)s is removed.", { webhook: hook.number })
+      : refused(answer), !answer.ok);
     loadWebhooks();
   }
 
@@ -616,11 +634,11 @@
     busy(webhookForm, async () => {
       const kinds = [...webhookForm.querySelectorAll("input[name=webhook-kind]:checked")]
         .map((box) => box.value);
-      if (!kinds.length) { say("webhooks-note", "Choose at least one kind of change.", true); return; }
+      if (!kinds.length) { say("webhooks-note", t("Choose at least one kind of change."), true); return; }
       const answer = await call("POST", api + "/webhooks", { url: $("webhook-url").value.trim(),
                                                              events: kinds });
       if (!answer.ok) { say("webhooks-note", refused(answer), true); return; }
-      say("webhooks-note", "Webhook " + answer.data.number + " sends to " + answer.data.url + ".");
+      say("webhooks-note", t("Webhook %(webhook)s sends to %(url)s.", { webhook: answer.data.number, url: answer.data.url }));
       $("webhook-url").value = "";
       loadWebhooks();
     });

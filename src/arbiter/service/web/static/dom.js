@@ -1,11 +1,69 @@
 // What every script of the pages shares: finding an element by its id, making one with its
-// text and class, saying something in a status line, asking the API, and keeping the
-// receipts of the changes made. Loaded before the page's own scripts, which take these names
-// from `arbiterDom` (a text is always set as text, never as HTML).
+// text and class, saying something in a status line, asking the API, keeping the receipts
+// of the changes made, and the page's language: `t("English text", {name: value})` says a
+// message in it (the page hands its scripts their translations, from the one catalogue of
+// the pages, in the JSON block #arbiter-words; a message it does not translate is said as
+// written, as in English), and `number` writes a number for it. Loaded before the page's
+// own scripts, which take these names from `arbiterDom` (a text is always set as text,
+// never as HTML).
 "use strict";
 
 const arbiterDom = (() => {
   const WRITES = ["POST", "PUT", "PATCH", "DELETE"];
+  const lang = document.documentElement.lang || "en";
+  const given = (() => {
+    const block = document.getElementById("arbiter-words");
+    try {
+      return JSON.parse(block ? block.textContent : "{}") || {};
+    } catch (err) {
+      return {};
+    }
+  })();
+  const table = (name) => given[name] || {};
+  const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+
+  function t(message, values) {
+    const said = own(table("messages"), message) ? table("messages")[message] : message;
+    if (!values) return said;
+    return said.replace(/%\((\w+)\)s/g, (whole, name) => (own(values, name) ? String(values[name]) : whole));
+  }
+
+  const numbers = new Intl.NumberFormat(lang);
+  const number = (value) => (typeof value === "number" ? numbers.format(value) : String(value ?? ""));
+
+  // An error the API answered, as the page says it: in English its message; in another
+  // language what its code means (the field it names beside it).
+  function errorText(error, codes) {
+    if (!error) return "";
+    const meaning = codes || table("codes");
+    if (lang === "en" || !own(meaning, error.code)) return error.message || error.code || "";
+    const field = error.field || error.parameter;
+    return field ? t("%(error)s (%(field)s)", { error: meaning[error.code], field })
+      : meaning[error.code];
+  }
+
+  // A record's error where it stands (a report's, spec/report.md).
+  function recordError(error) {
+    if (!error) return t("invalid");
+    if (lang === "en" || !own(table("recordCodes"), error.code)) {
+      const where = error.ply ? " at ply " + error.ply
+        : error.line ? " (line " + error.line + ", column " + error.column + ")" : "";
+      return error.code + where + ": " + error.message;
+    }
+    const said = table("recordCodes")[error.code];
+    if (error.ply) return t("%(error)s, at ply %(ply)s", { error: said, ply: error.ply });
+    if (error.line) {
+      return t("%(error)s (line %(line)s, column %(column)s)",
+               { error: said, line: error.line, column: error.column });
+    }
+    return said;
+  }
+
+  // A game's colour, a termination, a tie-break's name and explanation, as the page says them.
+  const colour = (name) => (own(table("colours"), name) ? table("colours")[name] : name);
+  const termination = (word) => (own(table("terminations"), word) ? table("terminations")[word] : word);
+  const tiebreak = (name) => (own(table("tiebreaks"), name) ? table("tiebreaks")[name] : null);
+  const exclusion = (reason) => (own(table("exclusions"), reason) ? table("exclusions")[reason] : null);
 
   // A key of this change alone (the Idempotency-Key header): 128 random bits. The same
   // request sent again with it is answered as the first time and written once.
@@ -78,7 +136,8 @@ const arbiterDom = (() => {
       try {
         response = await fetch(path, { method, body, headers });
       } catch (err) {
-        return { ok: false, status: 0, data: { error: { message: "the server did not answer" } } };
+        return { ok: false, status: 0,
+                 data: { error: { code: "", message: t("the server did not answer") } } };
       }
       const data = (response.headers.get("Content-Type") || "").startsWith("application/json")
         ? await response.json() : {};
@@ -108,9 +167,12 @@ const arbiterDom = (() => {
 
     receipts,
 
+    lang, t, number, errorText, recordError, colour, termination, tiebreak, exclusion,
+
     // Why the API refused a request, for a person.
     refused(answer) {
-      return "Refused (" + answer.status + "): " + answer.data.error.message;
+      return t("Refused (%(status)s): %(error)s",
+               { status: answer.status, error: errorText(answer.data.error) });
     },
   });
 })();

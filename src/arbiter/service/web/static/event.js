@@ -7,7 +7,7 @@
 (() => {
   const script = document.currentScript;
   const event = script.dataset.event;
-  const { $ } = arbiterDom;
+  const { $, t } = arbiterDom;
 
   async function view(button) {
     const path = "/api/v1/events/" + event + "/records/" + button.dataset.record + "/text";
@@ -19,7 +19,7 @@
     }
     if (!response.ok) {
       $("updated").hidden = false;
-      $("updated").textContent = "Cannot load the record: error " + response.status + ".";
+      $("updated").textContent = t("Cannot load the record: error %(status)s.", { status: response.status });
       return;
     }
     const kind = (response.headers.get("Content-Type") || "").split(";")[0];
@@ -43,8 +43,8 @@
     }
     arbiterTimes.show(document);
     $("updated").hidden = false;
-    $("updated").textContent = "Updated with the latest results at "
-      + arbiterTimes.text(new Date().toISOString()) + ".";
+    $("updated").textContent = t("Updated with the latest results at %(time)s.",
+                                 { time: arbiterTimes.text(new Date().toISOString()) });
   }
 
   arbiterLive.follow(event, script.dataset.version, refresh);

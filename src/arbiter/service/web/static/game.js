@@ -4,7 +4,7 @@
 "use strict";
 (() => {
   const script = document.currentScript;
-  const { $ } = arbiterDom;
+  const { $, t } = arbiterDom;
 
   async function show() {
     const path = "/api/v1/events/" + script.dataset.event + "/records/"
@@ -13,12 +13,12 @@
     try {
       response = await fetch(path);
     } catch (err) {
-      $("v-title").textContent = "The server did not answer.";
+      $("v-title").textContent = t("The server did not answer.");
       return;
     }
     if (!response.ok) {
       $("viewer").hidden = false;
-      $("v-title").textContent = "Cannot load the record: error " + response.status + ".";
+      $("v-title").textContent = t("Cannot load the record: error %(status)s.", { status: response.status });
       return;
     }
     const kind = (response.headers.get("Content-Type") || "").split(";")[0];

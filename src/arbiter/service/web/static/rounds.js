@@ -4,7 +4,7 @@
 // token desk.js keeps in this tab's sessionStorage.
 "use strict";
 (() => {
-  const { $, element, say, refused, busy } = arbiterDom;
+  const { $, element, say, refused, busy, t, number } = arbiterDom;
   const event = document.currentScript.dataset.event;
   const checking = document.currentScript.dataset.checkIn === "yes";
   const api = "/api/v1/events/" + event;
@@ -28,26 +28,27 @@
     for (const player of players) {
       const row = body.insertRow();
       row.appendChild(labelled(player.number, "#", "num"));
-      const name = labelled(null, "Name", "player");
+      const name = labelled(null, t("Name"), "player");
       const link = element("a", player.name);
       link.href = "/events/" + event + "/players/" + player.number;
       name.appendChild(link);
       row.appendChild(name);
-      row.appendChild(labelled(player.rating == null ? "" : player.rating, "Rating", "num"));
-      row.appendChild(labelled(player.points, "Points", "num"));
-      const state = player.withdrawn_from ? "withdrawn from round " + player.withdrawn_from
-        : player.entered > 1 ? "late entry, from round " + player.entered
-        : player.checked_in === true ? "checked in"
-        : player.checked_in === false ? "not checked in" : "playing";
-      const byes = (player.byes || []).map((bye) => (bye.kind === "half" ? "half-point" : "zero-point")
-                                                  + " bye in round " + bye.round);
-      row.appendChild(labelled([state, ...byes].join("; "), "State"));
-      const cell = labelled(null, "Player's link");
+      row.appendChild(labelled(player.rating == null ? "" : player.rating, t("Rating"), "num"));
+      row.appendChild(labelled(number(player.points), t("Points"), "num"));
+      const state = player.withdrawn_from ? t("withdrawn from round %(round)s", { round: player.withdrawn_from })
+        : player.entered > 1 ? t("late entry, from round %(round)s", { round: player.entered })
+        : player.checked_in === true ? t("checked in")
+        : player.checked_in === false ? t("not checked in") : t("playing");
+      const byes = (player.byes || []).map((bye) => (bye.kind === "half"
+        ? t("half-point bye in round %(round)s", { round: bye.round })
+        : t("zero-point bye in round %(round)s", { round: bye.round })));
+      row.appendChild(labelled([state, ...byes].join("; "), t("State")));
+      const cell = labelled(null, t("Player's link"));
       if (open) {
         // desk.js issues the player's upload token and shows the link that carries it.
-        const button = element("button", "Link…");
+        const button = element("button", t("Link…"));
         button.type = "button";
-        button.setAttribute("aria-label", "A link for " + player.name + "'s own page");
+        button.setAttribute("aria-label", t("A link for %(name)s's own page", { name: player.name }));
         button.addEventListener("click", () => document.dispatchEvent(new CustomEvent(
           "arbiter:player-link",
           { detail: { name: player.name, number: player.number, button } })));
@@ -61,7 +62,7 @@
   // A player's buttons of corrections and undoing: each fills in the form below the table
   // (what, who, the values as they stand), for the director to give the reason and apply.
   function fixes(player) {
-    const cell = labelled(null, "Correct or undo", "actions");
+    const cell = labelled(null, t("Correct or undo"), "actions");
     const offer = (text, kind, round) => {
       const button = element("button", text);
       button.type = "button";
@@ -70,21 +71,23 @@
       cell.append(button, " ");
     };
     if (checking && !player.withdrawn_from) {
-      const button = element("button", player.checked_in ? "Undo check-in" : "Check in");
+      const button = element("button", player.checked_in ? t("Undo check-in") : t("Check in"));
       button.type = "button";
       button.setAttribute("aria-label", button.textContent + " (" + player.name + ")");
       button.addEventListener("click", () => busy(button, async () => {
         const answer = await call(player.checked_in ? "DELETE" : "POST",
                                   api + "/players/" + player.number + "/check-in", {});
-        say("players-note", answer.ok ? player.name + ": done." : refused(answer), !answer.ok);
+        say("players-note", answer.ok ? t("%(name)s: done.", { name: player.name }) : refused(answer), !answer.ok);
         loadPlayers();
       }));
       cell.append(button, " ");
     }
-    offer("Correct…", "correct");
-    if (!player.paired) offer("Remove…", "remove");
-    for (const bye of player.byes || []) offer("Cancel round " + bye.round + " bye…", "cancel-bye", bye.round);
-    if (player.withdrawn_from) offer("Take the withdrawal back…", "cancel-withdrawal");
+    offer(t("Correct…"), "correct");
+    if (!player.paired) offer(t("Remove…"), "remove");
+    for (const bye of player.byes || []) {
+      offer(t("Cancel round %(round)s bye…", { round: bye.round }), "cancel-bye", bye.round);
+    }
+    if (player.withdrawn_from) offer(t("Take the withdrawal back…"), "cancel-withdrawal");
     return cell;
   }
 
@@ -117,9 +120,9 @@
     if ($("missing")) {  // who is missing, before the director pairs
       const away = answer.data.players.filter((p) => p.checked_in === false && !p.withdrawn_from);
       $("missing").textContent = away.length
-        ? "Not checked in for the next round (" + away.length + "): "
-          + away.map((p) => p.number + " " + p.name).join(", ") + ". They are not paired."
-        : "Every player is checked in for the next round.";
+        ? t("Not checked in for the next round (%(count)s): %(players)s. They are not paired.",
+            { count: away.length, players: away.map((p) => p.number + " " + p.name).join(", ") })
+        : t("Every player is checked in for the next round.");
     }
   }
 
@@ -155,11 +158,12 @@
       answer = await call("DELETE", path + "/withdraw", { reason });
     }
     if (!answer.ok) { say("players-note", refused(answer), true); return; }
-    const done = { correct: "corrected", remove: "removed", "cancel-bye": "the bye is cancelled",
-                   "cancel-withdrawal": "back from the next round" }[kind];
-    const who = answer.data.name || (fixing ? fixing.name : "Player " + number);
-    say("players-note", who + ": " + done + (answer.data.number && kind === "correct"
-      ? " (number " + answer.data.number + ")" : "") + ".");
+    const done = { correct: t("corrected"), remove: t("removed"), "cancel-bye": t("the bye is cancelled"),
+                   "cancel-withdrawal": t("back from the next round") }[kind];
+    const who = answer.data.name || (fixing ? fixing.name : t("Player %(number)s", { number }));
+    say("players-note", answer.data.number && kind === "correct"
+      ? t("%(name)s: %(done)s (number %(number)s).", { name: who, done, number: answer.data.number })
+      : t("%(name)s: %(done)s.", { name: who, done }));
     $("fix-reason").value = "";
     fixing = null;
     if (answer.data.players) { drawn = ++asked; showPlayers(answer.data.players); }
@@ -180,7 +184,8 @@
     const answer = await call("POST", api + "/players", fields);
     if (!answer.ok) { say("players-note", refused(answer), true); return; }
     const added = answer.data.players.find((p) => p.name === fields.name.trim().replace(/\s+/g, " "));
-    say("players-note", (added ? added.name + " is number " + added.number : "Added") + ".");
+    say("players-note", added ? t("%(name)s is number %(number)s.", { name: added.name, number: added.number })
+      : t("Added."));
     $("player-name").value = "";
     $("player-rating").value = "";
     $("player-confirm").checked = false;
@@ -200,39 +205,43 @@
     const answer = kind === "withdraw"
       ? await call("POST", path + "/withdraw", { round: numberOr("act-round"), reason })
       : await call("POST", path + "/byes", { kind, round: numberOr("act-round"), reason });
-    say("players-note", answer.ok ? answer.data.name + ": done." : refused(answer), !answer.ok);
+    say("players-note", answer.ok ? t("%(name)s: done.", { name: answer.data.name }) : refused(answer), !answer.ok);
     loadPlayers();
   }
 
   // --- rounds and boards -------------------------------------------------------------------
 
   const STATES = {
-    "result": "result from its record",
-    "director": "result given by the director",
-    "waits-for-a-record": "waits for its record",
-    "waits-for-confirmation": "its record waits for confirmation",
-    "waits-for-a-result": "its record gives no result yet",
-    "reported": "one player reported; waits for the other",
-    "disputed": "disputed: the players reported different results; give the result",
+    "result": t("result from its record"),
+    "director": t("result given by the director"),
+    "waits-for-a-record": t("waits for its record"),
+    "waits-for-confirmation": t("its record waits for confirmation"),
+    "waits-for-a-result": t("its record gives no result yet"),
+    "reported": t("one player reported; waits for the other"),
+    "disputed": t("disputed: the players reported different results; give the result"),
   };
-  const BYES = { "not-checked-in": "not checked in", "not-entered": "not yet entered",
-                 "pairing": "pairing bye", "requested": "bye asked for" };
+  const BYES = { "not-checked-in": t("not checked in"), "not-entered": t("not yet entered"),
+                 "pairing": t("pairing bye"), "requested": t("bye asked for"),
+                 "absent": t("absent"), "withdrawn": t("withdrawn") };
 
   // A board's result in words: who won, and how it is written (first seat's side first).
   function resultWords(board) {
     const won = { "1-0": board.first, "+-": board.first, "0-1": board.second,
                   "-+": board.second }[board.result];
     if (!board.result) return "…";
-    if (board.result === "--") return "both lost by forfeit (--)";
-    return won + " won" + (board.result.includes("+") ? " by forfeit" : "") + " (" + board.result + ")";
+    if (board.result === "--") return t("both lost by forfeit (--)");
+    return board.result.includes("+")
+      ? t("%(winner)s won by forfeit (%(result)s)", { winner: won, result: board.result })
+      : t("%(winner)s won (%(result)s)", { winner: won, result: board.result });
   }
 
   function showRound(round) {
     const out = $("round-shown");
     out.replaceChildren();
     if (!round) return;
-    out.appendChild(element("h3", "Round " + round.round + (round.manual ? " (paired by hand)" : "")
-                                  + (round.draft ? ": a draft, shown to you only" : "")));
+    out.appendChild(element("h3", t("Round %(round)s", { round: round.round })
+                                  + (round.manual ? " " + t("(paired by hand)") : "")
+                                  + (round.draft ? t(": a draft, shown to you only") : "")));
     if ($("publish")) {
       $("publish").hidden = !round.draft;
       $("publish").dataset.round = round.round;
@@ -240,10 +249,10 @@
     const box = element("div", null, "scroll");
     box.tabIndex = 0;
     box.setAttribute("role", "region");
-    box.setAttribute("aria-label", "Round " + round.round);
+    box.setAttribute("aria-label", t("Round %(round)s", { round: round.round }));
     const table = element("table", null, "cards");
     const head = table.createTHead().insertRow();
-    const titles = ["Board", "First", "Second", "Result", "State"];
+    const titles = [t("Board"), t("First"), t("Second"), t("Result"), t("State")];
     for (const title of titles) {
       const cell = element("th", title);
       cell.scope = "col";
@@ -264,8 +273,8 @@
     box.appendChild(table);
     out.appendChild(box);
     if (round.byes.length) {
-      out.appendChild(element("p", "Byes: " + round.byes.map(
-        (bye) => bye.player + " (" + (BYES[bye.kind] || bye.kind) + ", " + bye.points + ")").join(", ")));
+      out.appendChild(element("p", t("Byes: %(byes)s", { byes: round.byes.map(
+        (bye) => bye.player + " (" + (BYES[bye.kind] || bye.kind) + ", " + number(bye.points) + ")").join(", ") })));
     }
     if ($("board-round")) $("board-round").value = round.round;
   }
@@ -278,16 +287,18 @@
     const rounds = answer.data.rounds;
     showRound(rounds[rounds.length - 1]);
     if (quiet) return;
-    say("rounds-note", rounds.length ? rounds.length + " round(s) paired." : "No round paired yet.");
+    say("rounds-note", rounds.length ? t("%(count)s round(s) paired.", { count: rounds.length })
+                                     : t("No round paired yet."));
   }
 
   if ($("pair-next")) $("pair-next").addEventListener("click", () => busy($("pair-next"), async () => {
     const draft = Boolean($("pair-draft") && $("pair-draft").checked);
     const answer = await call("POST", api + "/rounds", draft ? { draft } : {});
     if (!answer.ok) { say("rounds-note", refused(answer), true); return; }
-    say("rounds-note", "Round " + answer.data.round + (draft
-      ? " is paired as a draft: check it, pair it again or by hand, then publish it."
-      : " is paired and published."));
+    say("rounds-note", draft
+      ? t("Round %(round)s is paired as a draft: check it, pair it again or by hand, then publish it.",
+          { round: answer.data.round })
+      : t("Round %(round)s is paired and published.", { round: answer.data.round }));
     showRound(answer.data);
     loadPlayers();
     document.dispatchEvent(new CustomEvent("arbiter:rounds-changed"));
@@ -296,7 +307,7 @@
   if ($("publish")) $("publish").addEventListener("click", () => busy($("publish"), async () => {
     const round = $("publish").dataset.round;
     const answer = await call("POST", api + "/rounds/" + round + "/publish", {});
-    say("rounds-note", answer.ok ? "Round " + round + " is published: everyone sees it now."
+    say("rounds-note", answer.ok ? t("Round %(round)s is published: everyone sees it now.", { round })
                                  : refused(answer), !answer.ok);
     if (answer.ok) showRound(answer.data);
     document.dispatchEvent(new CustomEvent("arbiter:rounds-changed"));
@@ -304,12 +315,12 @@
 
   if ($("unpair")) $("unpair").addEventListener("click", () => busy($("unpair"), async () => {
     const rounds = (await call("GET", api + "/rounds")).data.rounds || [];
-    if (!rounds.length) { say("rounds-note", "No round is paired.", true); return; }
+    if (!rounds.length) { say("rounds-note", t("No round is paired."), true); return; }
     const last = rounds[rounds.length - 1].round;
-    const reason = window.prompt("Take round " + last + "'s pairing back? Give the reason:");
+    const reason = window.prompt(t("Take round %(round)s's pairing back? Give the reason:", { round: last }));
     if (!reason) return;
     const answer = await call("DELETE", api + "/rounds/" + last, { reason });
-    say("rounds-note", answer.ok ? "Round " + last + " is unpaired." : refused(answer), !answer.ok);
+    say("rounds-note", answer.ok ? t("Round %(round)s is unpaired.", { round: last }) : refused(answer), !answer.ok);
     loadRounds(true);
   }));
 
@@ -333,7 +344,7 @@
     } else {
       answer = await call("PUT", path, { result: what, reason });
     }
-    say("rounds-note", answer.ok ? "Round " + round + ", board " + board + ": done."
+    say("rounds-note", answer.ok ? t("Round %(round)s, board %(board)s: done.", { round, board })
                                  : refused(answer), !answer.ok);
     if (answer.ok) $("board-reason").value = "";
     loadRounds(true);
@@ -348,7 +359,7 @@
 
   async function pairByHand() {
     const rounds = (await call("GET", api + "/rounds")).data.rounds || [];
-    if (!rounds.length) { say("rounds-note", "Pair a round first.", true); return; }
+    if (!rounds.length) { say("rounds-note", t("Pair a round first."), true); return; }
     const boards = [];
     let bye = null;
     for (const line of $("manual-boards").value.split(/\n/)) {
@@ -360,7 +371,7 @@
     const last = rounds[rounds.length - 1].round;
     const answer = await call("PUT", api + "/rounds/" + last,
                               { boards, bye, reason: $("manual-reason").value });
-    say("rounds-note", answer.ok ? "Round " + last + " is paired by hand." : refused(answer),
+    say("rounds-note", answer.ok ? t("Round %(round)s is paired by hand.", { round: last }) : refused(answer),
         !answer.ok);
     if (answer.ok) showRound(answer.data);
   }

@@ -5,7 +5,8 @@
 "use strict";
 
 const arbiterTimes = (() => {
-  const format = new Intl.DateTimeFormat(undefined, {
+  // The page's language (<html lang>), in the reader's time zone.
+  const format = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
     year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
     timeZoneName: "short",
   });
@@ -20,5 +21,8 @@ const arbiterTimes = (() => {
   }
 
   document.addEventListener("DOMContentLoaded", () => show(document));
-  return Object.freeze({ show, text: (iso) => format.format(new Date(iso)) });
+  const days = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+                                       { year: "numeric", month: "short", day: "numeric" });
+  return Object.freeze({ show, text: (iso) => format.format(new Date(iso)),
+                         day: (iso) => days.format(new Date(iso)) });
 })();

@@ -12,7 +12,7 @@
 "use strict";
 
 const arbiterViewer = (() => {
-  const { $ } = arbiterDom;
+  const { $, t, lang, colour, termination, recordError } = arbiterDom;
   const state = {
     record: null, ply: 0, sent: null, svg: "", buttons: [], lines: [],
     original: null, index: 0, corrections: [],
@@ -46,6 +46,8 @@ const arbiterViewer = (() => {
     return ranks.flat().slice(0, size * size);
   }
 
+  const escapeXml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
   function compose(record, frame, control) {
     const sheet = record.svg;
     const size = record.size;
@@ -54,7 +56,10 @@ const arbiterViewer = (() => {
       const y = sheet.top + (size - 1 - Math.floor(index / size)) * sheet.unit + sheet.unit / 2;
       return '<g transform="translate(' + x + " " + y + ')">' + fragment + "</g>";
     };
-    const parts = [sheet.open, frame.svg.title, sheet.board, frame.svg.tint];
+    // The title a screen reader says: the caption, in the page's language.
+    const title = lang === "en" ? frame.svg.title
+      : "<title>" + escapeXml(caption(record, frame).join(" — ")) + "</title>";
+    const parts = [sheet.open, title, sheet.board, frame.svg.tint];
     if (control && frame.control) {
       for (let i = 0; i < frame.control.length; i++) {
         const owner = frame.control[i];
@@ -76,12 +81,13 @@ const arbiterViewer = (() => {
     state.corrections = [];
     const viewer = $("viewer");
     viewer.hidden = false;
-    $("v-title").textContent = "Loading " + (sent.title || "record " + (index + 1)) + "…";
+    $("v-title").textContent = t("Loading %(what)s…",
+                                 { what: sent.title || t("record %(record)s", { record: index + 1 }) });
     let record;
     try {
       record = await positions(index, []);
     } catch (err) {
-      $("v-title").textContent = failure(err, "Cannot show record " + (index + 1));
+      $("v-title").textContent = failure(err, t("Cannot show record %(record)s", { record: index + 1 }));
       return;
     }
     state.record = state.original = record;
@@ -97,14 +103,15 @@ const arbiterViewer = (() => {
     const sent = state.sent;
     const response = await fetch(path, { method: "POST", body: sent.body, headers: sent.headers });
     const data = await response.json();
-    if (!response.ok) throw new Refused(data.error.message);
+    if (!response.ok) throw new Refused(arbiterDom.errorText(data.error));
     return data.records[0];
   }
 
   class Refused extends Error {}
 
   function failure(err, what) {
-    return err instanceof Refused ? what + ": " + err.message : "The server did not answer: " + err;
+    return err instanceof Refused ? what + ": " + err.message
+      : t("The server did not answer: %(error)s", { error: err });
   }
 
   // --- repair suggestions and corrected copies -------------------------------------------
@@ -112,21 +119,45 @@ const arbiterViewer = (() => {
   function suggestionText(s, claimed) {
     // The words of arbiter validate (service/core/suggestions.py): the move, what is written,
     // the slip, and what the correction achieves. `claimed` undefined: the claim is unknown.
-    let written = typeof s.written === "string" ? "written " + shown(s.written) : "";
+    let written = typeof s.written === "string" ? t("written %(move)s", { move: shown(s.written) }) : "";
     if (typeof s.slip === "string" && s.slip) {
-      written = written ? written + ": " + shown(s.slip) : shown(s.slip);
+      written = written ? written + ": " + (SLIPS[s.slip] || shown(s.slip)) : (SLIPS[s.slip] || shown(s.slip));
     }
-    return "ply " + s.ply + " " + shown(s.move) + " ("
-      + (written ? written + "; " : "") + outcome(s, claimed) + ")";
+    return t("ply %(ply)s %(move)s (%(why)s)", { ply: s.ply, move: shown(s.move),
+                                                 why: (written ? written + "; " : "") + outcome(s, claimed) });
   }
 
+  // The slips of the suggestions (arbiter.adjudicator.hints), said in the page's language.
+  const SLIPS = {
+    "a character doubled": t("a character doubled"),
+    "a character dropped": t("a character dropped"),
+    "a character too many": t("a character too many"),
+    "a direction doubled": t("a direction doubled"),
+    "a direction dropped": t("a direction dropped"),
+    "a direction miswritten": t("a direction miswritten"),
+    "a direction reversed": t("a direction reversed"),
+    "a look-alike character": t("a look-alike character"),
+    "a neighbouring key": t("a neighbouring key"),
+    "file off by one": t("file off by one"),
+    "file off by two": t("file off by two"),
+    "rank off by one": t("rank off by one"),
+    "rank off by two": t("rank off by two"),
+    "the directions reversed": t("the directions reversed"),
+    "the two squares swapped": t("the two squares swapped"),
+    "two characters swapped": t("two characters swapped"),
+    "two directions swapped": t("two directions swapped"),
+    "two squares swapped": t("two squares swapped"),
+  };
+
   function outcome(s, claimed) {
-    if (s.replays !== true) return "then that ply is legal";
-    if (typeof s.result !== "string") return "then every move is legal";
-    const replays = "then the game replays to " + shown(s.result);
-    if (s.claimed === true) return replays + ", as claimed";
-    if (claimed === undefined) return replays + ", not the claimed result";
-    return claimed && claimed !== "*" ? replays + ", not the claimed " + shown(claimed) : replays;
+    if (s.replays !== true) return t("then that ply is legal");
+    if (typeof s.result !== "string") return t("then every move is legal");
+    const result = shown(s.result);
+    if (s.claimed === true) return t("then the game replays to %(result)s, as claimed", { result });
+    if (claimed === undefined) return t("then the game replays to %(result)s, not the claimed result", { result });
+    return claimed && claimed !== "*"
+      ? t("then the game replays to %(result)s, not the claimed %(claimed)s", { result, claimed: shown(claimed) })
+      : t("then the game replays to %(result)s", { result });
   }
 
   function shown(text) {
@@ -163,7 +194,7 @@ const arbiterViewer = (() => {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "v-apply";
-      button.textContent = "Show with this correction";
+      button.textContent = t("Show with this correction");
       button.setAttribute("aria-describedby", text.id);
       button.addEventListener("click", () => showCorrected(s));
       item.append(text, button);
@@ -179,7 +210,7 @@ const arbiterViewer = (() => {
       record = await positions(state.index, corrections);
     } catch (err) {
       $("v-corrected").hidden = false;
-      $("v-corrected-text").textContent = failure(err, "Cannot show this correction");
+      $("v-corrected-text").textContent = failure(err, t("Cannot show this correction"));
       return;
     }
     state.corrections = corrections;
@@ -196,11 +227,11 @@ const arbiterViewer = (() => {
 
   function correctedNote(record) {
     const changes = (record.corrections || []).map(
-      (c) => "ply " + c.ply + " " + c.move + " instead of " + c.written);
+      (c) => t("ply %(ply)s %(move)s instead of %(written)s", { ply: c.ply, move: c.move, written: c.written }));
     $("v-corrected").hidden = changes.length === 0;
     $("v-corrected-text").textContent = changes.length
-      ? "A corrected copy, not the uploaded record: " + changes.join(", ")
-        + ". The uploaded record is unchanged."
+      ? t("A corrected copy, not the uploaded record: %(changes)s. The uploaded record is unchanged.",
+          { changes: changes.join(", ") })
       : "";
   }
 
@@ -213,23 +244,24 @@ const arbiterViewer = (() => {
     const record = state.record;
     const report = record.report;
     const number = record.index + 1;  // people count records from 1 (JSON from 0)
-    const where = record.file ? record.file + ", record " + number : "record " + number;
-    const copy = record.corrections ? "Corrected copy of " : "";
+    const where = record.file ? t("%(file)s, record %(record)s", { file: record.file, record: number })
+      : t("record %(record)s", { record: number });
     const board = record.game ? record.game + " " + record.size + "×" + record.size : "";
     // A game of an event is named as people name it: its round, board and players.
     const named = state.sent.title;
-    $("v-title").textContent = named
-      ? copy + named + (board ? " — " + board : " — unreadable record")
-      : board ? copy + board + " — " + where : "Unreadable record — " + where;
+    const what = named ? named + (board ? " — " + board : " — " + t("unreadable record"))
+      : board ? board + " — " + where : "";
+    $("v-title").textContent = !what ? t("Unreadable record — %(where)s", { where })
+      : record.corrections ? t("Corrected copy of %(what)s", { what }) : what;
     correctedNote(record);
     resultTable(report);
     const error = report.errors[0];
     $("v-error").hidden = !error;
-    $("v-error").textContent = error
-      ? (error.code + (error.ply ? " at ply " + error.ply : "")
-         + (error.line ? " (line " + error.line + ", column " + error.column + ")" : "")
-         + ": " + error.message)
-      : "";
+    $("v-error").textContent = !error ? ""
+      : lang !== "en" ? recordError(error)
+        : (error.code + (error.ply ? " at ply " + error.ply : "")
+           + (error.line ? " (line " + error.line + ", column " + error.column + ")" : "")
+           + ": " + error.message);
     suggestionList(report);
     moveList(record);
     sourceView(record, error);
@@ -241,7 +273,7 @@ const arbiterViewer = (() => {
     if (record.frames.length) go(last);
     else {
       $("v-board").replaceChildren();
-      $("v-caption").textContent = "This record cannot be replayed.";
+      $("v-caption").textContent = t("This record cannot be replayed.");
       $("v-ply").textContent = "";
     }
   }
@@ -250,7 +282,7 @@ const arbiterViewer = (() => {
     const table = $("v-result");
     table.replaceChildren();
     const head = table.insertRow();
-    for (const text of ["", "claimed", "official"]) {
+    for (const text of ["", t("claimed"), t("official")]) {
       const th = document.createElement("th");
       th.textContent = text;
       head.appendChild(th);
@@ -261,21 +293,25 @@ const arbiterViewer = (() => {
       th.textContent = label;
       tr.appendChild(th);
       for (const text of [claimed, official]) tr.insertCell().textContent = text;
-      if (cls) tr.className = cls;
+      if (cls) {
+        tr.className = cls;
+        const said = cls === "ok" ? t("✓ claim holds") : t("✗ claim contradicted");
+        tr.lastChild.appendChild(arbiterDom.element("span", said, "v-claim"));
+      }
     };
     const claim = report.claimed_result == null ? "—" : report.claimed_result;
     const verdict = report.claim_ok === false ? "bad" : report.claim_ok ? "ok" : "";
-    row("Result", claim, report.result, verdict);
+    row(t("Result"), claim, report.result, verdict);
     const winner = report.winner
-      ? report.winner + (report.winner_player ? " (" + report.winner_player + ")" : "") : "—";
-    row("Winner", "", winner);
+      ? colour(report.winner) + (report.winner_player ? " (" + report.winner_player + ")" : "") : "—";
+    row(t("Winner"), "", winner);
     if (report.scores) {
-      row("Scores", "", Object.entries(report.scores).map(([c, s]) => c + " " + s).join(" · "));
+      row(t("Scores"), "", Object.entries(report.scores).map(([c, s]) => colour(c) + " " + s).join(" · "));
     }
-    row("Tie-break", "", report.tiebreak || "—");
-    if (report.termination) row("Ended by", "", report.termination);
-    const players = Object.entries(report.players || {}).map(([c, p]) => c + ": " + p).join(", ");
-    if (players) row("Players", "", players + (report.swapped ? " (colours swapped)" : ""));
+    row(t("Tie-break"), "", report.tiebreak ? tiebreakWords(report.tiebreak) : "—");
+    if (report.termination) row(t("Ended by"), "", termination(report.termination));
+    const players = Object.entries(report.players || {}).map(([c, p]) => colour(c) + ": " + p).join(", ");
+    if (players) row(t("Players"), "", players + (report.swapped ? " " + t("(colours swapped)") : ""));
   }
 
   function moveList(record) {
@@ -298,15 +334,16 @@ const arbiterViewer = (() => {
       button.textContent = move.move;
       if (corrected.has(move.ply)) {
         button.classList.add("corrected");
-        button.title = "corrected: " + corrected.get(move.ply).written + " was written";
+        button.title = t("corrected: %(written)s was written", { written: corrected.get(move.ply).written });
       }
       if (move.ply === record.refused_ply) {
         button.classList.add("refused");
-        button.title = "refused: " + record.report.errors[0].message;
+        button.title = t("refused: %(error)s", { error: lang === "en" ? record.report.errors[0].message
+                                                                  : recordError(record.report.errors[0]) });
       } else if (move.ply > reached) {
         button.classList.add("unplayed");
         button.disabled = true;
-        button.title = "not replayed: an earlier move was refused";
+        button.title = t("not replayed: an earlier move was refused");
       }
       button.addEventListener("click", () => go(move.ply));
       item.appendChild(button);
@@ -321,7 +358,7 @@ const arbiterViewer = (() => {
     const text = state.sent.texts[record.file || ""];
     $("v-source-title").hidden = source.hidden = text == null;
     $("v-source-title").textContent = record.corrections
-      ? "Source as uploaded (without the correction)" : "Source";
+      ? t("Source as uploaded (without the correction)") : t("Source");
     if (text == null) return;
     const lines = text.split(/\r\n|\r|\n/);
     lines.forEach((line, i) => {
@@ -348,10 +385,10 @@ const arbiterViewer = (() => {
     board.innerHTML = state.svg;
     board.dataset.ply = String(ply);
     board.dataset.refused = String(frame.refused);
-    $("v-caption").textContent = frame.caption.join(" — ");
+    $("v-caption").textContent = caption(record, frame).join(" — ");
     $("v-caption").classList.toggle("refused", frame.refused);
     $("v-slider").value = String(ply);
-    $("v-ply").textContent = "ply " + ply + " of " + (record.frames.length - 1);
+    $("v-ply").textContent = t("ply %(ply)s of %(plies)s", { ply, plies: record.frames.length - 1 });
     // Only the previous and the new current move and source line change: a step stays
     // cheap however long the record is.
     for (const old of document.querySelectorAll("#v-moves .current, #v-source .move-line")) {
@@ -370,6 +407,36 @@ const arbiterViewer = (() => {
   }
 
   function step(delta) { go(state.ply + delta); }
+
+  // What the diagram shows, in two lines (arbiter.diagram's caption): the server's in
+  // English; in another language, said here from the frame.
+  function caption(record, frame) {
+    if (lang === "en" || !record.game) return frame.caption;
+    const game = record.game + " " + record.size + "×" + record.size;
+    const head = frame.move == null
+      ? (frame.ply === 0 ? t("%(game)s · start", { game }) : t("%(game)s · ply %(ply)s", { game, ply: frame.ply }))
+      : frame.refused
+        ? t("%(game)s · ply %(ply)s · %(number)s. %(mover)s %(move)s refused", moved(game, frame))
+        : t("%(game)s · ply %(ply)s · %(number)s. %(mover)s %(move)s", moved(game, frame));
+    const error = frame.refused ? record.report.errors[0] : null;
+    const second = error ? recordError(error)
+      : frame.to_move == null
+        ? (frame.result ? t("Game over: %(result)s", { result: frame.result }) : t("Game over"))
+        : t("%(colour)s to move", { colour: colour(frame.to_move) });
+    return [head, second];
+  }
+
+  const moved = (game, frame) => ({ game, ply: frame.ply, number: Math.floor((frame.ply + 1) / 2),
+                                   mover: colour(frame.mover), move: frame.move });
+
+  // Which tie-break decided a finished game (a report's `tiebreak`, English): its own words
+  // in English, the page's where it knows them.
+  function tiebreakWords(text) {
+    const size = /^marker groups of size (\d+)$/.exec(text);
+    if (size) return t("marker groups of size %(size)s", { size: size[1] });
+    const known = { "stones": t("stones"), "last mover": t("last mover") };
+    return known[text] || text;
+  }
 
   function keepInView(list, item) {
     // Scroll the move list alone (scrollIntoView would scroll the page too).
