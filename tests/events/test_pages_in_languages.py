@@ -175,3 +175,24 @@ def test_the_unavailable_page_reads_in_the_language(client: FlaskClient, code: s
         page = render_template("unavailable.html", message=message)
     assert f'<html lang="{code}">' in page
     no_english("unavailable", text_of(page), english_messages())
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_an_accelerated_event_with_prohibited_pairs_reads_in_the_language(
+    client: FlaskClient, code: str
+) -> None:
+    messages = [one for one in english_messages() if translations(code).gettext(one) != one]
+    desk = Desk(client)
+    desk.ok("POST", "/players", {"players": [{"name": n, "rating": r} for n, r in PLAYERS]})
+    desk.ok("POST", "/prohibited", {"players": [1, 2], "to_round": 1})
+    desk.ok("POST", "/prohibited", {"players": [1, 3]})
+    desk.ok("DELETE", "/prohibited/2")
+    desk.ok("PATCH", "", {"acceleration": "baku"})
+    desk.ok("POST", "/rounds")
+    desk.ok("POST", "/prohibited", {"players": [2, 3], "confirm": True, "reason": "away"})
+    desk.ok("DELETE", "/prohibited/1", {"reason": "away"})
+    desk.ok("DELETE", "/prohibited/3", {"reason": "away"})
+    for path in ("/log", "/desk", ""):
+        answer, text = seen(client, f"/events/{desk.id}{path}", code)
+        assert answer == 200, path
+        no_english(path, text, messages)

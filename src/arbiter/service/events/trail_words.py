@@ -117,7 +117,7 @@ def _plain(action: str, details: Mapping[str, Any], named: str) -> str:
         paired = details.get("pairing")
         system = f", paired ({paired})" if kind_of(str(paired)).paired else ""
         fast = details.get("acceleration")
-        accelerated = f", {fast} acceleration" if isinstance(fast, str) else ""
+        accelerated = ", Baku acceleration" if fast == "baku" else ""
         return (
             f"created the event {details.get('name')} "
             f"({details.get('game')}{planned}{system}{accelerated})"

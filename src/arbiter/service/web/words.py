@@ -324,6 +324,8 @@ PHRASES: Sequence[str] = (
     N_("created the event %(name)s (%(game)s, %(rounds)s rounds planned)"),
     N_("created the event %(name)s (%(game)s, paired (%(system)s))"),
     N_("created the event %(name)s (%(game)s, %(rounds)s rounds planned, paired (%(system)s))"),
+    N_("created the event %(name)s (%(game)s, %(rounds)s rounds planned, paired (%(system)s), "
+       "Baku acceleration)"),
     N_("changed %(changes)s"),
     N_("finalised the event: its results are final"),
     N_("issued an upload token (token %(token)s) for %(label)s"),
@@ -369,6 +371,13 @@ PHRASES: Sequence[str] = (
     N_("record %(record)s counted on round %(round)s board %(board)s (it was %(was)s)"),
     N_("record %(record)s counted on round %(round)s board %(board)s"),
     N_("%(name)s (number %(number)s) reported %(result)s on round %(round)s board %(board)s"),
+    N_("prohibition %(number)s: no two of %(players)s are paired together in %(rounds)s"),
+    N_("prohibition %(number)s: no two of %(players)s are paired together in %(rounds)s "
+       "(added after round %(round)s was paired)"),
+    N_("prohibition %(number)s taken back"),
+    N_("prohibition %(number)s taken back: %(players)s in %(rounds)s"),
+    N_("prohibition %(number)s taken back: %(players)s in %(rounds)s; it held in %(held)s, "
+       "paired already"),
 )  # fmt: skip
 """Every English sentence of the lower layers that a page shows, as a message."""
 
@@ -376,6 +385,7 @@ FIELDS: Mapping[str, str] = {
     "the name": N_("the name"),
     "the planned rounds": N_("the planned rounds"),
     "the tie-break order": N_("the tie-break order"),
+    "the acceleration": N_("the acceleration"),
     "whether players' uploads wait for confirmation": N_(
         "whether players' uploads wait for confirmation"),
     "name": N_("name"),
@@ -385,7 +395,9 @@ FIELDS: Mapping[str, str] = {
 }  # fmt: skip
 """The fields the trail says were changed (an event's, a player's)."""
 
-VALUES: Mapping[str, str] = {"yes": N_("yes"), "no": N_("no"), "none": N_("none")}
+VALUES: Mapping[str, str] = {
+    "yes": N_("yes"), "no": N_("no"), "none": N_("none"), "baku": N_("Baku"),
+}  # fmt: skip
 
 SYSTEMS: Mapping[str, str] = {
     "dutch": N_("Swiss (FIDE Dutch)"),
@@ -505,6 +517,15 @@ def _file(value: str) -> str:
     return gettext("a request body") if value == "a request body" else value
 
 
+def _rounds(value: str) -> str:
+    """``round 2`` or ``rounds 2-5`` (the rounds a prohibition holds in)."""
+    found = re.fullmatch(r"rounds (\d+)-(\d+)", value)
+    if found is not None:
+        return gettext("rounds %(first)s-%(last)s", first=found[1], last=found[2])
+    found = re.fullmatch(r"round (\d+)", value)
+    return gettext("round %(round)s", round=found[1]) if found is not None else value
+
+
 def _points(value: str) -> str:
     try:
         return number(float(value))
@@ -521,6 +542,8 @@ _PARTS: Mapping[str, Callable[[str], str]] = {
     "others": _boards,
     "file": _file,
     "points": _points,
+    "rounds": _rounds,
+    "held": _rounds,
     "names": lambda value: value.replace(" v ", " " + gettext("v") + " "),
     "tags": lambda value: value.replace(" and ", " " + gettext("and") + " "),
     "system": lambda value: gettext(SYSTEMS[value]) if value in SYSTEMS else value,
