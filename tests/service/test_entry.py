@@ -401,6 +401,27 @@ def test_the_command_sets_the_collector_for_its_own_process_only(
     assert gc.get_threshold()[0] == runs.COLLECTOR_THRESHOLD and gc.get_freeze_count() > 0
 
 
+def test_a_batch_moves_what_an_invalid_record_left_out_of_the_collectors_sight(
+    collector: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """In the command's own process, the objects an invalid record leaves (the repair
+    search's tables) are frozen after it; a program using the library keeps its own."""
+    slipped = str(ROOT / "samples" / "pilo" / "valid" / "02-blitz-6x6.grn")
+    text = Path(slipped).read_text(encoding="utf-8").replace(" d3 ", " d2 ", 1)
+
+    def frozen_after(batch: bool, path: Path) -> int:
+        monkeypatch.setattr(runs, "BATCH", [batch])
+        gc.unfreeze()
+        list(runs.rendered([str(path)], runs.json_line))
+        return gc.get_freeze_count()
+
+    record = tmp_path / "refused.grn"
+    record.write_text(text, encoding="utf-8")  # d2 for d3: refused at a later move
+    assert frozen_after(False, record) == 0
+    assert frozen_after(True, record) > 0
+    assert frozen_after(True, Path(slipped)) == 0  # a valid record: nothing to move
+
+
 class Told:
     """An object that says on standard error when the interpreter frees it at its teardown."""
 
