@@ -604,13 +604,13 @@ class _Search:
         """The record's plies ``first`` to ``last`` played from ``state``, each counted in the
         budget: the position reached and False, or the position before a refused ply and
         True; None when the budget runs out first."""
-        play = self.rules.play
+        rules, moves = self.rules, self.moves
         for ply in range(first, last + 1):
             if self.budget <= 0:
                 return None
             self.budget -= 1
             try:
-                state = play(state, self.moves[ply - 1])
+                state = rules.play(state, moves[ply - 1])  # compiled: through the vtable
             except IllegalMoveError:
                 return state, True
         return state, False
