@@ -8,7 +8,9 @@ plies later (the slip itself a legal move), unreadable, or off the board.
 from __future__ import annotations
 
 import gc
+import itertools
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -314,3 +316,75 @@ def test_a_json_move_the_schema_refuses_gets_none() -> None:
     data["moves"][8] = {"type": "place", "at": "z3"}
     error = first_error(json.dumps(data))
     assert error["code"] == "schema" and "suggestions" not in error
+
+
+def random_record(name: str, seed: int, plies: int = 90) -> Record:
+    """A game of ``name`` of random legal moves (seeded), as a record."""
+    chooser = random.Random(seed)
+    size = 9 if name == "Pletore" else 8
+    game = arbiter.Game(name, size, komi=0 if get_rules(name).description.komi else None)
+    for _ in range(plies):
+        moves = [] if game.is_over() else list(itertools.islice(game.legal_moves(), 200))
+        if not moves:
+            break
+        game.play(chooser.choice(moves))
+    return game.record()
+
+
+@pytest.mark.parametrize("name", ["Pilo", "Petrify", "Implo", "Pletore", "Pilare"])
+def test_the_slips_of_level_0_are_those_a_full_pass_finds(name: str) -> None:
+    """A close ply whose move has no square on or a cheap slip away from one the refused move
+    touches has no slip of level 0, and its slips are not made: the slips of level 0 found so
+    are those that every cheap slip of every close ply, levelled, gives."""
+    for seed in range(3):
+        record = random_record(name, seed)
+        refused = len(record.turns)
+        record = record.replace(turns=(*record.turns, record.turns[refused // 2]))  # taken again
+        search = hints._Search(record, refused + 1)  # noqa: SLF001
+        close, _ = search._plies()  # noqa: SLF001
+        for ply in close[1:]:
+            for cost in (1.0, 1.2, 1.3):
+                every = [
+                    text
+                    for text, _, added, changed in hints._changes(  # noqa: SLF001
+                        search.written[ply - 1], search.size, cost
+                    )
+                    if search._level(ply, added, changed) == 0  # noqa: SLF001
+                    and hints._read(text, name, search.size) not in (None, record.moves[ply - 1])  # noqa: SLF001
+                ]
+                found = search._leveled(ply, cost, 0)  # noqa: SLF001
+                assert [option.text for option in found] == every
+
+
+def test_a_close_move_out_of_reach_of_the_refused_one_has_no_slips_made() -> None:
+    # d2 refused at ply 12 (d2 written for d3 at ply 9): b1, b2, b3, c3, e3 and e1 are at
+    # close plies (on or next to the squares around d2, or a cheap slip away from them), but
+    # no cheap slip of them is d2, so none of their slips is of level 0, and none is made.
+    record = arbiter.parse_record(slipped(9, "d2"))
+    search = hints._Search(record, 12)  # noqa: SLF001
+    close, _ = search._plies()  # noqa: SLF001
+    far = [
+        ply
+        for ply in close[1:]
+        if not hints._reach(search.squares[ply - 1], search.size) & search.touched  # noqa: SLF001
+        and not hints._has_path(search.written[ply - 1])  # noqa: SLF001
+    ]
+    assert far  # some close plies are out of reach
+    hints._changes.cache_clear()  # noqa: SLF001
+    for ply in far:
+        assert search._leveled(ply, 1.0, 0) == ()  # noqa: SLF001
+    assert hints._changes.cache_info().misses == 0  # noqa: SLF001
+
+
+def test_the_slips_of_level_1_are_read_only_when_their_pass_comes() -> None:
+    # b3xd1 for b1xd1 at ply 30 is mended there (level 0): the slips of the close plies that
+    # change only what stands next to the refused move's squares are never read.
+    record = arbiter.parse_record(slipped(30, "b3xd1"))
+    search = hints._Search(record, 30)  # noqa: SLF001
+    found = search.run(hints.LIMIT)
+    assert found[0].rank[0] == 0
+    assert search.unread == {}  # the pass of level 1 never came
+    assert not any(key[2] == 1 for key in search.split)
+    level_one = search._leveled(28, 1.0, 1)  # noqa: SLF001
+    assert all(option.changed & search.around and not option.changed & search.touched
+               for option in level_one)  # fmt: skip

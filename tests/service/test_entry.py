@@ -318,11 +318,9 @@ def test_standard_error_takes_any_file_name_as_python_writes_it(encoding: str) -
 # --- click is not loaded ---------------------------------------------------------------------
 
 RUN_AND_TELL = """
-import sys
-try:
-    {start}
-finally:
-    sys.stderr.write(f"click loaded: {{'click' in sys.modules}}\\n")
+import atexit, sys
+atexit.register(lambda: sys.stderr.write(f"click loaded: {{'click' in sys.modules}}\\n"))
+{start}
 """
 STARTS = {
     "entry": "from arbiter.service.cli.entry import main; main(sys.argv[1:])",
@@ -401,3 +399,61 @@ def test_the_command_sets_the_collector_for_its_own_process_only(
     entry.main()
     assert len(ran) == 2
     assert gc.get_threshold()[0] == runs.COLLECTOR_THRESHOLD and gc.get_freeze_count() > 0
+
+
+def test_a_batch_moves_what_an_invalid_record_left_out_of_the_collectors_sight(
+    collector: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """In the command's own process, the objects an invalid record leaves (the repair
+    search's tables) are frozen after it; a program using the library keeps its own."""
+    slipped = str(ROOT / "samples" / "pilo" / "valid" / "02-blitz-6x6.grn")
+    text = Path(slipped).read_text(encoding="utf-8").replace(" d3 ", " d2 ", 1)
+
+    def frozen_after(batch: bool, path: Path) -> int:
+        monkeypatch.setattr(runs, "BATCH", [batch])
+        gc.unfreeze()
+        list(runs.rendered([str(path)], runs.json_line))
+        return gc.get_freeze_count()
+
+    record = tmp_path / "refused.grn"
+    record.write_text(text, encoding="utf-8")  # d2 for d3: refused at a later move
+    assert frozen_after(False, record) == 0
+    assert frozen_after(True, record) > 0
+    assert frozen_after(True, Path(slipped)) == 0  # a valid record: nothing to move
+
+
+class Told:
+    """An object that says on standard error when the interpreter frees it at its teardown."""
+
+    def __del__(self) -> None:
+        sys.stderr.write("torn down\n")
+
+
+def test_the_programs_own_run_ends_without_the_interpreters_teardown(tmp_path: Path) -> None:
+    """The process's own command line ends with its status, its output whole and its exit
+    functions run, but without freeing its objects one by one (``entry.end_now``); a program
+    calling ``main`` with its own arguments keeps its interpreter."""
+    records = tmp_path / "many.grn"
+    records.write_text("\n".join([ONE] * 300), encoding="utf-8")
+    code = (
+        "import atexit, sys\n"
+        "from tests.service.test_entry import Told\n"
+        "kept = Told()\n"
+        "atexit.register(lambda: sys.stderr.write('exit functions run\\n'))\n"
+        "sys.argv = ['arbiter', *sys.argv[1:]]\n"
+        "from arbiter.service.cli.entry import main\n"
+        "main()\n"
+    )
+    env = {key: value for key, value in os.environ.items() if key != "ARBITER_SCHEDULER"}
+    done = subprocess.run([sys.executable, "-c", code, "adjudicate", "--json", "--quiet",
+                           str(records)], capture_output=True, text=True, env=env, cwd=ROOT,
+                          timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count('"valid": true') == 300 and done.stdout.endswith("}\n")
+    assert done.stderr == "exit functions run\n"
+    code = code.replace("main()", "main(sys.argv[1:])")
+    done = subprocess.run([sys.executable, "-c", code, "adjudicate", "--json", "--quiet",
+                           str(records / "missing.grn")], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.endswith("exit functions run\ntorn down\n")

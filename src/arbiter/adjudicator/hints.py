@@ -309,8 +309,11 @@ class _Search:
         """The squares on or next to those the refused move touches, and the empty squares
         joined to them (:meth:`_region`)."""
         self.close: frozenset[int] = frozenset()
-        self.split: dict[tuple[int, float], tuple[tuple[_Option, ...], ...]] = {}
-        """The slips at each earlier ply and cost by how likely they are (:meth:`_level`)."""
+        self.split: dict[tuple[int, float, int], tuple[_Option, ...]] = {}
+        """The slips at each earlier ply, cost and level (:meth:`_level`), read."""
+        self.unread: dict[tuple[int, float], tuple[tuple[str, str, int], ...]] = {}
+        """The slips of level 1 at each earlier ply and cost, not read yet: their pass runs
+        only when none of level 0 replays to the claimed result (about one search in ten)."""
 
     def _region(self) -> set[int]:
         """The empty squares at most :data:`REACH` steps from a square the refused move
@@ -452,32 +455,69 @@ class _Search:
         at the refused ply), kept for the search's later passes. At a close ply, a slip
         that changes no square named on or next to the refused move's is of level 2 without
         being read (most of them: reading is the dearest part of trying a slip), but for a
-        sowing, whose squares its path decides."""
+        sowing, whose squares its path decides; those of level 1 are read only when their
+        pass comes."""
         if ply == self.refused:
             return self._options(ply, cost)
         if ply not in self.close:
             return self._options(ply, cost) if level == 2 else ()
-        key = (ply, cost)
-        split = self.split.get(key)
-        if split is None:
-            split = self.split[key] = self._split(ply, cost)
-        if level < 2:
-            return split[level]
-        taken = {option.text for option in split[0] + split[1]}
+        key = (ply, cost, level)
+        found = self.split.get(key)
+        if found is None:
+            found = self.split[key] = self._of_level(ply, cost, level)
+        return found
+
+    def _of_level(self, ply: int, cost: float, level: int) -> tuple[_Option, ...]:
+        if level == 0:
+            return self._level_zero(ply, cost)
+        if level == 1:
+            return self._read_all(ply, self._level_one(ply, cost))
+        taken = {option.text for option in self._leveled(ply, cost, 0)}
+        taken.update(text for text, _, _ in self._level_one(ply, cost))
         return tuple([option for option in self._options(ply, cost) if option.text not in taken])
 
-    def _split(self, ply: int, cost: float) -> tuple[tuple[_Option, ...], tuple[_Option, ...]]:
-        """The slips costing ``cost`` at the close ``ply`` of levels 0 and 1, each read only
-        once the squares it changes (from its text) say it is of one of them."""
+    def _level_zero(self, ply: int, cost: float) -> tuple[_Option, ...]:
+        """The slips costing ``cost`` at the close ``ply`` that change what stands on a square
+        the refused move touches (level 0), read. None when no cheap slip of the move written
+        there can: but for a sowing's path, a cheap slip of a move puts each of its squares a
+        cheap slip away (:func:`_reach`) or leaves it, so a move none of whose squares is on
+        or a cheap slip away from one the refused move touches has none, and its slips are
+        not even made (most close plies, whose moves are close to the refused one's
+        neighbours only)."""
+        written = self.written[ply - 1]
+        if not _has_path(written) and not _reach(self.squares[ply - 1], self.size) & self.touched:
+            return ()
         meant = self.moves[ply - 1]
-        levels: tuple[list[_Option], list[_Option]] = ([], [])
-        for text, what, added, changed in _changes(self.written[ply - 1], self.size, cost):
-            level = self._level(ply, added, changed)
-            if level < 2:
+        found: list[_Option] = []
+        for text, what, added, changed in _changes(written, self.size, cost):
+            if self._level(ply, added, changed) == 0:
                 move = _read(text, self.game.name, self.size)
                 if move is not None and move != meant:
-                    levels[level].append(_Option(move, text, what, changed))
-        return tuple(levels[0]), tuple(levels[1])
+                    found.append(_Option(move, text, what, changed))
+        return tuple(found)
+
+    def _level_one(self, ply: int, cost: float) -> tuple[tuple[str, str, int], ...]:
+        """The slips costing ``cost`` at the close ``ply`` of level 1, unread (their text, what
+        they are and the squares they change), kept."""
+        key = (ply, cost)
+        found = self.unread.get(key)
+        if found is None:
+            found = self.unread[key] = tuple([
+                (text, what, changed)
+                for text, what, added, changed in _changes(self.written[ply - 1], self.size, cost)
+                if self._level(ply, added, changed) == 1
+            ])  # fmt: skip
+        return found
+
+    def _read_all(self, ply: int, unread: tuple[tuple[str, str, int], ...]) -> tuple[_Option, ...]:
+        """The slips ``unread`` of the move at ``ply`` that read as another move of the game."""
+        meant = self.moves[ply - 1]
+        found: list[_Option] = []
+        for text, what, changed in unread:
+            move = _read(text, self.game.name, self.size)
+            if move is not None and move != meant:
+                found.append(_Option(move, text, what, changed))
+        return tuple(found)
 
     def _options(self, ply: int, cost: float) -> tuple[_Option, ...]:
         if cost == FIT_COST:
@@ -564,13 +604,13 @@ class _Search:
         """The record's plies ``first`` to ``last`` played from ``state``, each counted in the
         budget: the position reached and False, or the position before a refused ply and
         True; None when the budget runs out first."""
-        play = self.rules.play
+        rules, moves = self.rules, self.moves
         for ply in range(first, last + 1):
             if self.budget <= 0:
                 return None
             self.budget -= 1
             try:
-                state = play(state, self.moves[ply - 1])
+                state = rules.play(state, moves[ply - 1])  # compiled: through the vtable
             except IllegalMoveError:
                 return state, True
         return state, False
@@ -788,6 +828,38 @@ def _squares(text: str, size: int) -> int:
 
 
 _SQUARES: dict[int, dict[str, int]] = {}
+
+
+def _has_path(text: str) -> bool:
+    """Whether the move written ``text`` ends with a sowing's path (``c3:nne``): its cheap
+    slips then change the squares the path goes through, not only those it names."""
+    colon = text.rfind(":")
+    path = text[colon + 1 :]
+    return colon >= 0 and bool(path) and all(letter in OPPOSITE for letter in path)
+
+
+def _reach(squares: int, size: int) -> int:
+    """``squares`` (a mask) and every square a cheap slip makes of one of them (:func:`_away`),
+    on a board of ``size``: the squares a cheap slip of a move naming ``squares`` may change,
+    but for a sowing's path (a file or rank off by one or a look-alike puts a square a cheap
+    slip away; two squares exchanged leave the move on the same squares). Kept, by board and
+    squares (plain numbers)."""
+    table = _REACH.get(size)
+    if table is None:
+        table = _REACH[size] = {}
+    found = table.get(squares)
+    if found is None:
+        found = squares
+        for square in _bits(squares):
+            for other in _away(square, size):
+                found |= 1 << other
+        if len(table) >= MAX_READ:
+            table.clear()
+        table[squares] = found
+    return found
+
+
+_REACH: dict[int, dict[int, int]] = {}
 
 
 def _mask(squares: Iterable[int]) -> int:

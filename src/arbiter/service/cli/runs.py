@@ -101,9 +101,20 @@ def batch_collector() -> None:
     no cycles), so the collector's frequent passes find nothing: they come less often, and
     the objects the imports made are moved out of its sight (``gc.freeze``). Worker
     processes of ``--jobs`` inherit the setting. Only for the process of the command: a
-    program that calls the library keeps its own settings."""
+    program that calls the library keeps its own settings.
+
+    After each invalid record, what it left is moved out of sight too (:func:`rendered`):
+    the repair search of a record refused at a move keeps, from record to record, the slips
+    of the moves it saw and the moves they read as (tens of thousands of objects over a few
+    hundred such records, none in a cycle), which each pass of the collector would walk
+    again; moving them is a constant-time step."""
     gc.freeze()
     gc.set_threshold(COLLECTOR_THRESHOLD, 10, 10)
+    BATCH[0] = True
+
+
+BATCH = [False]
+"""Whether :func:`batch_collector` set the collector for this process."""
 
 
 def rendered(
@@ -134,7 +145,10 @@ def rendered(
 
         yield from parallel_rendered(names, jobs, fmt, render, tally, encoding)
         return
+    batch = BATCH[0]
     for _record, report in adjudicated_paths(names, fmt, tally, encoding):
+        if batch and not report.valid:
+            gc.freeze()  # what the record's repair search kept, out of the collector's sight
         yield report.valid, render(report)
 
 
