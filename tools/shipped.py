@@ -27,6 +27,12 @@ SOURCES = ("src",)
 BUILD_FILES = ("setup.py", "pyproject.toml", "README.md")
 
 
+MADE_HERE = (".so", ".mo")
+"""What a checkout makes from its sources as it runs (a C module built in place, a catalogue
+compiled from its ``.po`` on first use): not sources of the wheel, so that a test run of the
+checkout beside one of the wheel never has the wheel built again under it."""
+
+
 def digest() -> str:
     """The SHA-256 of every file the wheel is made from, with their paths."""
     files = [ROOT / name for name in BUILD_FILES]
@@ -34,7 +40,7 @@ def digest() -> str:
         files.extend(
             path
             for path in (ROOT / folder).rglob("*")
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".so"
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix not in MADE_HERE
         )
     total = hashlib.sha256()
     for path in sorted(files):

@@ -422,13 +422,6 @@ def test_a_batch_moves_what_an_invalid_record_left_out_of_the_collectors_sight(
     assert frozen_after(True, Path(slipped)) == 0  # a valid record: nothing to move
 
 
-class Told:
-    """An object that says on standard error when the interpreter frees it at its teardown."""
-
-    def __del__(self) -> None:
-        sys.stderr.write("torn down\n")
-
-
 def test_the_programs_own_run_ends_without_the_interpreters_teardown(tmp_path: Path) -> None:
     """The process's own command line ends with its status, its output whole and its exit
     functions run, but without freeing its objects one by one (``entry.end_now``); a program
@@ -437,7 +430,9 @@ def test_the_programs_own_run_ends_without_the_interpreters_teardown(tmp_path: P
     records.write_text("\n".join([ONE] * 300), encoding="utf-8")
     code = (
         "import atexit, sys\n"
-        "from tests.service.test_entry import Told\n"
+        "class Told:\n"
+        "    def __del__(self):\n"
+        "        sys.stderr.write('torn down\\n')\n"
         "kept = Told()\n"
         "atexit.register(lambda: sys.stderr.write('exit functions run\\n'))\n"
         "sys.argv = ['arbiter', *sys.argv[1:]]\n"
