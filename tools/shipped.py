@@ -29,7 +29,8 @@ BUILD_FILES = ("setup.py", "pyproject.toml", "README.md")
 
 MADE_HERE = (".so", ".mo")
 """What a checkout makes from its sources as it runs (a C module built in place, a catalogue
-compiled from its ``.po`` on first use): not sources of the wheel, so that a test run of the
+compiled from its ``.po`` on first use, the ``.egg-info`` a build of the checkout
+rewrites): not sources of the wheel, so that a test run of the
 checkout beside one of the wheel never has the wheel built again under it."""
 
 
@@ -40,7 +41,10 @@ def digest() -> str:
         files.extend(
             path
             for path in (ROOT / folder).rglob("*")
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix not in MADE_HERE
+            if path.is_file()
+            and "__pycache__" not in path.parts
+            and not any(part.endswith(".egg-info") for part in path.parts)
+            and path.suffix not in MADE_HERE
         )
     total = hashlib.sha256()
     for path in sorted(files):
