@@ -37,7 +37,10 @@ checkout beside one of the wheel never has the wheel built again under it."""
 def digest() -> str:
     """The SHA-256 of every file the wheel is made from, with their paths."""
     files = [ROOT / name for name in BUILD_FILES]
-    for folder in SOURCES:
+    tracked = _tracked()
+    if tracked is not None:  # a git checkout: its sources are the files git keeps
+        files.extend(path for path in tracked if path.is_file())
+    for folder in SOURCES if tracked is None else ():
         files.extend(
             path
             for path in (ROOT / folder).rglob("*")
@@ -51,6 +54,16 @@ def digest() -> str:
         total.update(str(path.relative_to(ROOT)).encode() + b"\0")
         total.update(path.read_bytes())
     return total.hexdigest()
+
+
+def _tracked() -> list[Path] | None:
+    """The files git keeps under the sources (None outside a git checkout)."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z", "--", *SOURCES], cwd=ROOT,
+                                capture_output=True, check=True).stdout  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return [ROOT / name for name in listed.decode().split("\0") if name]
 
 
 def wheel_file() -> Path:
