@@ -12,7 +12,7 @@ from arbiter.service.events.actions import (
     CheckInCancelled,
     ResultReported,
 )
-from arbiter.service.events.change import changing
+from arbiter.service.events.change import Change, changing
 from arbiter.service.events.common import (
     UPLOAD,
     EventError,
@@ -20,7 +20,7 @@ from arbiter.service.events.common import (
 from arbiter.service.events.paired import rules as paired_rules
 from arbiter.service.events.paired.players import PlayerView, player_of, view_of
 from arbiter.service.events.paired.rounds import RoundView, board_of, round_of
-from arbiter.service.events.paired.state import outcome, read_paired
+from arbiter.service.events.paired.state import Paired, outcome, read_paired
 from arbiter.service.events.rows import (
     CheckinRow,
     ReportRow,
@@ -38,11 +38,7 @@ def check_in(
     check-in: the pairing of that round pairs only the players checked in. Checked in
     twice, it is answered as the first time."""
     with changing(store, event_id, secret, UPLOAD) as change:
-        paired = read_paired(change.tx, paired_rules.paired(change.event))
-        player = paired.id_of(number)
-        paired_rules.for_player(change.actor.role, change.token_player, player, number)
-        round_number = paired_rules.check_in_round(fields.get("round"), change.event,
-                                            paired.rounds_published)  # fmt: skip
+        paired, player, round_number = _checking(change, number, fields)
         if (round_number, player) in paired.checkins:
             change.repeat(change.made_by(("checked-in",), player=player, round=round_number))
             return player_of(paired, number)
@@ -55,6 +51,18 @@ def check_in(
         return view_of(change, number)
 
 
+def _checking(change: Change, number: int, fields: Mapping[str, object]) -> tuple[Paired, int, int]:
+    """What a check-in and its cancellation both ask first: the event as it stands, player
+    ``number`` (by id) whom the token may act for, and the round (``{"round"?}``)."""
+    paired = read_paired(change.tx, paired_rules.paired(change.event))
+    player = paired.id_of(number)
+    paired_rules.for_player(change.actor.role, change.token_player, player, number)
+    round_number = paired_rules.check_in_round(
+        fields.get("round"), change.event, paired.rounds_published
+    )
+    return paired, player, round_number
+
+
 def cancel_check_in(
     store: Store, event_id: str, secret: str | None, number: int, fields: Mapping[str, object]
 ) -> PlayerView:
@@ -62,11 +70,7 @@ def cancel_check_in(
     "reason"?}``), by the director or the player's own token."""
     why = rules.reason(fields.get("reason"), required=False)
     with changing(store, event_id, secret, UPLOAD) as change:
-        paired = read_paired(change.tx, paired_rules.paired(change.event))
-        player = paired.id_of(number)
-        paired_rules.for_player(change.actor.role, change.token_player, player, number)
-        round_number = paired_rules.check_in_round(fields.get("round"), change.event,
-                                            paired.rounds_published)  # fmt: skip
+        paired, player, round_number = _checking(change, number, fields)
         if (round_number, player) not in paired.checkins:
             last = change.made_by(("check-in-cancelled", "checked-in"), player=player,
                                   round=round_number)  # fmt: skip
