@@ -36,6 +36,7 @@ COMPILED = [
     "src/arbiter/notation/grn_scan.py",
     "src/arbiter/notation/grn_reader.py",
     "src/arbiter/notation/json_form.py",
+    "src/arbiter/notation/abstractplay.py",
     "src/arbiter/adjudicator/board.py",
     "src/arbiter/adjudicator/base.py",
     "src/arbiter/adjudicator/patch_scoring.py",

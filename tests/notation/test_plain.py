@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import arbiter.notation.abstractplay as abstractplay
 import arbiter.service.cli.options
 import arbiter.service.cli.streams
 import arbiter.service.core.batch
@@ -67,6 +68,9 @@ EXAMPLES: list[Plain] = [
     Report("a.grn", 2, game="Pilo", valid=True, errors=[{"code": "x", "message": "y"}]),
     Chunk("[Game ...]", 3, 1, None, 9),
     RawValue("6", Location(2, 7)),
+    abstractplay._Entry("d4", 2, 1),
+    abstractplay._Opening(RawValue("7", Location(pointer="/moves/0/0")), "7", "kept", 2),
+    abstractplay._Seat(0, "Ann", 1, {"name": "Ann", "result": 1}),
     arbiter.service.core.batch.Converted(0, None, text="x"),
     arbiter.service.cli.streams.Unreadable("folder", "permission denied"),
     arbiter.service.cli.options.JOBS,
