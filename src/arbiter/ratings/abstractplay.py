@@ -22,7 +22,16 @@ from arbiter.ratings import maths
 from arbiter.ratings.maths import Opponent, TrueSkillError
 from arbiter.ratings.values import RATERS, Exclusion, PlayerRating, PoolRatings
 
-__all__ = ["APGame", "RecordProblem", "game_of", "rate_pools", "date_milliseconds"]
+__all__ = [
+    "APGame",
+    "PoolPlan",
+    "RecordProblem",
+    "date_milliseconds",
+    "game_of",
+    "plan_pools",
+    "rate_plans",
+    "rate_pools",
+]
 
 PERIOD_MS: Final = 60 * 24 * 60 * 60 * 1000
 """A Glicko-2 rating period: 60 days, in milliseconds."""
@@ -356,22 +365,58 @@ def run_glicko_period(
 def rate_pools(games: Iterable[APGame]) -> tuple[list[PoolRatings], list[Exclusion]]:
     """Every pool's ratings, pools in the order of their first record (as the job
     meets its games, then their variants), and every game some rater left out."""
+    return rate_plans(plan_pools(games))
+
+
+def plan_pools(games: Iterable[APGame]) -> list[PoolPlan]:
+    """Each pool's games and what the raters will read of them (:func:`plan_pool`), pools
+    in the order of their first record (as the job meets its games, then their variants)."""
     by_game: dict[str, dict[str, list[APGame]]] = {}
     for game in games:
         by_game.setdefault(game.game, {}).setdefault(game.pool, []).append(game)
+    return [
+        plan_pool(pool, members) for variants in by_game.values()
+        for pool, members in variants.items()
+    ]  # fmt: skip
+
+
+def rate_plans(plans: Iterable[PoolPlan]) -> tuple[list[PoolRatings], list[Exclusion]]:
+    """The ratings of the pools planned, and every game some rater left out."""
     pools: list[PoolRatings] = []
     excluded: list[Exclusion] = []
-    for variants in by_game.values():
-        for pool, members in variants.items():
-            rated, left_out = rate_pool(pool, members)
-            pools.append(rated)
-            excluded += left_out
+    for plan in plans:
+        rated, left_out = rate_plan(plan)
+        pools.append(rated)
+        excluded += left_out
     excluded.sort(key=lambda e: (e.file, -1 if e.index is None else e.index))
     return pools, excluded
 
 
 def rate_pool(pool: str, games: list[APGame]) -> tuple[PoolRatings, list[Exclusion]]:
     """One pool's ratings by the three raters, and the games each left out."""
+    return rate_plan(plan_pool(pool, games))
+
+
+@dataclass(frozen=True, slots=True)
+class PoolPlan:
+    """A pool before its ratings: its games (in file order), each Glicko-2 period's, the
+    games Elo and TrueSkill rate (in ``date-end`` order, the checks passed), and why each
+    game is left out so far, by rater (keyed by the game's ``id``)."""
+
+    pool: str
+    games: list[APGame]
+    periods: list[list[APGame]]
+    rated: list[APGame]
+    reasons: dict[int, dict[str, tuple[str, str]]]
+
+    def elo_left_out(self) -> list[APGame]:
+        """The games Elo leaves out (and TrueSkill with it)."""
+        return [game for game in self.games if "elo" in self.reasons[id(game)]]
+
+
+def plan_pool(pool: str, games: list[APGame]) -> PoolPlan:
+    """What the raters read of the pool ``pool`` of ``games``: the periods, the order, the
+    checks (:class:`PoolPlan`)."""
     periods, outside = _periods(games)
     inside = [game for game in games if id(game) not in outside]
     ordered = sorted(inside, key=APGame.collation)  # a stable sort, as the job's
@@ -386,19 +431,25 @@ def rate_pool(pool: str, games: list[APGame]) -> tuple[PoolRatings, list[Exclusi
             rated.append(game)
         else:
             reasons[id(game)]["elo"] = reasons[id(game)]["trueskill"] = reason
+    return PoolPlan(pool, games, periods, rated, reasons)
+
+
+def rate_plan(plan: PoolPlan) -> tuple[PoolRatings, list[Exclusion]]:
+    """One pool's ratings by the three raters, and the games each left out."""
+    games, rated, reasons = plan.games, plan.rated, plan.reasons
     elo = run_elo(rated)
     trueskill, failed = run_trueskill(rated)
     for game in failed:
         reasons[id(game)]["trueskill"] = ("trueskill-range", "TrueSkill's update left its range")
     glicko: dict[str, _Tally] = {}
-    for members in periods:
+    for members in plan.periods:
         glicko, found = run_glicko_period(members, glicko)
         for game, reason in zip(members, found, strict=True):
             if reason is not None:
                 reasons[id(game)]["glicko"] = reason
     names = _names(games)
     players = tuple(_player(key, elo, glicko, trueskill, names) for key in elo)
-    return PoolRatings(pool, len(rated), players), _exclusions(games, reasons)
+    return PoolRatings(plan.pool, len(rated), players), _exclusions(games, reasons)
 
 
 def _periods(games: list[APGame]) -> tuple[list[list[APGame]], dict[int, tuple[str, str]]]:
