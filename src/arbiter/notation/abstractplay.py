@@ -698,7 +698,7 @@ def record_to_abstractplay(
     record: Record,
     *,
     winner: str | None = None,
-    scores: Mapping[str, float] | None = None,
+    scores: Mapping[str, int | float] | None = None,
 ) -> dict[str, Any]:
     """Return the Abstract Play record of ``record`` (``spec/abstractplay.md``, "Writing").
 
@@ -889,7 +889,7 @@ def _written_player(
     tags: Mapping[str, str],
     colour: str,
     won: bool,
-    scores: Mapping[str, float] | None,
+    scores: Mapping[str, int | float] | None,  # not float: compiled, 13 would become 13.0
 ) -> dict[str, Any]:
     name = record.player(colour)
     player: dict[str, Any] = {"name": UNKNOWN if name is None else name}
