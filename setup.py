@@ -52,6 +52,7 @@ COMPILED = [
     "src/arbiter/adjudicator/replay.py",
     "src/arbiter/adjudicator/hints.py",
     "src/arbiter/ratings/maths.py",
+    "src/arbiter/ratings/abstractplay.py",
 ]
 """The hot path of reading and replaying a record (paths from the repository's root)."""
 
