@@ -344,7 +344,7 @@ def _turns(entries: list[str], start: int) -> tuple[list[Turn], _Entry | None]:
             if len(known) >= MAX_MOVES_KEPT:
                 known.clear()
             known[word] = move
-        turns.append(_OF(Turn, move, None, _where(number)))
+        turns.append(_OF(_TURN, move, None, _where(number)))
     return turns, None
 
 
@@ -353,6 +353,9 @@ _MOVES: Final[dict[str, Move]] = {}
 """Moves already read, by their entry's text (moves are immutable values, and a site's
 records name the same few hundred squares over and over); emptied when full."""
 _OF: Final = tuple_of()
+_TURN: Final[type[Turn]] = Turn
+"""Constants: compiled code looks a class that is not compiled (a named tuple) up among the
+module's globals at every use, here every ply, and reads a constant from a static."""
 _PLACES: Final[list[Location]] = []
 """Where each entry of a move list stands, by its number: the same for every record."""
 
