@@ -138,8 +138,9 @@ bench-pairings: bench-venv
 	$(BENCH_VENV)/bin/python bench/pairings.py
 
 # `arbiter ratings --compat abstractplay --json` on 30,000 generated Abstract Play records of
-# real Pletore games, with and without its check, beside Abstract Play's own raters run by
-# node on the same file, and the two lists compared (docs/performance.md). The node side needs
+# real Pletore games, with its check (by default in one process per core, and with --jobs 1)
+# and without, beside Abstract Play's own raters run by node on the same file, five runs
+# interleaved, and the two lists compared (docs/performance.md). The node side needs
 # a build of AbstractPlay/recranks: `make bench-ratings RECRANKS=DIR`; without it, skipped.
 bench-ratings: bench-venv
 	$(BENCH_VENV)/bin/python bench/ratings.py $(if $(RECRANKS),--recranks $(RECRANKS))

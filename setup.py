@@ -36,6 +36,8 @@ COMPILED = [
     "src/arbiter/notation/build.py",
     "src/arbiter/notation/grn_scan.py",
     "src/arbiter/notation/grn_reader.py",
+    "src/arbiter/notation/json_form.py",
+    "src/arbiter/notation/abstractplay.py",
     "src/arbiter/adjudicator/board.py",
     "src/arbiter/adjudicator/base.py",
     "src/arbiter/adjudicator/patch_scoring.py",
@@ -51,6 +53,7 @@ COMPILED = [
     "src/arbiter/adjudicator/replay.py",
     "src/arbiter/adjudicator/hints.py",
     "src/arbiter/ratings/maths.py",
+    "src/arbiter/ratings/abstractplay.py",
 ]
 """The hot path of reading and replaying a record (paths from the repository's root)."""
 

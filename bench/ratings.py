@@ -13,12 +13,18 @@ before, fewer than three rounds) and a few claim the loser won, so the check has
 write.
 
 Then, interleaved, ``--runs`` times each: ``arbiter ratings --compat abstractplay --json``
-(the installed ``arbiter`` next to this Python), the same with ``--no-check`` (the Pletore
-records rated are then not adjudicated), and, given the build of ``AbstractPlay/recranks``
+(the installed ``arbiter`` next to this Python; by default its check's replays shared among
+one process per core), the same with ``--jobs 1`` (one process does it all), the same with
+``--no-check`` (the Pletore records rated are then not adjudicated), and, given the build of
+``AbstractPlay/recranks``
 (``--recranks DIR`` or ``ARBITER_RECRANKS``), ``node bench/abstractplay_rate.cjs DIR FILE`` running
-that build's raters over the same pools and periods as the site's daily job. Without it the
-node side is skipped, and said. The two outputs are then compared: the same pools, games,
-players, wins, losses and draws, and every rating within ``1e-9`` (relative) of node's.
+that build's raters over the same pools and periods as the site's daily job (one process,
+one thread). Without it the node side is skipped, and said. Each command's wall time is
+given as the median and the range of the runs, with the processor time it used (user and
+system, its workers included); the load average is said before and after, since other work
+on the machine slows every side. The outputs with and without ``--jobs 1`` must be the same
+bytes; arbiter's and node's are then compared: the same pools, games, players, wins, losses
+and draws, and every rating within ``1e-9`` (relative) of node's.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import json
 import os
 import platform
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -104,15 +111,19 @@ def _oddity(rng: random.Random, value: dict[str, Any], n: int) -> None:
             player["result"] = 1 - player["result"]
 
 
-def timed(command: list[str], out: Path) -> float:
-    """The wall time of ``command``, its standard output in ``out``."""
+def timed(command: list[str], out: Path) -> tuple[float, float]:
+    """The wall time of ``command`` and the processor time it used (user and system, the
+    processes it waited for included), its standard output in ``out``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     with out.open("wb") as stream:
         done = subprocess.run(command, stdout=stream, stderr=subprocess.DEVNULL)
     elapsed = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):  # 1: some records left out, which is expected here
         raise SystemExit(f"{command[0]} failed with status {done.returncode}")
-    return elapsed
+    used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return elapsed, used
 
 
 def worst_differences(ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, float]:
@@ -149,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--records", type=int, default=30_000)
     parser.add_argument("--distinct", type=int, default=1_500, help="distinct games played")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument(
         "--recranks",
         default=os.environ.get("ARBITER_RECRANKS"),
@@ -176,11 +187,12 @@ def main(argv: list[str] | None = None) -> int:
             f"sha256 {hashlib.sha256(data).hexdigest()[:16]}, made in "
             f"{time.perf_counter() - began:.0f} s"
         )
+        rate = [*ours, "ratings", "--compat", "abstractplay", "--json"]
         commands = {
-            "arbiter (check)": [*ours, "ratings", "--compat", "abstractplay", "--json", str(path)],
-            "arbiter --no-check": [*ours, "ratings", "--compat", "abstractplay", "--json",
-                                   "--no-check", str(path)],
-        }  # fmt: skip
+            "arbiter (check)": [*rate, str(path)],
+            "arbiter --jobs 1": [*rate, "--jobs", "1", str(path)],
+            "arbiter --no-check": [*rate, "--no-check", str(path)],
+        }
         recranks: str | None = options.recranks
         compare = recranks is not None and node is not None
         if recranks is not None and node is not None:
@@ -190,13 +202,21 @@ def main(argv: list[str] | None = None) -> int:
             why = "no node" if node is None else "no --recranks DIR nor ARBITER_RECRANKS"
             print(f"node's side skipped: {why}")
         times: dict[str, list[float]] = {name: [] for name in commands}
+        used: dict[str, list[float]] = {name: [] for name in commands}
         outputs = {name: Path(work) / f"out-{n}.json" for n, name in enumerate(commands)}
         for _ in range(options.runs):
             for name, command in commands.items():
-                times[name].append(timed(command, outputs[name]))
+                wall, processor = timed(command, outputs[name])
+                times[name].append(wall)
+                used[name].append(processor)
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         for name, found in times.items():
             print(f"{name:>20}: median {statistics.median(found):.2f} s, "
-                  f"fastest {min(found):.2f} s ({options.runs} runs)")  # fmt: skip
+                  f"{min(found):.2f} to {max(found):.2f} s ({options.runs} runs); processor "
+                  f"time {statistics.median(used[name]):.2f} s")  # fmt: skip
+        print(f"load {load:.1f} at the end")
+        if outputs["arbiter --jobs 1"].read_bytes() != outputs["arbiter (check)"].read_bytes():
+            raise SystemExit("--jobs 1 changed the output")
         checked = json.loads(outputs["arbiter (check)"].read_bytes())
         unchecked = json.loads(outputs["arbiter --no-check"].read_bytes())
         if checked["pools"] != unchecked["pools"]:

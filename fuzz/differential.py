@@ -62,7 +62,8 @@ def child(inputs: Path, output: Path) -> None:
 
     class FixedClock(datetime):
         """Abstract Play records written without a date take the time of writing: one
-        clock for both runs (the module is not compiled, so this holds in both builds)."""
+        clock for both runs (compiled, the module still looks ``datetime`` up among its
+        globals at each use, so this holds in both builds)."""
 
         @classmethod
         def now(cls, tz: tzinfo | None = None) -> FixedClock:

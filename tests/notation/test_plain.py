@@ -15,6 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import arbiter.notation.abstractplay as abstractplay
+import arbiter.ratings.abstractplay as rated
 import arbiter.service.cli.options
 import arbiter.service.cli.streams
 import arbiter.service.core.batch
@@ -46,6 +48,8 @@ from arbiter.notation.plain import Plain
 from tests.strategies import GAME_NAMES, moves, records
 
 C3, D4 = Point.parse("c3"), Point.parse("d4")
+AP_GAME = rated.APGame("f.json", 0, "Pletore", "Pletore (no variants)", "S", "7", 2, ("a", "b"),
+                       ("A", None), 1.0, False, 3, "2025-01-01", 1735689600000)  # fmt: skip
 EXAMPLES: list[Plain] = [
     Place(C3),
     Flip(C3),
@@ -67,6 +71,11 @@ EXAMPLES: list[Plain] = [
     Report("a.grn", 2, game="Pilo", valid=True, errors=[{"code": "x", "message": "y"}]),
     Chunk("[Game ...]", 3, 1, None, 9),
     RawValue("6", Location(2, 7)),
+    abstractplay._Entry("d4", 2, 1),
+    abstractplay._Opening(RawValue("7", Location(pointer="/moves/0/0")), "7", "kept", 2),
+    abstractplay._Seat(0, "Ann", 1, {"name": "Ann", "result": 1}),
+    AP_GAME,
+    rated.PoolPlan("Pletore (no variants)", [AP_GAME], [[AP_GAME]], [AP_GAME], {7: {}}),
     arbiter.service.core.batch.Converted(0, None, text="x"),
     arbiter.service.cli.streams.Unreadable("folder", "permission denied"),
     arbiter.service.cli.options.JOBS,

@@ -17,11 +17,10 @@ import json
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final, cast
 
-from arbiter.notation.ast import Location, Move, Record, Tag, Turn
+from arbiter.notation.ast import Location, Move, Record, Tag, Turn, tuple_of
 from arbiter.notation.build import RawValue, build_record
 from arbiter.notation.errors import (
     InvalidRecordError,
@@ -32,6 +31,7 @@ from arbiter.notation.errors import (
 from arbiter.notation.games import find_game
 from arbiter.notation.grn_reader import parse_move
 from arbiter.notation.json_reader import check_structure
+from arbiter.notation.plain import Plain
 
 GAME = "Pletore"
 NO_KOMI = ("no komi offer", "nokomi")
@@ -108,27 +108,35 @@ def record_from_abstractplay(obj: object, index: int = 0) -> Record:
         raise err.located(index=index) from None
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
+class _Entry(Plain):
     """One string of the move list and where it stands (round and seat)."""
 
-    text: str
-    round: int
-    seat: int
+    _fields = ("text", "round", "seat")
+    __slots__ = _fields
+
+    def __init__(self, text: str, round: int, seat: int) -> None:
+        self.text: Final = text
+        self.round: Final = round
+        self.seat: Final = seat
 
     @property
     def where(self) -> Location:
         return Location(pointer=f"/moves/{self.round}/{self.seat}")
 
 
-@dataclass(frozen=True, slots=True)
-class _Opening:
-    """What comes before the first stone: the komi, the bid as typed, the pie."""
+class _Opening(Plain):
+    """What comes before the first stone: the komi, the bid as typed (None: no bid phase, no
+    komi offer; "": the game ended before it), the pie ("pied", "pie-invoked", KEPT, or None
+    when no pie entry was written) and how many entries of the move list it takes."""
 
-    komi: RawValue
-    bid: str | None  # None: no bid phase (no komi offer); "": the game ended before it
-    pie: str | None  # "pied", "pie-invoked", KEPT, or None when no pie entry was written
-    length: int  # entries of the move list it takes
+    _fields = ("komi", "bid", "pie", "length")
+    __slots__ = _fields
+
+    def __init__(self, komi: RawValue, bid: str | None, pie: str | None, length: int) -> None:
+        self.komi: Final = komi
+        self.bid: Final = bid
+        self.pie: Final = pie
+        self.length: Final = length
 
 
 def _read(root: dict[str, Any], index: int) -> Record:
@@ -149,42 +157,73 @@ def _read(root: dict[str, Any], index: int) -> Record:
     seats = _players(header)
     swapped = _swap_flag(header)
     opening = _opening(entries, variants, int(size.text), swapped)
-    turns, ending = _turns(entries[opening.length :])
+    turns, ending = _turns(entries, opening.length)
     colours = find_game(GAME).colours
+    # Each value in a local of its own, in the order the call gave them: compiled, an
+    # attribute read in the call's arguments (opening.komi) was borrowed, and its owner
+    # released before the call.
+    komi = opening.komi
+    players = [(c, RawValue(s.name, s.at("name"))) for c, s in zip(colours, seats, strict=True)]
+    tags = _tags(header, variants, opening, seats, colours)
+    result = _claim(seats, ending, colours)
     return build_record(
         game=RawValue(GAME, Location(pointer="/header/game/name")),
         size=size,
-        komi=opening.komi,
-        players=[(c, RawValue(s.name, s.at("name"))) for c, s in zip(colours, seats, strict=True)],
-        tags=_tags(header, variants, opening, seats, colours),
+        komi=komi,
+        players=players,
+        tags=tags,
         turns=turns,
-        result=_claim(seats, ending, colours),
+        result=result,
         index=index,
         start=Location(pointer=""),
     )
 
 
-def _entries(moves: object) -> list[_Entry]:
-    """The move list, round by round, as one sequence of entries (plies of the site)."""
+def _entries(moves: object) -> list[str]:
+    """The move list, round by round, as one sequence of entries (plies of the site).
+
+    Every round but the last holds two entries, so entry ``k`` stands in round ``k // 2``,
+    seat ``k % 2`` (:func:`_entry`)."""
     rounds = _array(moves, "/moves")
-    entries: list[_Entry] = []
+    entries: list[str] = []
+    last = len(rounds) - 1
     for number, round_ in enumerate(rounds):
-        pointer = f"/moves/{number}"
-        items = _array(round_, pointer)
-        last = number == len(rounds) - 1
-        if not 1 <= len(items) <= 2 or (len(items) == 1 and not last):
-            raise SchemaError(
-                f"round {number} has {len(items)} entries: every round holds one move per "
-                "seat (two), only the last may hold one",
-                pointer=pointer,
-            )
-        for seat, item in enumerate(items):
-            if not isinstance(item, str):
-                raise SchemaError(
-                    f"a {GAME} move is a string, not {_kind(item)}", pointer=f"{pointer}/{seat}"
-                )
-            entries.append(_Entry(item, number, seat))
+        if type(round_) is not list or not (
+            len(round_) == 2 or (len(round_) == 1 and number == last)
+        ):
+            _strings(entries)  # a problem in an earlier round is said first
+            _round(round_, number, last)
+        entries += round_
+    _strings(entries)
     return entries
+
+
+def _round(value: object, number: int, last: int) -> None:
+    """Raise ``SchemaError`` unless ``value`` is round ``number`` of a move list whose last
+    round is ``last``: one entry per seat (two), only the last round may hold one."""
+    pointer = f"/moves/{number}"
+    items = _array(value, pointer)
+    if not 1 <= len(items) <= 2 or (len(items) == 1 and number != last):
+        raise SchemaError(
+            f"round {number} has {len(items)} entries: every round holds one move per "
+            "seat (two), only the last may hold one",
+            pointer=pointer,
+        )
+
+
+def _strings(entries: list[Any]) -> None:
+    """Raise ``SchemaError`` at the first entry that is not a string."""
+    for number, item in enumerate(entries):
+        if type(item) is not str and not isinstance(item, str):
+            raise SchemaError(
+                f"a {GAME} move is a string, not {_kind(item)}",
+                pointer=f"/moves/{number >> 1}/{number & 1}",
+            )
+
+
+def _entry(entries: list[str], number: int) -> _Entry:
+    """Entry ``number`` of the move list, and where it stands."""
+    return _Entry(entries[number], number >> 1, number & 1)
 
 
 def _variants(game: dict[str, Any]) -> tuple[str, ...] | None:
@@ -241,25 +280,25 @@ def _swap_flag(header: dict[str, Any]) -> str | None:
 
 
 def _opening(
-    entries: list[_Entry], variants: tuple[str, ...] | None, size: int, swapped: str | None
+    entries: list[str], variants: tuple[str, ...] | None, size: int, swapped: str | None
 ) -> _Opening:
     """The komi bid and the pie that open a game with komi offer (none without one)."""
     if _no_komi_offer(variants):
         opening = _Opening(RawValue("0", Location(pointer="/header/game/variants")), None, None, 0)
-    elif not entries or entries[0].text in END_WORDS:
+    elif not entries or entries[0] in END_WORDS:
         opening = _Opening(RawValue("0", Location(pointer="/moves")), "", None, 0)
     else:
-        komi = _bid(entries[0], size)
-        second = entries[1].text if len(entries) > 1 else None
+        komi = _bid(_entry(entries, 0), size)
+        second = entries[1] if len(entries) > 1 else None
         if second == PIE:
-            opening = _Opening(komi, entries[0].text, swapped or KEPT, 2)
+            opening = _Opening(komi, entries[0], swapped or KEPT, 2)
         elif second is None or second in END_WORDS:
-            opening = _Opening(komi, entries[0].text, None, 1)
+            opening = _Opening(komi, entries[0], None, 1)
         else:
             raise NotationSyntaxError(
                 f"expected 'pie' (the second player's choice of seats) after the komi bid, "
                 f"found {second!r}",
-                where=entries[1].where,
+                where=_entry(entries, 1).where,
             )
     if swapped is not None and opening.pie is None:
         raise InvalidRecordError(
@@ -284,20 +323,50 @@ def _bid(entry: _Entry, size: int) -> RawValue:
     return RawValue(str(int(entry.text)), entry.where)
 
 
-def _turns(entries: Sequence[_Entry]) -> tuple[list[Turn], _Entry | None]:
-    """The turns of the game, and the end word (``resign``, ``timeout``) if there is one."""
+def _turns(entries: list[str], start: int) -> tuple[list[Turn], _Entry | None]:
+    """The turns of the game from entry ``start`` on, and the end word (``resign``,
+    ``timeout``) if there is one."""
     turns: list[Turn] = []
-    for number, entry in enumerate(entries):
-        word = entry.text
-        if word in ENDINGS:
-            if number != len(entries) - 1:
-                raise NotationSyntaxError(
-                    f"{entries[number + 1].text!r} stands after {word!r}, which ends the game",
-                    where=entries[number + 1].where,
-                )
-            return turns, entry
-        turns.append(Turn(_move(entry), None, entry.where))
+    last = len(entries) - 1
+    known = _MOVES
+    for number in range(start, last + 1):
+        word = entries[number]
+        move = known.get(word)
+        if move is None:
+            if word in ENDINGS:
+                if number != last:
+                    raise NotationSyntaxError(
+                        f"{entries[number + 1]!r} stands after {word!r}, which ends the game",
+                        where=_entry(entries, number + 1).where,
+                    )
+                return turns, _entry(entries, number)
+            move = _move(_entry(entries, number))
+            if len(known) >= MAX_MOVES_KEPT:
+                known.clear()
+            known[word] = move
+        turns.append(_OF(_TURN, move, None, _where(number)))
     return turns, None
+
+
+MAX_MOVES_KEPT: Final = 10_000
+_MOVES: Final[dict[str, Move]] = {}
+"""Moves already read, by their entry's text (moves are immutable values, and a site's
+records name the same few hundred squares over and over); emptied when full."""
+_OF: Final = tuple_of()
+_TURN: Final[type[Turn]] = Turn
+"""Constants: compiled code looks a class that is not compiled (a named tuple) up among the
+module's globals at every use, here every ply, and reads a constant from a static."""
+_PLACES: Final[list[Location]] = []
+"""Where each entry of a move list stands, by its number: the same for every record."""
+
+
+def _where(number: int) -> Location:
+    """Where entry ``number`` of a move list stands (``/moves/ROUND/SEAT``)."""
+    places = _PLACES
+    while len(places) <= number:
+        count = len(places)
+        places.append(Location(pointer=f"/moves/{count >> 1}/{count & 1}"))
+    return places[number]
 
 
 def _move(entry: _Entry) -> Move:
@@ -320,14 +389,17 @@ def _move(entry: _Entry) -> Move:
         raise err.located(where=entry.where) from None
 
 
-@dataclass(frozen=True, slots=True)
-class _Seat:
+class _Seat(Plain):
     """One entry of ``header.players``: a seat, in the final seat order."""
 
-    number: int
-    name: str
-    result: int
-    fields: Mapping[str, Any]
+    _fields = ("number", "name", "result", "fields")
+    __slots__ = _fields
+
+    def __init__(self, number: int, name: str, result: int, fields: Mapping[str, Any]) -> None:
+        self.number: Final = number
+        self.name: Final = name
+        self.result: Final = result
+        self.fields: Final = fields
 
     def at(self, key: str) -> Location:
         return Location(pointer=f"/header/players/{self.number}/{key}")
@@ -399,10 +471,16 @@ def _claim(seats: list[_Seat], ending: _Entry | None, colours: tuple[str, str]) 
 def _margin(won: object, lost: object) -> str | None:
     """The winning margin as a GRN result writes it, or None when the scores do not give
     one (missing, not ahead, or not a multiple of one half)."""
-    if not (_is_number(won) and _is_number(lost)) or won <= lost:  # type: ignore[operator]
+    if not (_is_number(won) and _is_number(lost)):
+        return None
+    return _margin_of(cast(int | float, won), cast(int | float, lost))
+
+
+def _margin_of(won: int | float, lost: int | float) -> str | None:
+    if won <= lost:
         return None
     try:
-        margin = float(won) - float(lost)  # type: ignore[arg-type]
+        margin = float(won) - float(lost)
     except OverflowError:  # an integer beyond a double: no score of a real game
         return None
     if not math.isfinite(margin):
@@ -623,7 +701,7 @@ def record_to_abstractplay(
     record: Record,
     *,
     winner: str | None = None,
-    scores: Mapping[str, float] | None = None,
+    scores: Mapping[str, int | float] | None = None,
 ) -> dict[str, Any]:
     """Return the Abstract Play record of ``record`` (``spec/abstractplay.md``, "Writing").
 
@@ -814,7 +892,7 @@ def _written_player(
     tags: Mapping[str, str],
     colour: str,
     won: bool,
-    scores: Mapping[str, float] | None,
+    scores: Mapping[str, int | float] | None,  # not float: compiled, 13 would become 13.0
 ) -> dict[str, Any]:
     name = record.player(colour)
     player: dict[str, Any] = {"name": UNKNOWN if name is None else name}

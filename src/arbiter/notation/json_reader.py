@@ -36,6 +36,7 @@ from arbiter.notation.games import (
     generation,
     move_forms,
 )
+from arbiter.notation.json_form import plain_count
 from arbiter.notation.json_schema import (
     fast_checks,
     record_schema,
@@ -227,7 +228,17 @@ def check_structure(obj: object) -> None:
     """Raise for the first problem of the value's form, in document order: a repeated key,
     a number of too many digits, a string holding a lone surrogate, an array or object over
     its limit, nesting beyond MAX_DEPTH. Each node costs a few operations, so that this
-    check is cheap beside the schema's and bounds what the schema is asked to look at."""
+    check is cheap beside the schema's and bounds what the schema is asked to look at.
+
+    A value that :func:`arbiter.notation.json_form.plain_count` finds plain has none of
+    these problems: :func:`walk_structure`, which keeps each node's path to word the error,
+    walks the others."""
+    if not 0 <= plain_count(obj) <= limits.MAX_JSON_VALUES:
+        walk_structure(obj)
+
+
+def walk_structure(obj: object) -> None:
+    """:func:`check_structure` node by node, each with its path, in document order."""
     stack: list[tuple[object, tuple[str | int, ...], int]] = [(obj, (), 1)]
     values = 0
     while stack:

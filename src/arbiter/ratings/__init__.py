@@ -37,22 +37,34 @@ COMPAT: tuple[str, ...] = ("abstractplay",)
 """The other servers whose ratings can be reproduced."""
 
 
-def rate(files: Iterable[tuple[str, bytes]]) -> Ratings:
-    """arbiter's own ratings of every record of ``files`` (name and content, in order)."""
-    from arbiter.ratings.native import Played, once, played_of, rate_played
-    from arbiter.ratings.sources import items_of
+def rate(files: Iterable[tuple[str, bytes]], *, jobs: int = 1) -> Ratings:
+    """arbiter's own ratings of every record of ``files`` (name and content, in order).
 
-    found = once(played_of(item) for name, data in files for item in items_of(name, data))
+    ``jobs`` worker processes share the replays where the system can fork (the ratings are
+    the same whatever their number)."""
+    from arbiter.ratings.native import Played, once, played_list, played_of, rate_played
+    from arbiter.ratings.sources import items_of
+    from arbiter.ratings.workers import mapped
+
+    items = (item for name, data in files for item in items_of(name, data))
+    if jobs > 1:
+        found = once(mapped(played_list, list(items), jobs))
+    else:
+        found = once(played_of(item) for item in items)
     played = [game for game in found if isinstance(game, Played)]
     excluded = tuple(game for game in found if isinstance(game, Exclusion))
     return Ratings(tuple(rate_played(played)), excluded)
 
 
-def rate_abstractplay(files: Iterable[tuple[str, bytes]], *, check: bool = True) -> Ratings:
+def rate_abstractplay(
+    files: Iterable[tuple[str, bytes]], *, check: bool = True, jobs: int = 1
+) -> Ratings:
     """Abstract Play's ratings of every record of ``files`` (name and content, in order).
 
     With ``check``, each Pletore record rated is also adjudicated, and a note says where
-    arbiter's result is not the record's own (the ratings keep the record's)."""
+    arbiter's result is not the record's own (the ratings keep the record's). ``jobs``
+    worker processes share those replays where the system can fork (the ratings and the
+    notes are the same whatever their number)."""
     from arbiter.ratings.compat import rate_files
 
-    return rate_files(files, check=check)
+    return rate_files(files, check=check, jobs=jobs)

@@ -14,15 +14,24 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from arbiter.notation.plain import Plain
 from arbiter.ratings import maths
 from arbiter.ratings.maths import Opponent, TrueSkillError
 from arbiter.ratings.values import RATERS, Exclusion, PlayerRating, PoolRatings
 
-__all__ = ["APGame", "RecordProblem", "game_of", "rate_pools", "date_milliseconds"]
+__all__ = [
+    "APGame",
+    "PoolPlan",
+    "RecordProblem",
+    "date_milliseconds",
+    "game_of",
+    "plan_pools",
+    "rate_plans",
+    "rate_pools",
+]
 
 PERIOD_MS: Final = 60 * 24 * 60 * 60 * 1000
 """A Glicko-2 rating period: 60 days, in milliseconds."""
@@ -48,25 +57,47 @@ class RecordProblem(ValueError):
         self.pointer = pointer
 
 
-@dataclass(frozen=True, slots=True)
-class APGame:
-    """What the raters read of one Abstract Play record, and where it came from."""
+class APGame(Plain):
+    """What the raters read of one Abstract Play record, and where it came from.
+    ``score`` is the first player's: 1 when its ``result`` is the higher, 0 the lower, ½."""
 
-    file: str
-    index: int
-    game: str
-    pool: str
-    site: str
-    game_id: str | None
-    players: int
-    ids: tuple[str | None, str | None]
-    names: tuple[str | None, str | None]
-    score: float
-    """The first player's score: 1 when its ``result`` is the higher, 0 the lower, ½."""
-    unrated: bool
-    rounds: int
-    date_end: str
-    milliseconds: int
+    _fields = (
+        "file", "index", "game", "pool", "site", "game_id", "players", "ids", "names",
+        "score", "unrated", "rounds", "date_end", "milliseconds",
+    )  # fmt: skip
+    __slots__ = _fields
+
+    def __init__(
+        self,
+        file: str,
+        index: int,
+        game: str,
+        pool: str,
+        site: str,
+        game_id: str | None,
+        players: int,
+        ids: tuple[str | None, str | None],
+        names: tuple[str | None, str | None],
+        score: float,
+        unrated: bool,
+        rounds: int,
+        date_end: str,
+        milliseconds: int,
+    ) -> None:
+        self.file: Final = file
+        self.index: Final = index
+        self.game: Final = game
+        self.pool: Final = pool
+        self.site: Final = site
+        self.game_id: Final = game_id
+        self.players: Final = players
+        self.ids: Final = ids
+        self.names: Final = names
+        self.score: Final = score
+        self.unrated: Final = unrated
+        self.rounds: Final = rounds
+        self.date_end: Final = date_end
+        self.milliseconds: Final = milliseconds
 
     def collation(self) -> str:
         return self.date_end.translate(_COLLATION)
@@ -141,7 +172,7 @@ def _game_id(value: object) -> str | None:
     raise RecordProblem("/header/site/gameid", f"not a string or a number: {value!r}")
 
 
-def _js_number(value: float) -> str:
+def _js_number(value: int | float) -> str:  # not float: compiled, an int would be made one
     if float(value).is_integer() and abs(value) < 1e21:
         return str(int(value))
     return repr(float(value))
@@ -249,15 +280,19 @@ def _skip(game: APGame, seen: set[str]) -> tuple[str, str] | None:
 # --- the raters ------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
 class _Tally:
     """A player's running figures while one rater reads a pool (mutable, local)."""
 
-    value: Any
-    games: int = 0
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
+    __slots__ = ("value", "games", "wins", "losses", "draws")
+
+    def __init__(
+        self, value: Any, games: int = 0, wins: int = 0, losses: int = 0, draws: int = 0
+    ) -> None:
+        self.value = value
+        self.games = games
+        self.wins = wins
+        self.losses = losses
+        self.draws = draws
 
     def count(self, score: float) -> None:
         self.games += 1
@@ -273,6 +308,12 @@ def _ids(game: APGame) -> tuple[str, str]:
     first, second = game.ids
     assert first is not None and second is not None
     return f"{game.site}|{first}", f"{game.site}|{second}"
+
+
+def _copied(tally: _Tally) -> _Tally:
+    """A copy of ``tally`` (compiled, a tally made in a loop and read for its own copy's
+    arguments could be released before the copy is made: a parameter is held throughout)."""
+    return _Tally(tally.value, tally.games, tally.wins, tally.losses, tally.draws)
 
 
 def _tally(table: dict[str, _Tally], key: str, start: Any) -> _Tally:
@@ -326,7 +367,7 @@ def run_glicko_period(
 ) -> tuple[dict[str, _Tally], list[tuple[str, str] | None]]:
     """One Glicko-2 period: the ratings after ``games`` (in file order) from the ratings
     ``known`` at its start, and why each game was left out (None: rated)."""
-    table = {key: _Tally(t.value, t.games, t.wins, t.losses, t.draws) for key, t in known.items()}
+    table = {key: _copied(tally) for key, tally in known.items()}
     reasons = skips(games)
     matches: dict[str, list[Opponent]] = {}
     for game, reason in zip(games, reasons, strict=True):
@@ -343,8 +384,7 @@ def run_glicko_period(
         matches.setdefault(two, []).append(
             Opponent(first.value.rating, first.value.rd, 1 - game.score)
         )
-        table[one] = _Tally(first.value, first.games, first.wins, first.losses, first.draws)
-        table[two] = _Tally(second.value, second.games, second.wins, second.losses, second.draws)
+        table[one], table[two] = _copied(first), _copied(second)
     for key, played in matches.items():
         table[key].value = maths.glicko2(table[key].value, played)
     return table, reasons
@@ -356,22 +396,68 @@ def run_glicko_period(
 def rate_pools(games: Iterable[APGame]) -> tuple[list[PoolRatings], list[Exclusion]]:
     """Every pool's ratings, pools in the order of their first record (as the job
     meets its games, then their variants), and every game some rater left out."""
+    return rate_plans(plan_pools(games))
+
+
+def plan_pools(games: Iterable[APGame]) -> list[PoolPlan]:
+    """Each pool's games and what the raters will read of them (:func:`plan_pool`), pools
+    in the order of their first record (as the job meets its games, then their variants)."""
     by_game: dict[str, dict[str, list[APGame]]] = {}
     for game in games:
         by_game.setdefault(game.game, {}).setdefault(game.pool, []).append(game)
+    return [
+        plan_pool(pool, members) for variants in by_game.values()
+        for pool, members in variants.items()
+    ]  # fmt: skip
+
+
+def rate_plans(plans: Iterable[PoolPlan]) -> tuple[list[PoolRatings], list[Exclusion]]:
+    """The ratings of the pools planned, and every game some rater left out."""
     pools: list[PoolRatings] = []
     excluded: list[Exclusion] = []
-    for variants in by_game.values():
-        for pool, members in variants.items():
-            rated, left_out = rate_pool(pool, members)
-            pools.append(rated)
-            excluded += left_out
+    for plan in plans:
+        rated, left_out = rate_plan(plan)
+        pools.append(rated)
+        excluded += left_out
     excluded.sort(key=lambda e: (e.file, -1 if e.index is None else e.index))
     return pools, excluded
 
 
 def rate_pool(pool: str, games: list[APGame]) -> tuple[PoolRatings, list[Exclusion]]:
     """One pool's ratings by the three raters, and the games each left out."""
+    return rate_plan(plan_pool(pool, games))
+
+
+class PoolPlan(Plain):
+    """A pool before its ratings: its games (in file order), each Glicko-2 period's, the
+    games Elo and TrueSkill rate (in ``date-end`` order, the checks passed), and why each
+    game is left out so far, by rater (keyed by the game's ``id``)."""
+
+    _fields = ("pool", "games", "periods", "rated", "reasons")
+    __slots__ = _fields
+
+    def __init__(
+        self,
+        pool: str,
+        games: list[APGame],
+        periods: list[list[APGame]],
+        rated: list[APGame],
+        reasons: dict[int, dict[str, tuple[str, str]]],
+    ) -> None:
+        self.pool: Final = pool
+        self.games: Final = games
+        self.periods: Final = periods
+        self.rated: Final = rated
+        self.reasons: Final = reasons
+
+    def elo_left_out(self) -> list[APGame]:
+        """The games Elo leaves out (and TrueSkill with it)."""
+        return [game for game in self.games if "elo" in self.reasons[id(game)]]
+
+
+def plan_pool(pool: str, games: list[APGame]) -> PoolPlan:
+    """What the raters read of the pool ``pool`` of ``games``: the periods, the order, the
+    checks (:class:`PoolPlan`)."""
     periods, outside = _periods(games)
     inside = [game for game in games if id(game) not in outside]
     ordered = sorted(inside, key=APGame.collation)  # a stable sort, as the job's
@@ -386,19 +472,25 @@ def rate_pool(pool: str, games: list[APGame]) -> tuple[PoolRatings, list[Exclusi
             rated.append(game)
         else:
             reasons[id(game)]["elo"] = reasons[id(game)]["trueskill"] = reason
+    return PoolPlan(pool, games, periods, rated, reasons)
+
+
+def rate_plan(plan: PoolPlan) -> tuple[PoolRatings, list[Exclusion]]:
+    """One pool's ratings by the three raters, and the games each left out."""
+    games, rated, reasons = plan.games, plan.rated, plan.reasons
     elo = run_elo(rated)
     trueskill, failed = run_trueskill(rated)
     for game in failed:
         reasons[id(game)]["trueskill"] = ("trueskill-range", "TrueSkill's update left its range")
     glicko: dict[str, _Tally] = {}
-    for members in periods:
+    for members in plan.periods:
         glicko, found = run_glicko_period(members, glicko)
         for game, reason in zip(members, found, strict=True):
             if reason is not None:
                 reasons[id(game)]["glicko"] = reason
     names = _names(games)
     players = tuple(_player(key, elo, glicko, trueskill, names) for key in elo)
-    return PoolRatings(pool, len(rated), players), _exclusions(games, reasons)
+    return PoolRatings(plan.pool, len(rated), players), _exclusions(games, reasons)
 
 
 def _periods(games: list[APGame]) -> tuple[list[list[APGame]], dict[int, tuple[str, str]]]:

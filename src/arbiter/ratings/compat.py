@@ -11,15 +11,17 @@ from arbiter.adjudicator.abstractplay import abstractplay_object
 from arbiter.adjudicator.replay import adjudicate
 from arbiter.notation.abstractplay import record_from_abstractplay
 from arbiter.notation.errors import RecordError
-from arbiter.ratings.abstractplay import APGame, RecordProblem, game_of, rate_pools
+from arbiter.ratings.abstractplay import APGame, RecordProblem, game_of, plan_pools, rate_plans
 from arbiter.ratings.sources import Item, items_of
 from arbiter.ratings.values import Exclusion, Note, Ratings
+from arbiter.ratings.workers import mapped_beside
 
 __all__ = ["rate_files"]
 
 
-def rate_files(files: Iterable[tuple[str, bytes]], *, check: bool = True) -> Ratings:
-    """The ratings of every record of ``files``, and every record left out."""
+def rate_files(files: Iterable[tuple[str, bytes]], *, check: bool = True, jobs: int = 1) -> Ratings:
+    """The ratings of every record of ``files``, and every record left out; the check's
+    replays in ``jobs`` processes (:func:`arbiter.ratings.workers.mapped_beside`)."""
     games: list[APGame] = []
     raw: dict[int, object] = {}
     unread: list[Exclusion] = []
@@ -31,13 +33,14 @@ def rate_files(files: Iterable[tuple[str, bytes]], *, check: bool = True) -> Rat
             else:
                 games.append(found)
                 raw[id(found)] = item.raw
-    pools, excluded = rate_pools(games)
-    left_out = {(e.file, e.index) for e in excluded if "elo" in e.raters}
-    notes = [] if not check else [
-        note for game in games
+    plans = plan_pools(games)
+    left_out = {(g.file, g.index) for plan in plans for g in plan.elo_left_out()}
+    checked = [] if not check else [
+        (game, raw[id(game)]) for game in games
         if (game.file, game.index) not in left_out and game.game.lower() == "pletore"
-        for note in _note(game, raw[id(game)])
     ]  # fmt: skip
+    # the pools are rated here while the workers, if any, start on the check
+    notes, (pools, excluded) = mapped_beside(_checked, checked, jobs, lambda: rate_plans(plans))
     everything = sorted([*unread, *excluded], key=_place)
     return Ratings(tuple(pools), tuple(everything), tuple(notes))
 
@@ -63,6 +66,10 @@ def _game(item: Item) -> APGame | Exclusion:
         return game_of(raw, item.file, index)
     except RecordProblem as problem:
         return Exclusion(item.file, index, "unreadable", str(problem))
+
+
+def _checked(item: tuple[APGame, object]) -> list[Note]:
+    return _note(*item)
 
 
 def _note(game: APGame, raw: object) -> list[Note]:

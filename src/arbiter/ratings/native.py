@@ -19,7 +19,7 @@ from arbiter.ratings.maths import Glicko, Opponent, TrueSkill, TrueSkillError
 from arbiter.ratings.sources import Item
 from arbiter.ratings.values import Exclusion, PlayerRating, PoolRatings
 
-__all__ = ["EloStep", "Played", "once", "played_from", "played_of", "rate_played"]
+__all__ = ["EloStep", "Played", "once", "played_from", "played_list", "played_of", "rate_played"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +53,11 @@ def played_of(item: Item) -> Played | Exclusion:
             item.file, index, "not-two-players", "the record does not name two players"
         )
     return played_from(item.file, index, record, adjudicate(record, hints=False))
+
+
+def played_list(item: Item) -> list[Played | Exclusion]:
+    """:func:`played_of` ``item``, as a list (what a worker process gives back)."""
+    return [played_of(item)]
 
 
 def played_from(

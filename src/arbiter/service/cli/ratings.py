@@ -14,6 +14,7 @@ import click
 
 from arbiter.ratings import COMPAT, Ratings, rate, rate_abstractplay
 from arbiter.ratings.values import write_csv
+from arbiter.ratings.workers import available_cores
 from arbiter.service.cli.streams import Unreadable, expand_paths, open_input
 
 __all__ = ["ratings"]
@@ -28,17 +29,31 @@ __all__ = ["ratings"]
     "--no-check", "no_check", is_flag=True,
     help="With --compat abstractplay: do not adjudicate the Pletore records rated.",
 )  # fmt: skip
+@click.option(
+    "--jobs", "-j", type=click.IntRange(1, 64), default=None,
+    help="Processes sharing the replays (default: one per core); the output is the same.",
+)  # fmt: skip
 def ratings(
-    paths: tuple[str, ...], compat: str | None, as_json: bool, as_csv: bool, no_check: bool
+    paths: tuple[str, ...],
+    compat: str | None,
+    as_json: bool,
+    as_csv: bool,
+    no_check: bool,
+    jobs: int | None,
 ) -> None:
     """Rate every record under PATHS: Elo, Glicko-2 and TrueSkill, pool by pool."""
     if as_json and as_csv:
         raise click.UsageError("--json and --csv cannot be used together")
     files, failed = _files(paths)
+    workers = available_cores() if jobs is None else jobs
     enabled = gc.isenabled()
     gc.disable()  # one short run over many small values, none of them garbage
     try:
-        found = rate_abstractplay(files, check=not no_check) if compat else rate(files)
+        found = (
+            rate_abstractplay(files, check=not no_check, jobs=workers)
+            if compat
+            else rate(files, jobs=workers)
+        )
     finally:  # a program that calls the command (a test, a script) keeps its collector
         if enabled:
             gc.enable()
