@@ -4,6 +4,8 @@ records, and bad input answered in one located line with status 1."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -52,3 +54,37 @@ def test_bad_input_is_one_located_line_and_status_1(tmp_path: Path) -> None:
     assert f"{broken}: unreadable: not JSON:" in err
     assert f"{wrong}:record 0: unreadable: /header/players: not an array" in err
     assert "missing.json: cannot read" in err
+
+
+def test_half_a_surrogate_pair_is_rated_in_compat_and_written_as_its_escape(
+    tmp_path: Path,
+) -> None:
+    """Abstract Play reads a user id holding a lone surrogate (JavaScript strings may);
+    the real command's UTF-8 output writes it as the escape JSON gives it, in all three
+    forms, where it used to end in an encoding error."""
+    download = FIXTURES / "08-abstractplay-11x11-pie-swapped.json"
+    text = download.read_text(encoding="utf-8")
+    record = json.loads(text)
+    first = (record[0] if isinstance(record, list) else record)["header"]["players"][0]
+    text = text.replace(json.dumps(first["userid"]), '"id\\ud800x"', 1)
+    text = text.replace(json.dumps(first["name"]), '"na\\udfffme"', 1)
+    odd = tmp_path / "odd.json"
+    odd.write_text(text, encoding="utf-8")
+    outputs = {}
+    for form in ("--json", "--csv", "--quiet-table"):
+        argv = [sys.executable, "-m", "arbiter", "ratings", "--compat", "abstractplay",
+                str(odd)] + ([] if form == "--quiet-table" else [form])  # fmt: skip
+        done = subprocess.run(argv, capture_output=True, check=False,
+                              env={"PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin"})  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        outputs[form] = done.stdout.decode("utf-8")  # strict: no surrogate reached the bytes
+    players = json.loads(outputs["--json"])["pools"][0]["players"]
+    assert {p["player"] for p in players} >= {"id\ud800x"}
+    assert {p["name"] for p in players} >= {"na\udfffme"}
+    assert ",id\\ud800x,na\\udfffme," in outputs["--csv"]
+    assert "na\\udfffme" in outputs["--quiet-table"]
+    # the default mode does not rate such a record: its reader refuses the name
+    done = subprocess.run([sys.executable, "-m", "arbiter", "ratings", str(odd)],
+                          capture_output=True, check=False)  # fmt: skip
+    assert done.returncode == 1
+    assert b"lone surrogate" in done.stderr and b"Traceback" not in done.stderr

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 import sys
 from collections.abc import Iterator
 
@@ -17,7 +18,7 @@ from arbiter.ratings.values import write_csv
 from arbiter.ratings.workers import available_cores
 from arbiter.service.cli.streams import Unreadable, expand_paths, open_input
 
-__all__ = ["ratings"]
+__all__ = ["escape_lone_surrogates", "ratings"]
 
 
 @click.command("ratings")
@@ -57,7 +58,8 @@ def ratings(
     finally:  # a program that calls the command (a test, a script) keeps its collector
         if enabled:
             gc.enable()
-    sys.stdout.write(_json(found) if as_json else _csv(found) if as_csv else _table(found))
+    text = _json(found) if as_json else _csv(found) if as_csv else _table(found)
+    sys.stdout.write(escape_lone_surrogates(text))
     for exclusion in found.excluded:
         where = (
             exclusion.file
@@ -65,7 +67,8 @@ def ratings(
             else f"{exclusion.file}:record {exclusion.index}"
         )
         raters = "" if len(exclusion.raters) == 3 else f" ({', '.join(exclusion.raters)})"
-        click.echo(f"arbiter: {where}: {exclusion.reason}{raters}: {exclusion.message}", err=True)
+        line = f"arbiter: {where}: {exclusion.reason}{raters}: {exclusion.message}"
+        click.echo(escape_lone_surrogates(line), err=True)
     unreadable = any(e.reason == "unreadable" for e in found.excluded)
     sys.exit(1 if failed or unreadable else 0)
 
@@ -89,6 +92,21 @@ def _files(paths: tuple[str, ...]) -> tuple[Iterator[tuple[str, bytes]], list[st
             yield ("<stdin>" if path == "-" else path), data
 
     return read(), failed
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_lone_surrogates(text: str) -> str:
+    """The text with each lone surrogate written ``\\udXXX``, as JSON escapes it.
+
+    Abstract Play's own reader keeps a name or user id holding half a surrogate pair
+    (JavaScript strings may), so ``--compat abstractplay`` rates such a player; UTF-8
+    has no bytes for it, so it is written as the escape a JSON document would hold
+    (``JSON.stringify`` writes the same), in the table and the CSV too."""
+    if text.isascii():
+        return text
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _json(found: Ratings) -> str:
