@@ -66,6 +66,20 @@ SWISS = {
     "ARO/C1": [1850, 1850, 2000, 2000, 1900, 1800],
     "RTNG": [2000, 1900, 1800, 1700, 1600, 1500],
     "TPN": [-1, -2, -3, -4, -5, -6],
+    # ARO plus dp of the percentage over the games played: 1 and 2 scored 2/3 (67%: +125),
+    # 3 and 4 1/2 (50%: 0), 5 and 6 0.5/2 (25%: -193)
+    "TPR": [1925, 1892, 1750, 1950, 1507, 1507],
+    # the lowest rating expected to score as much (table 8.1b): 3 at 1746 expects .81
+    # against 1500 (246 above) and .19 against 2000 (254 below); at 1745, .80 and .19.
+    # 4 at 1947 expects .57 (47 above 1900) and .43 (53 below 2000); at 1946, .56 and .42
+    "PTP": [1926, 1907, 1746, 1947, 1454, 1494],
+    # without the lowest-rated opponent and the points taken from them: 3 keeps a loss to
+    # 2000 (no point: 2000 - 800), 1 a loss to 1900 and a win over 1800 (1847, as 4 above)
+    "PTP/C1": [1847, 1847, 1200, 1200, 1100, 1000],
+    # the opponents' TPR averaged: 1 met 4 (1950), 2 (1892) and 3 (1750): 5592 / 3
+    "APRO": [1864, 1794, 1716, 1909, 1700, 1629],
+    # the opponents' PTP averaged: 3 met 6 (1494) and 1 (1926): 1710
+    "APPO": [1867, 1776, 1710, 1917, 1701, 1600],
 }
 
 
@@ -73,6 +87,20 @@ SWISS = {
 def test_a_swiss_worked_example(code: str, expected: list[float]) -> None:
     got = tiebreak_values(swiss(), parse_tiebreak(code))
     assert [got[n] for n in range(1, 7)] == expected
+
+
+def test_rating_tiebreaks_need_every_rating_or_one_for_the_unrated() -> None:
+    """With 2 and 5 unrated, the rating tie-breaks separate nobody, unless ``/U`` gives the
+    unrated a rating: then 1 met 4 (1700), 2 (1400) and 3 (1800), an average of 1633, and
+    scored 67% (+125)."""
+    unrated = replace(swiss(), players=tuple(
+        replace(p, rating=None) if p.number in (2, 5) else p for p in swiss().players
+    ))  # fmt: skip
+    for code in ("RTNG", "ARO", "TPR", "PTP", "APRO", "APPO"):
+        assert set(tiebreak_values(unrated, parse_tiebreak(code)).values()) == {None}, code
+    assert tiebreak_values(unrated, parse_tiebreak("TPR/U1400"))[1] == 1758
+    assert tiebreak_values(unrated, parse_tiebreak("RTNG/U0"))[2] == 0
+    assert tiebreak_values(unrated, parse_tiebreak("ARO/U1400"))[1] == 1633
 
 
 def robin() -> Tournament:
@@ -141,6 +169,9 @@ def test_direct_encounter_counts_a_forfeit_only_in_a_round_robin() -> None:
         (["SB/M1"], "dutch", "takes no /M1"),
         (["BH/C"], "dutch", "needs a number"),
         (["BH", "bh"], "dutch", "twice"),
+        (["APRO/C1"], "dutch", "takes no /C1"),
+        (["TPR/U"], "dutch", "needs a number"),
+        (["TPR/U12345"], "dutch", "needs a number"),
     ],
 )
 def test_what_a_list_may_not_hold(codes: list[str], system: str, message: str) -> None:
@@ -183,6 +214,16 @@ def test_the_catalogue_agrees_with_gacrux_on_generated_tournaments() -> None:
                 system,
                 code,
             )
+    unrated = replace(swiss(), players=tuple(
+        replace(p, rating=None) if p.number in (2, 5) else p for p in swiss().players
+    ))  # fmt: skip
+    engine = _read_by_gacrux(write_trf(unrated, name="u"))
+    for code in ("TPR", "TPR/U1400", "PTP/U1400", "APRO/U1400", "APPO/U0", "ARO/U900/C1"):
+        reference = tiebreak(engine, unrated.rounds_paired, {"swiss": True})
+        reference.compute_single_tiebreak(reference.parse_tiebreak(1, code))
+        theirs = {n: c["tiebreakDetails"][0]["val"] for n, c in reference.cmps.items()}
+        mine = tiebreak_values(unrated, parse_tiebreak(code))
+        assert {n: None if v is None else float(v) for n, v in theirs.items()} == mine, code
 
 
 # --- the ranks of a file --------------------------------------------------------------------

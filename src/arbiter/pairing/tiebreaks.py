@@ -20,9 +20,11 @@ half a point a round without an opponent; a cut removes a VUR first.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 
+from arbiter.pairing.performance import average_rating, perfect_performance, performance_rating
 from arbiter.pairing.values import System, Tournament
 
 __all__ = [
@@ -55,6 +57,10 @@ CODES: dict[str, str] = {
     "PS": "progressive scores: the sum of the scores after each round",
     "KS": "Koya: the points taken from opponents with half the possible points or more",
     "ARO": "the average rating of the opponents met over the board",
+    "TPR": "tournament performance rating: ARO plus FIDE's dp of the percentage scored",
+    "PTP": "perfect tournament performance: the lowest rating expected to score as much",
+    "APRO": "the average of the tournament performance ratings of the opponents",
+    "APPO": "the average of the perfect tournament performances of the opponents",
 }
 """Every tie-break by its FIDE code, in words."""
 
@@ -67,13 +73,19 @@ MODIFIERS: dict[str, str] = {
     "AOB": "CM",
     "SB": "C",
     "PS": "C",
-    "ARO": "CM",
+    "ARO": "CMU",
+    "TPR": "CMU",
+    "PTP": "CMU",
+    "APRO": "U",
+    "APPO": "U",
     "KS": "L",
-    "RTNG": "R",
+    "RTNG": "RU",
     "TPN": "R",
 }
 """The modifiers each code takes: ``Cn`` cuts the n lowest values, ``Mn`` the n lowest and
-n highest, ``Ln`` (``L+n``, ``L-n``) moves Koya's limit by n half points, ``R`` reverses."""
+n highest, ``Ln`` (``L+n``, ``L-n``) moves Koya's limit by n half points, ``R`` reverses,
+``Un`` rates an unrated player ``n`` (C.07 10: a rating tie-break needs every player
+rated, or a rating the regulations give the unrated)."""
 
 BUCHHOLZ_TYPE = frozenset({"BH", "FB", "AOB"})
 """The Buchholz tie-breaks (C.07's 4xx), which a round robin may not use: there every player
@@ -101,13 +113,16 @@ class Tiebreak:
     cut_high: int = 0
     limit: int = 0
     reverse: bool = False
+    unrated: int | None = None
 
     def __str__(self) -> str:
         if self.cut_low and self.cut_low == self.cut_high:
-            return f"{self.code}/M{self.cut_low}"
-        text = self.code + (f"/C{self.cut_low}" if self.cut_low else "")
+            text = f"{self.code}/M{self.cut_low}"
+        else:
+            text = self.code + (f"/C{self.cut_low}" if self.cut_low else "")
         text += f"/L{self.limit:+d}" if self.limit else ""
-        return text + ("/R" if self.reverse else "")
+        text += "/R" if self.reverse else ""
+        return text + (f"/U{self.unrated}" if self.unrated is not None else "")
 
 
 def parse_tiebreak(text: str) -> Tiebreak:
@@ -129,16 +144,18 @@ def _modified(made: Tiebreak, modifier: str, text: str) -> Tiebreak:
     if not kind or kind not in MODIFIERS.get(made.code, ""):
         raise ValueError(f"tie-break {text.strip()!r}: {made.code} takes no /{modifier}")
     if kind == "R" and not number:
-        return Tiebreak(made.code, made.cut_low, made.cut_high, made.limit, True)
+        return replace(made, reverse=True)
     digits = number.lstrip("+-")
-    if not digits.isdigit() or (kind != "L" and number != digits):
+    if not digits.isdigit() or (kind != "L" and number != digits) or len(digits) > 4:
         raise ValueError(f"tie-break {text.strip()!r}: /{modifier} needs a number")
     n = int(number)
     if kind == "C":
-        return Tiebreak(made.code, n, made.cut_high, made.limit, made.reverse)
+        return replace(made, cut_low=n)
     if kind == "M":
-        return Tiebreak(made.code, n, n, made.limit, made.reverse)
-    return Tiebreak(made.code, made.cut_low, made.cut_high, n, made.reverse)
+        return replace(made, cut_low=n, cut_high=n)
+    if kind == "U":
+        return replace(made, unrated=n)
+    return replace(made, limit=n)
 
 
 def parse_tiebreaks(codes: Iterable[str], system: System | None) -> tuple[Tiebreak, ...]:
@@ -268,10 +285,22 @@ def _tpn(field: _Field, _: Tiebreak) -> dict[int, Value]:
     return {n: -float(n) for n in field.table}  # the lower number first
 
 
-def _rtng(field: _Field, _: Tiebreak) -> dict[int, Value]:
-    if any(r is None for r in field.rating.values()):
+def _ratings(field: _Field, tb: Tiebreak) -> dict[int, int] | None:
+    """Every player's rating, the unrated given ``/U``'s; None when a player has none."""
+    found: dict[int, int] = {}
+    for n, r in field.rating.items():
+        rating = tb.unrated if r is None else r
+        if rating is None:
+            return None
+        found[n] = rating
+    return found
+
+
+def _rtng(field: _Field, tb: Tiebreak) -> dict[int, Value]:
+    rating = _ratings(field, tb)
+    if rating is None:
         return dict.fromkeys(field.table)
-    return {n: float(r or 0) for n, r in field.rating.items()}
+    return {n: float(r) for n, r in rating.items()}
 
 
 def _buchholz(field: _Field, tb: Tiebreak, *, sonneborn: bool = False) -> dict[int, Value]:
@@ -356,16 +385,57 @@ def _ks(field: _Field, tb: Tiebreak) -> dict[int, Value]:
     }
 
 
-def _aro(field: _Field, tb: Tiebreak) -> dict[int, Value]:
-    if any(r is None for r in field.rating.values()):
-        return dict.fromkeys(field.table)
-    found: dict[int, Value] = {}
+def _met(field: _Field, tb: Tiebreak) -> dict[int, list[tuple[int, float]]] | None:
+    """Each player's games over the board as (the opponent's rating, the points taken),
+    without the ``/C`` lowest-rated and ``/M`` highest-rated opponents (C.07 10.1: only
+    games played count); None when a player has no rating."""
+    rating = _ratings(field, tb)
+    if rating is None:
+        return None
+    found: dict[int, list[tuple[int, float]]] = {}
     for n, own in field.table.items():
-        met = sorted(field.rating[x.opponent] or 0 for x in own.values() if x.played and x.opponent)
+        met = sorted(
+            (rating[x.opponent], x.points) for x in own.values() if x.played and x.opponent
+        )
         met = met[min(tb.cut_low, len(met)) :]
-        met = met[: len(met) - min(tb.cut_high, len(met))]
-        found[n] = float(int(sum(met) / len(met) + 0.5 + 1e-6)) if met else None
+        found[n] = met[: len(met) - min(tb.cut_high, len(met))]
     return found
+
+
+def _rated(
+    compute: Callable[[Fraction, list[int]], int | None],
+) -> Callable[[_Field, Tiebreak], dict[int, Value]]:
+    """A tie-break computed from each player's points and opponents' ratings."""
+
+    def values(field: _Field, tb: Tiebreak) -> dict[int, Value]:
+        met = _met(field, tb)
+        if met is None:
+            return dict.fromkeys(field.table)
+        found: dict[int, Value] = {}
+        for n, games in met.items():
+            points = Fraction(sum(Fraction(p) for _, p in games))
+            value = compute(points, [r for r, _ in games])
+            found[n] = None if value is None else float(value)
+        return found
+
+    return values
+
+
+def _opponents_average(code: str) -> Callable[[_Field, Tiebreak], dict[int, Value]]:
+    """APRO and APPO (C.07 10.4, 10.5): the average, rounded half up, of the opponents'
+    ``code`` over the games played over the board (an opponent without one not counted)."""
+
+    def values(field: _Field, tb: Tiebreak) -> dict[int, Value]:
+        theirs = _VALUES[code](field, Tiebreak(code, unrated=tb.unrated))
+        found: dict[int, Value] = {}
+        for n, own in field.table.items():
+            met = [theirs[x.opponent] for x in own.values() if x.played and x.opponent]
+            numbers = [int(v) for v in met if v is not None]
+            average = average_rating(numbers)
+            found[n] = None if average is None else float(average)
+        return found
+
+    return values
 
 
 _VALUES: dict[str, Callable[[_Field, Tiebreak], dict[int, Value]]] = {
@@ -382,8 +452,12 @@ _VALUES: dict[str, Callable[[_Field, Tiebreak], dict[int, Value]]] = {
     "SB": _sb,
     "PS": _ps,
     "KS": _ks,
-    "ARO": _aro,
+    "ARO": _rated(lambda _, ratings: average_rating(ratings)),
+    "TPR": _rated(performance_rating),
+    "PTP": _rated(perfect_performance),
 }
+_VALUES["APRO"] = _opponents_average("TPR")
+_VALUES["APPO"] = _opponents_average("PTP")
 
 
 # --- the standings --------------------------------------------------------------------------
