@@ -8,13 +8,19 @@ A director may pair a round by hand, and sometimes must; FIDE's checklist asks t
 are told first what the pairing breaks, so that it is done knowingly and the reason is
 kept with it. Only games played over the board count: a forfeit is not a game met, and
 gives no colour, as for the engines.
+
+A round robin is another matter: its table pairs every pair once a cycle, so there any game
+of the cycle counts as met, forfeits included, a second meeting in a cycle is what is warned
+(a double round robin's second cycle meets every pair again), and so is a player left without
+a game in more rounds of a cycle than the table gives (none with an even number of players,
+one with an odd): with neither, every player meets every other exactly once a cycle.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arbiter.pairing.values import Tournament
+from arbiter.pairing.values import ROUND_ROBIN_SYSTEMS, Tournament
 
 __all__ = ["pairing_warnings"]
 
@@ -35,8 +41,9 @@ def pairing_warnings(
     player in the same seat for the third game running, and a board where both players have
     the seat opposite to the one they expect (the one that evens their seats, else the one
     they did not have last)."""
+    robin = tournament.system in ROUND_ROBIN_SYSTEMS
     played = [g for g in tournament.games if g.round < round_ and g.played]
-    met = {frozenset((g.first, g.second)): g.round for g in played}
+    met = {} if robin else {frozenset((g.first, g.second)): g.round for g in played}
     seats: dict[int, list[bool]] = {}
     for game in sorted(played, key=lambda g: g.round):
         seats.setdefault(game.first, []).append(True)
@@ -59,9 +66,46 @@ def pairing_warnings(
         expected = (_expects(seats.get(first, [])), _expects(seats.get(second, [])))
         if expected == (False, True):
             warnings.append(f"{pair}: both players have the seat they did not expect")
-    if bye is not None and _had_a_free_win(tournament, round_, bye):
+    if robin:
+        warnings += _round_robin(tournament, round_, boards)
+    elif bye is not None and _had_a_free_win(tournament, round_, bye):
         warnings.append(f"bye {bye}: has had the bye, or a win without playing, already")
     return tuple(warnings)
+
+
+def _round_robin(
+    tournament: Tournament, round_: int, boards: Sequence[tuple[int, int]]
+) -> list[str]:
+    """What a round robin's pairing by hand breaks of its table (FIDE's checklist asks that
+    every player still meets every other once a cycle): a pair that met already in this
+    cycle, forfeits included, and a player without a game in more of the cycle's rounds
+    than the table gives (a player withdrawn by then is not counted)."""
+    players = len(tournament.players)
+    per_cycle = players - 1 if players % 2 == 0 else players
+    if per_cycle < 1:
+        return []
+    start = (round_ - 1) // per_cycle * per_cycle + 1
+    games = [(g.round, g.first, g.second) for g in tournament.games if start <= g.round < round_]
+    games += [(round_, first, second) for first, second in boards]
+    met: dict[frozenset[int], int] = {}
+    found: list[str] = []
+    for at, first, second in sorted(games):
+        pair = frozenset((first, second))
+        if pair in met and at == round_:
+            found.append(f"{first} - {second}: they met in round {met[pair]}, in this cycle")
+        met.setdefault(pair, at)
+    free_allowed = per_cycle - (players - 1)
+    for player in sorted(p.number for p in tournament.players):
+        if tournament.withdrawn.get(player, round_ + 1) <= round_:
+            continue  # withdrawn: out of the rounds from then on
+        playing = sum(1 for _, first, second in games if player in (first, second))
+        free = round_ - start + 1 - playing
+        if free > free_allowed:
+            found.append(
+                f"{player} would be without a game in {free} round(s) of this cycle, where "
+                f"the table of {players} players gives {free_allowed}"
+            )
+    return found
 
 
 def _expects(seats: list[bool]) -> bool | None:
