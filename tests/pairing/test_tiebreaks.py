@@ -290,3 +290,29 @@ def test_without_a_list_the_points_alone_are_checked(tmp_path: Path) -> None:
     assert run("--check", str(path)).exit_code == 1
     bad = run("--check", str(path), "--tiebreaks", "BH,XYZ")
     assert bad.exit_code == 1 and "unknown tie-break 'XYZ'" in bad.stderr
+
+
+def test_the_ranks_agree_with_gacrux_where_a_player_has_no_rating_value() -> None:
+    """With byes, absences and forfeits some players have no game over the board to average
+    (or have every one cut by ``/M1``): they have no ``ARO``, ``TPR``... and are ranked
+    below the tied players who have one, as gacrux ranks them, where the tie-break used to
+    separate nobody."""
+    from gacrux.tiebreak import tiebreak
+
+    from arbiter.pairing.dutch import _read_by_gacrux
+
+    lists = (["ARO/M1", "TPN"], ["TPR", "PTP", "APRO"], ["BH/C1", "APPO", "ARO/C1"])
+    without = 0
+    for seed in range(8):
+        made = generate(Settings(11 + seed, 5 + seed % 4, seed=seed, half_byes=10,
+                                 zero_byes=10, forfeits=10, full_byes=5))  # fmt: skip
+        engine = _read_by_gacrux(write_trf(made, name="x"))
+        for codes in lists:
+            reference = tiebreak(engine, made.rounds_paired, {"swiss": True})
+            for k, code in enumerate(["PTS", *codes]):
+                reference.compute_single_tiebreak(reference.parse_tiebreak(k + 1, code))
+            theirs = {c["cid"]: c["rank"] for c in reference.rankorder}
+            assert ranks(made, parse_tiebreaks(codes, "dutch")) == theirs, (seed, codes)
+        values = tiebreak_values(made, parse_tiebreak("ARO/M1")).values()
+        without += None in values and set(values) != {None}
+    assert without  # the case arises

@@ -491,12 +491,13 @@ def ranks(t: Tournament, tiebreaks: Sequence[Tiebreak]) -> dict[int, int]:
 
 
 def _split(order: list[list[int]], values: Mapping[int, Value]) -> list[list[int]]:
-    """Each place split by ``values``, the highest first (None separates nobody)."""
-    if any(values[n] is None for place in order for n in place):
-        return order
+    """Each place split by ``values``, the highest first. A player without a value (no
+    game over the board to average, every one cut) comes below those with one, as gacrux
+    ranks them; where nobody has one (a rating tie-break with an unrated player), the
+    tie-break separates nobody."""
     out: list[list[int]] = []
     for tied in order:
-        ranked = sorted(tied, key=lambda n: (-(values[n] or 0.0), n))
+        ranked = sorted(tied, key=lambda n: (values[n] is None, -(values[n] or 0.0), n))
         for n in ranked:
             if out and out[-1][0] in tied and values[out[-1][0]] == values[n]:
                 out[-1].append(n)
