@@ -149,9 +149,9 @@ def test_db_commands_say_what_is_wrong_with_a_database_url(tmp_path: Path) -> No
 
 def test_db_upgrade_creates_then_finds_the_schema_up_to_date(database: str) -> None:
     code, _, said = db("upgrade", "--database", database)
-    assert code == 0 and "upgraded from nothing to schema 0007" in said
+    assert code == 0 and "upgraded from nothing to schema 0008" in said
     code, _, said = db("upgrade", "--database", database)
-    assert code == 0 and "already at schema 0007" in said
+    assert code == 0 and "already at schema 0008" in said
 
 
 def test_the_default_database_is_a_file_in_the_data_folder(

@@ -33,7 +33,10 @@ def test_each_kind_is_registered_once_by_the_name_it_stores() -> None:
     with pytest.raises(EventError) as refused:
         kinds.kind_named("arena")
     assert refused.value.code == "bad-field" and refused.value.extra == {"field": "pairing"}
-    assert "none, dutch, round-robin, double-round-robin" in refused.value.message
+    assert (
+        "none, dutch, round-robin, double-round-robin, double-round-robin-plain"
+        in refused.value.message
+    )
 
 
 class Ladder(EventKind):
@@ -62,3 +65,13 @@ def test_a_new_kind_is_one_subclass_and_one_registration(
     assert [line.player for line in tables[0].standings][:1] == ["Ann"]
     page = client.get(f"/events/{event}")
     assert page.status_code == 200 and "Ann" in page.get_data(as_text=True)
+
+
+def test_every_kind_name_fits_the_store() -> None:
+    """The store's column holds KIND_LENGTH characters; PostgreSQL refuses a longer name
+    (SQLite would keep it), so a kind whose name does not fit could not be created there."""
+    from arbiter.service.events.common import KIND_LENGTH
+    from arbiter.service.events.store import events
+
+    assert events.c.pairing.type.length == KIND_LENGTH  # type: ignore[attr-defined]
+    assert max(len(name) for name in kinds.KINDS) <= KIND_LENGTH

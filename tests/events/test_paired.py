@@ -15,6 +15,7 @@ import arbiter
 from arbiter.notation.ast import Tag
 from arbiter.notation.grn_writer import write_grn
 from arbiter.pairing import check, read_trf
+from arbiter.pairing.berger import berger_rounds
 from tests.events.conftest import bearer, body
 
 NAMES = [
@@ -308,6 +309,34 @@ def test_a_round_robin_meets_everyone_once_and_takes_no_late_entry(client: Flask
     assert body(over)["error"]["code"] == "all-rounds-paired"
     tournament = read_trf(client.get(f"{base}/standings?format=trf").data.decode())
     assert check(tournament, "round-robin") == []
+
+
+@pytest.mark.parametrize("system", ["double-round-robin", "double-round-robin-plain"])
+def test_a_double_round_robin_event_pairs_its_table_in_the_order_chosen(
+    client: FlaskClient, system: str
+) -> None:
+    """Four players, six rounds: the event pairs exactly the library's table for its
+    system (the recommended order exchanges rounds 2 and 3, the plain one does not), and
+    its TRF names the order in record 192, so that the file checks as paired."""
+    made = body(client.post("/api/v1/events", json={
+        "name": "Double", "game": "Pilo", "pairing": system,
+    }))  # fmt: skip
+    event_id, token = made["id"], made["token"]
+    base = f"/api/v1/events/{event_id}"
+    post(client, f"{base}/players", token, {"players": [{"name": n} for n in "ABCD"]})
+    expected = berger_rounds(4, double=True, exchanged=system == "double-round-robin")
+    for round_number, table in enumerate(expected, 1):
+        paired = body(post(client, f"{base}/rounds", token))
+        got = [(b["first_number"], b["second_number"]) for b in paired["boards"]]
+        assert got == list(table), round_number
+        for board in paired["boards"]:
+            done = post(client, f"{base}/rounds/{round_number}/boards/{board['board']}/result",
+                        token, {"result": "1-0", "reason": "played"}, "PUT")  # fmt: skip
+            assert done.status_code == 200
+    text = client.get(f"{base}/standings?format=trf").data.decode()
+    tournament = read_trf(text)
+    assert tournament.system == system
+    assert check(tournament, system) == []  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

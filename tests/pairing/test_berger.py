@@ -9,9 +9,20 @@ round off.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from arbiter.pairing import Game, Player, Tournament, pair
+from arbiter.pairing import (
+    DOUBLE_ROUND_ROBIN_SYSTEMS,
+    ROUND_ROBIN_SYSTEMS,
+    Game,
+    Player,
+    Tournament,
+    pair,
+    read_trf,
+    write_trf,
+)
 from arbiter.pairing.berger import berger_round, berger_rounds, cycle_length, table_round
 
 PUBLISHED = {
@@ -192,3 +203,58 @@ def test_a_round_robin_places_players_in_order_of_their_numbers() -> None:
     players = tuple(Player(n, f"p{n}") for n in (3, 10, 42, 7))
     found = pair(Tournament(players=players), "round-robin")
     assert [(b.first, b.second) for b in found.boards] == [(3, 42), (7, 10)]
+
+
+@pytest.mark.parametrize("players", [p for p in PLAYERS if p % 2 == 0])
+def test_a_plain_double_round_robin_plays_the_table_in_its_order(players: int) -> None:
+    """``double-round-robin-plain`` (TRF ``BERGER_DOUBLEROUNDROBIN``): the first cycle is
+    the published table's rounds in order, the second the same with the seats reversed; so
+    some player has one seat three times running across the cycles, which the exchange of
+    the recommended order avoids."""
+    cycle = players - 1
+    rounds = berger_rounds(players, double=True, exchanged=False)
+    assert list(rounds[:cycle]) == [published(players, r) for r in range(1, cycle + 1)]
+    for r in range(1, cycle + 1):
+        assert rounds[cycle + r - 1] == tuple((b, a) for a, b in published(players, r))
+    runs = [
+        "".join("f" if p == first else "s" for boards in rounds for first, second in boards
+                if p in (first, second))
+        for p in range(1, players + 1)
+    ]  # fmt: skip
+    assert any("fff" in seats or "sss" in seats for seats in runs)
+
+
+def test_record_192_names_the_order_of_a_double_round_robin() -> None:
+    """gacrux reads ``FIDE_DOUBLEROUNDROBIN`` with the last two rounds of the first cycle
+    exchanged and ``BERGER_DOUBLEROUNDROBIN`` without: so does arbiter, and writes them
+    back."""
+    base = Tournament(players=_players(4))
+    for code, system in (("FIDE_DOUBLEROUNDROBIN", "double-round-robin"),
+                         ("BERGER_DOUBLEROUNDROBIN", "double-round-robin-plain")):  # fmt: skip
+        written = write_trf(replace(base, system=system), name="x")  # type: ignore[arg-type]
+        assert f"192 {code}" in written.splitlines()
+        assert read_trf(written).system == system
+
+
+@pytest.mark.parametrize("players", [4, 5, 8])
+@pytest.mark.parametrize("system", list(ROUND_ROBIN_SYSTEMS))
+def test_every_round_robin_pairs_as_gacrux_reads_its_trf(players: int, system: str) -> None:
+    """Round after round, the boards arbiter pairs are those gacrux's Berger engine pairs
+    from the TRF arbiter writes (its record 192 naming the system)."""
+    from gacrux.pairingberger import pairing_berger
+
+    from arbiter.pairing.dutch import _read_by_gacrux
+
+    rounds = len(berger_rounds(players, double=system in DOUBLE_ROUND_ROBIN_SYSTEMS))
+    t = Tournament(players=_players(players), system=system, rounds_planned=rounds)  # type: ignore[arg-type]
+    while t.rounds_paired < rounds:
+        found = pair(t, system)  # type: ignore[arg-type]
+        engine = _read_by_gacrux(write_trf(t, name="x"))
+        engine["maxMeets"] = 2 if "double" in engine["pairingSystem"] else 1  # as its CLI does
+        params = {"experimental": [], "verbose": 0, "top_color": ""}
+        brackets = pairing_berger(engine, found.round, params).compute_pairing(False, 0)
+        pairs = [p for b in brackets for p in b["pairs"] if p["w"] and p["b"]]
+        theirs = {(int(p["w"]), int(p["b"])) for p in pairs}
+        assert {(b.first, b.second) for b in found.boards} == theirs, found.round
+        games = tuple(Game(found.round, b.first, b.second, "1-0") for b in found.boards)
+        t = replace(t, games=t.games + games, byes=t.byes + found.byes)

@@ -4,9 +4,10 @@ FIDE's TRF read and written (``spec/pairings.md``).
 - :class:`Player`, :class:`Game`, :class:`Bye` and :class:`Tournament` describe an event so
   far; :class:`Board` and :class:`Pairing` a round's pairing.
 - :func:`pair` pairs the next round (``"dutch"``, ``"round-robin"``,
-  ``"double-round-robin"``); :func:`check` pairs every round again and gives each
-  :class:`RoundDifference`; :func:`initial_order` numbers new players in FIDE's order;
-  :func:`pairing_warnings` says what a pairing given by hand breaks.
+  ``"double-round-robin"``, ``"double-round-robin-plain"``); :func:`check` pairs every
+  round again and gives each :class:`RoundDifference`; :func:`initial_order` numbers new
+  players in FIDE's order; :func:`pairing_warnings` says what a pairing given by hand
+  breaks.
 - :func:`read_trf` reads a TRF (raising a located :class:`TrfError`); :func:`write_trf`
   writes one.
 
@@ -29,6 +30,7 @@ from arbiter.pairing.trf import TrfError, read_trf, write_trf
 from arbiter.pairing.values import (
     BYE_LETTERS,
     BYE_POINT_CHOICES,
+    DOUBLE_ROUND_ROBIN_SYSTEMS,
     REQUESTED_BYE_POINTS,
     ROUND_ROBIN_SYSTEMS,
     SWISS_SYSTEMS,
@@ -52,6 +54,7 @@ __all__ = [
     "BYE_POINT_CHOICES",
     "MAX_DUTCH_PLAYERS",
     "REQUESTED_BYE_POINTS",
+    "DOUBLE_ROUND_ROBIN_SYSTEMS",
     "ROUND_ROBIN_SYSTEMS",
     "SWISS_SYSTEMS",
     "SYSTEMS",

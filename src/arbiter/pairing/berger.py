@@ -35,27 +35,34 @@ def table_round(places: int, round_: int) -> tuple[tuple[int, int], ...]:
     return tuple(boards)
 
 
-def berger_round(players: int, round_: int, *, double: bool = False) -> tuple[tuple[int, int], ...]:
+def berger_round(
+    players: int, round_: int, *, double: bool = False, exchanged: bool = True
+) -> tuple[tuple[int, int], ...]:
     """The boards of round ``round_`` for ``players`` players numbered 1 to ``players``,
     board order as in the table; a pair with the dummy place (``players + 1``, when
     ``players`` is odd) is the player who has the round off.
 
-    In a double round robin the second cycle is the first with colours reversed, and the
-    last two rounds of the first cycle are played in the other order, as C.05 Annex 1
-    recommends (so that nobody has the same colour three times running across the
-    cycles)."""
+    In a double round robin the second cycle is the first with colours reversed, and, when
+    ``exchanged`` (the default), the last two rounds of the first cycle are played in the
+    other order, as C.05 Annex 1 recommends (so that nobody has the same colour three times
+    running across the cycles); FIDE's checklist asks that a director may choose the
+    table's order instead."""
     places = players + players % 2
     cycle = places - 1
     if not 1 <= round_ <= cycle * (2 if double else 1):
         raise ValueError(f"{players} players have no round {round_}")
     if round_ > cycle:
         return tuple((second, first) for first, second in table_round(places, round_ - cycle))
-    if double and cycle >= 2 and round_ >= cycle - 1:
+    if double and exchanged and cycle >= 2 and round_ >= cycle - 1:
         round_ = 2 * cycle - 1 - round_  # cycle - 1 <-> cycle
     return table_round(places, round_)
 
 
-def berger_rounds(players: int, *, double: bool = False) -> tuple[tuple[tuple[int, int], ...], ...]:
+def berger_rounds(
+    players: int, *, double: bool = False, exchanged: bool = True
+) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Every round of the tournament, in order (see :func:`berger_round`)."""
     rounds = cycle_length(players) * (2 if double else 1)
-    return tuple(berger_round(players, r, double=double) for r in range(1, rounds + 1))
+    return tuple(
+        berger_round(players, r, double=double, exchanged=exchanged) for r in range(1, rounds + 1)
+    )

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from arbiter.pairing.berger import berger_round, cycle_length
 from arbiter.pairing.bounded import Limits
 from arbiter.pairing.values import (
+    DOUBLE_ROUND_ROBIN_SYSTEMS,
     Acceleration,
     Board,
     Bye,
@@ -155,19 +156,21 @@ def _pair_round(
         raise PairingError("no-players", "a tournament needs two players to pair")
     if system == "dutch":
         return _dutch(tournament, round_, absent, checking=checking, limits=limits)
-    return _round_robin(tournament, round_, double=system == "double-round-robin")
+    return _round_robin(tournament, round_, system)
 
 
-def _round_robin(tournament: Tournament, round_: int, *, double: bool) -> Pairing:
+def _round_robin(tournament: Tournament, round_: int, system: System) -> Pairing:
     """Round ``round_`` of the Berger table, places 1 to N being the players in order of
     pairing number."""
     numbers = tournament.numbers
+    double = system in DOUBLE_ROUND_ROBIN_SYSTEMS
+    exchanged = system == "double-round-robin"
     rounds = cycle_length(len(numbers)) * (2 if double else 1)
     if round_ > rounds:
         raise PairingError("complete", f"all {rounds} rounds of the round robin are paired")
     boards: list[Board] = []
     byes: list[Bye] = []
-    for first, second in berger_round(len(numbers), round_, double=double):
+    for first, second in berger_round(len(numbers), round_, double=double, exchanged=exchanged):
         if max(first, second) > len(numbers):
             player = numbers[min(first, second) - 1]
             byes.append(Bye(round_, player, "pairing", tournament.bye_points))

@@ -25,7 +25,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from arbiter.pairing.performance import average_rating, perfect_performance, performance_rating
-from arbiter.pairing.values import System, Tournament
+from arbiter.pairing.values import ROUND_ROBIN_SYSTEMS, System, Tournament
 
 __all__ = [
     "BUCHHOLZ_TYPE",
@@ -97,6 +97,7 @@ DEFAULT_TIEBREAKS: dict[System, tuple[str, ...]] = {
     "dutch": ("BH/C1", "BH", "SB", "DE", "WON"),
     "round-robin": ("DE", "SB", "WIN", "KS"),
     "double-round-robin": ("DE", "SB", "WIN", "KS"),
+    "double-round-robin-plain": ("DE", "SB", "WIN", "KS"),
 }
 """arbiter's list for each system when an event gives none."""
 
@@ -166,7 +167,7 @@ def parse_tiebreaks(codes: Iterable[str], system: System | None) -> tuple[Tiebre
         made = parse_tiebreak(text)
         if made in found:
             raise ValueError(f"tie-break {text!r} is given twice")
-        if system in ("round-robin", "double-round-robin") and made.code in BUCHHOLZ_TYPE:
+        if system in ROUND_ROBIN_SYSTEMS and made.code in BUCHHOLZ_TYPE:
             raise ValueError(f"{made.code} is a Buchholz tie-break: a round robin cannot use it")
         if system == "dutch" and made.code in ROUND_ROBIN_ONLY:
             raise ValueError(f"{made.code} is a round-robin tie-break")
@@ -215,7 +216,7 @@ def _field(t: Tournament, *, fore: bool = False) -> _Field:
     for own in table.values():
         for r in range(1, rounds + 1):
             own.setdefault(r, _Round(0.0, None, False, False, True))
-    robin = t.system in ("round-robin", "double-round-robin")
+    robin = t.system in ROUND_ROBIN_SYSTEMS
     score = {n: sum(r.points for r in own.values()) for n, own in table.items()}
     adjusted = {n: _adjusted(own, rounds, robin, fore) for n, own in table.items()}
     own_score = dict(score)

@@ -64,9 +64,11 @@ SYSTEM_CODES: dict[str, System] = {
     "FIDE_ROUNDROBIN": "round-robin",
     "BERGER_ROUNDROBIN": "round-robin",
     "FIDE_DOUBLEROUNDROBIN": "double-round-robin",
-    "BERGER_DOUBLEROUNDROBIN": "double-round-robin",
+    "BERGER_DOUBLEROUNDROBIN": "double-round-robin-plain",
 }
-"""Record 192's codes that arbiter pairs, and the system each names."""
+"""Record 192's codes that arbiter pairs, and the system each names: ``FIDE_`` double round
+robins exchange the last two rounds of the first cycle as C.05 Annex 1 recommends,
+``BERGER_`` ones keep the table's order (as gacrux reads them)."""
 
 REFUSED = {
     "299": "abnormal assignment points are not supported",

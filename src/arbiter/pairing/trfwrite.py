@@ -37,6 +37,7 @@ WRITTEN_SYSTEM: dict[System, str] = {
     "dutch": "FIDE_DUTCH",
     "round-robin": "FIDE_ROUNDROBIN",
     "double-round-robin": "FIDE_DOUBLEROUNDROBIN",
+    "double-round-robin-plain": "BERGER_DOUBLEROUNDROBIN",
 }
 
 

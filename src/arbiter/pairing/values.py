@@ -26,7 +26,7 @@ Colour = Literal["first", "second"]
 """A seat: ``first`` moves first (Blue, Black or Red, before any pie swap); the engines call
 it white."""
 
-System = Literal["dutch", "round-robin", "double-round-robin"]
+System = Literal["dutch", "round-robin", "double-round-robin", "double-round-robin-plain"]
 
 RESULTS: tuple[Result, ...] = get_args(Result)
 BYE_KINDS: tuple[ByeKind, ...] = get_args(ByeKind)
@@ -34,9 +34,18 @@ SYSTEMS: tuple[System, ...] = get_args(System)
 SWISS_SYSTEMS: tuple[System, ...] = ("dutch",)
 """The systems that pair each round by the scores so far: they must know the last round
 (the Dutch system pairs the last rounds by rules of their own), and players may join late."""
-ROUND_ROBIN_SYSTEMS: tuple[System, ...] = ("round-robin", "double-round-robin")
+ROUND_ROBIN_SYSTEMS: tuple[System, ...] = (
+    "round-robin",
+    "double-round-robin",
+    "double-round-robin-plain",
+)
 """The systems that pair every round from the start by FIDE's Berger tables: every player
 meets every other, so a Buchholz tie-break separates nobody."""
+DOUBLE_ROUND_ROBIN_SYSTEMS: tuple[System, ...] = ("double-round-robin", "double-round-robin-plain")
+"""The round robins played twice, the second cycle with the seats reversed:
+``double-round-robin`` plays the last two rounds of the first cycle in the other order, as
+C.05 Annex 1 recommends (TRF ``FIDE_DOUBLEROUNDROBIN``), ``double-round-robin-plain`` in
+the table's order (``BERGER_DOUBLEROUNDROBIN``)."""
 
 RESULT_POINTS: dict[Result, tuple[float, float]] = {
     "1-0": (1.0, 0.0),

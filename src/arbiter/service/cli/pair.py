@@ -43,7 +43,9 @@ MAX_BYTES = MAX_TEXT * 4
 @click.option(
     "--system",
     type=click.Choice(SYSTEMS),
-    help="dutch, round-robin or double-round-robin [default: the file's 192 record, or dutch].",
+    help="dutch, round-robin, double-round-robin or double-round-robin-plain (the last two "
+    "rounds of the first cycle in the table's order) [default: the file's 192 record, or "
+    "dutch].",
 )
 @click.option("--check", "checking", is_flag=True, help="Check every round of the file instead.")
 @click.option("--json", "as_json", is_flag=True, help="As JSON.")

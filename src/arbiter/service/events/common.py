@@ -16,6 +16,7 @@ __all__ = [
     "DIRECTOR",
     "PLAYER",
     "EXCLUDED",
+    "KIND_LENGTH",
     "NO_ACCELERATION",
     "MAX_BYTES",
     "MAX_EVENT_ID",
@@ -30,6 +31,7 @@ __all__ = [
     "MAX_TOKENS",
     "PENDING",
     "ROLES",
+    "UNPAIRED",
     "UPLOAD",
     "Code",
     "DamagedRow",
@@ -40,12 +42,14 @@ __all__ = [
     "now",
 ]
 
-DIRECTOR, UPLOAD, PLAYER = "director", "upload", "player"
-ROLES = (DIRECTOR, UPLOAD, PLAYER)
-
 UNPAIRED = "none"
 """The ``pairing`` an event whose records are uploaded keeps (its kind: :mod:`.kind`), the
 default of every event made before events were paired."""
+KIND_LENGTH = 40
+"""The longest name of an event's kind the store holds (``events.pairing``)."""
+
+DIRECTOR, UPLOAD, PLAYER = "director", "upload", "player"
+ROLES = (DIRECTOR, UPLOAD, PLAYER)
 """A token's roles: the director's does everything; an upload token uploads records (for a
 player, or a deputy); a player's token is made for one player of a paired event, and
 uploads records of their boards, checks them in and reports their boards' results."""

@@ -44,7 +44,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 
-from arbiter.service.events.common import UNPAIRED, DatabaseError, DatabaseUnavailable
+from arbiter.service.events.common import KIND_LENGTH, UNPAIRED, DatabaseError, DatabaseUnavailable
 
 __all__ = [
     "APPEND_ONLY",
@@ -94,7 +94,7 @@ events = Table(
     Column("created_at", String(32), nullable=False),
     Column("finalised_at", String(32), nullable=True),
     Column("version", Integer, nullable=False),
-    Column("pairing", String(20), nullable=False, server_default=UNPAIRED),
+    Column("pairing", String(KIND_LENGTH), nullable=False, server_default=UNPAIRED),
     Column("bye_points", Float, nullable=False, server_default="1"),
     Column("half_byes", Boolean, nullable=False, server_default=true()),
     Column("check_in", Boolean, nullable=False, server_default=false()),

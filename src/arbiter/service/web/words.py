@@ -403,6 +403,7 @@ SYSTEMS: Mapping[str, str] = {
     "dutch": N_("Swiss (FIDE Dutch)"),
     "round-robin": N_("round robin"),
     "double-round-robin": N_("double round robin"),
+    "double-round-robin-plain": N_("double round robin, the table's order"),
 }
 """The pairing systems an event is created with."""
 
@@ -590,6 +591,7 @@ KIND_WORDS: Mapping[str, str] = {
     "dutch": N_("Swiss (FIDE Dutch)"),
     "round-robin": N_("round robin"),
     "double-round-robin": N_("double round robin"),
+    "double-round-robin-plain": N_("double round robin, the table's order"),
 }
 """Each kind of event as the creation form offers it (a kind without words here is offered
 by its own, in English: :attr:`~arbiter.service.events.kind.EventKind.words`)."""

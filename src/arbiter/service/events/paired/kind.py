@@ -25,6 +25,7 @@ SYSTEM_WORDS: dict[System, str] = {
     "dutch": "Swiss (FIDE Dutch)",
     "round-robin": "round robin",
     "double-round-robin": "double round robin",
+    "double-round-robin-plain": "double round robin, the table's order",
 }
 """Each system in words, for a form's choice."""
 
