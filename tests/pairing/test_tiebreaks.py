@@ -171,7 +171,7 @@ def test_direct_encounter_counts_a_forfeit_only_in_a_round_robin() -> None:
         (["BH", "bh"], "dutch", "twice"),
         (["APRO/C1"], "dutch", "takes no /C1"),
         (["TPR/U"], "dutch", "needs a number"),
-        (["TPR/U12345"], "dutch", "needs a number"),
+        (["TPR/U12345"], "dutch", "at most four digits"),
     ],
 )
 def test_what_a_list_may_not_hold(codes: list[str], system: str, message: str) -> None:

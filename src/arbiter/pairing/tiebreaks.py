@@ -147,8 +147,10 @@ def _modified(made: Tiebreak, modifier: str, text: str) -> Tiebreak:
     if kind == "R" and not number:
         return replace(made, reverse=True)
     digits = number.lstrip("+-")
-    if not digits.isdigit() or (kind != "L" and number != digits) or len(digits) > 4:
+    if not digits.isdigit() or (kind != "L" and number != digits):
         raise ValueError(f"tie-break {text.strip()!r}: /{modifier} needs a number")
+    if len(digits) > 4:
+        raise ValueError(f"tie-break {text.strip()!r}: /{modifier}: at most four digits")
     n = int(number)
     if kind == "C":
         return replace(made, cut_low=n)
