@@ -13,6 +13,7 @@ from click.testing import CliRunner, Result
 from arbiter.pairing import Bye, Game, Player, Tournament, write_trf
 from arbiter.pairing.generate import Settings, generate
 from arbiter.pairing.tiebreaks import (
+    drawing_of_lots,
     parse_tiebreak,
     parse_tiebreaks,
     rank_differences,
@@ -316,3 +317,37 @@ def test_the_ranks_agree_with_gacrux_where_a_player_has_no_rating_value() -> Non
         values = tiebreak_values(made, parse_tiebreak("ARO/M1")).values()
         without += None in values and set(values) != {None}
     assert without  # the case arises
+
+
+def test_drawing_lots_breaks_the_ties_the_list_leaves_the_same_way_every_time() -> None:
+    """The lots are seeded by the tournament: drawn again, the same order (Q206); another
+    result, another draw. The players the list separates keep their order; those it leaves
+    tied take one place each, in the order of their lots, which is not their numbers'."""
+    listed = parse_tiebreaks(["BH"], "dutch")
+    unordered = 0
+    for seed in range(6):
+        made = generate(Settings(14, 5, seed=seed))
+        assert drawing_of_lots(made) == drawing_of_lots(generate(Settings(14, 5, seed=seed)))
+        changed = replace(made, games=(replace(made.games[0], result="0-1"), *made.games[1:]))
+        assert drawing_of_lots(changed) != drawing_of_lots(made)
+        shared, drawn = ranks(made, listed), ranks(made, listed, lots=True)
+        assert sorted(drawn.values()) == list(range(1, 15))
+        for a in drawn:
+            for b in drawn:
+                if shared[a] < shared[b]:
+                    assert drawn[a] < drawn[b]
+                if shared[a] == shared[b] and a != b:
+                    lots = drawing_of_lots(made)
+                    assert (drawn[a] < drawn[b]) == (lots[a] < lots[b])
+                    unordered += (drawn[a] < drawn[b]) != (a < b)
+    assert unordered  # the lots, not the numbers, ordered some tie
+
+
+def test_the_generator_draws_lots_when_asked() -> None:
+    args = ["--generate", "--players", "14", "--rounds", "5", "--seed", "8", "--lots"]
+    first, again = run(*args), run(*args)
+    assert first.exit_code == 0 and first.stdout_bytes == again.stdout_bytes
+    stated = read_ranks(first.stdout_bytes.decode())
+    assert sorted(stated.values()) == list(range(1, 15))
+    assert len(set(read_ranks(run(*args[:-1]).stdout_bytes.decode()).values())) < 14
+    assert run("--lots", "x.trf").exit_code == 2

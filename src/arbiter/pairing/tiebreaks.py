@@ -19,19 +19,21 @@ half a point a round without an opponent; a cut removes a VUR first.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from arbiter.pairing.performance import average_rating, perfect_performance, performance_rating
-from arbiter.pairing.values import ROUND_ROBIN_SYSTEMS, System, Tournament
+from arbiter.pairing.values import ROUND_ROBIN_SYSTEMS, Bye, Game, Player, System, Tournament
 
 __all__ = [
     "BUCHHOLZ_TYPE",
     "CODES",
     "DEFAULT_TIEBREAKS",
     "Tiebreak",
+    "drawing_of_lots",
     "parse_tiebreak",
     "parse_tiebreaks",
     "places",
@@ -466,9 +468,10 @@ _VALUES["APPO"] = _opponents_average("PTP")
 # --- the standings --------------------------------------------------------------------------
 
 
-def places(t: Tournament, tiebreaks: Sequence[Tiebreak]) -> list[list[int]]:
+def places(t: Tournament, tiebreaks: Sequence[Tiebreak], *, lots: bool = False) -> list[list[int]]:
     """The players in order: points first, then each tie-break in turn splitting only the
-    players still tied; each place is the players nothing separates (by pairing number)."""
+    players still tied; each place is the players nothing separates (by pairing number).
+    With ``lots``, the ties the list leaves are broken by :func:`drawing_of_lots`."""
     field = _field(t)
     order: list[list[int]] = _split([sorted(field.table)], {n: field.score[n] for n in field.table})
     for tb in tiebreaks:
@@ -479,18 +482,43 @@ def places(t: Tournament, tiebreaks: Sequence[Tiebreak]) -> list[list[int]]:
         if tb.reverse:
             values = {n: None if v is None else -v for n, v in values.items()}
         order = _split(order, values)
+    if lots:
+        drawn = drawing_of_lots(t)
+        order = [[n] for tied in order for n in sorted(tied, key=drawn.__getitem__)]
     return order
 
 
-def ranks(t: Tournament, tiebreaks: Sequence[Tiebreak]) -> dict[int, int]:
-    """Each player's rank (1 the first; players nothing separates share one)."""
+def ranks(t: Tournament, tiebreaks: Sequence[Tiebreak], *, lots: bool = False) -> dict[int, int]:
+    """Each player's rank (1 the first; players nothing separates share one, unless
+    ``lots`` draws lots between them)."""
     found: dict[int, int] = {}
     before = 0
-    for place in places(t, tiebreaks):
+    for place in places(t, tiebreaks, lots=lots):
         for n in place:
             found[n] = before + 1
         before += len(place)
     return found
+
+
+def drawing_of_lots(t: Tournament) -> dict[int, str]:
+    """Each player's lot, the lower drawn first (C.07: a tie the list leaves may be broken
+    by drawing lots). The draw is seeded by the tournament itself, its players and every
+    game and bye, so that drawing again gives the same order (FIDE's checklist asks it) and
+    nobody can choose a seed: the lot is the SHA-256 of the tournament's description and the
+    player's pairing number."""
+    lines = [f"player {p.number} {p.name} {p.rating}" for p in sorted(t.players, key=_number)]
+    lines += [f"game {g.round} {g.first} {g.second} {g.result}" for g in sorted(t.games, key=_at)]
+    lines += [f"bye {b.round} {b.player} {b.kind} {b.points}" for b in sorted(t.byes, key=_at)]
+    seed = hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()
+    return {p.number: hashlib.sha256(f"{seed} {p.number}".encode()).hexdigest() for p in t.players}
+
+
+def _number(player: Player) -> int:
+    return player.number
+
+
+def _at(item: Game | Bye) -> tuple[int, int]:
+    return (item.round, item.first if isinstance(item, Game) else item.player)
 
 
 def _split(order: list[list[int]], values: Mapping[int, Value]) -> list[list[int]]:

@@ -30,7 +30,7 @@ from arbiter.pairing import (
     read_trf,
 )
 from arbiter.pairing.generate import Settings, generate
-from arbiter.pairing.tiebreaks import parse_tiebreaks, rank_differences
+from arbiter.pairing.tiebreaks import parse_tiebreaks, rank_differences, ranks
 from arbiter.pairing.trf import DIALECTS, LINE_ENDS, MAX_TEXT, Dialect, read_ranks, write_trf
 from arbiter.service.cli.streams import open_input
 
@@ -82,12 +82,15 @@ MAX_BYTES = MAX_TEXT * 4
               "bbpPairings reads.")  # fmt: skip
 @click.option("--line-ends", type=click.Choice(tuple(LINE_ENDS)), default="cr",
               show_default=True, help="--generate: the line ends (TRF-2026: cr).")  # fmt: skip
+@click.option("--lots", is_flag=True,
+              help="--generate: the ranks break the ties the list leaves by drawing lots, "
+              "seeded by the tournament (the same draw every time).")  # fmt: skip
 def pair_command(
     path: str | None, system: System | None, checking: bool, as_json: bool,
     tiebreak_list: str | None, max_seconds: float | None, max_memory: int | None, generating: bool,
     players: int | None, rounds: int | None, seed: int, baku: bool, prohibited: int,
     half_byes: float, zero_byes: float, forfeits: float, full_byes: float, dialect: Dialect,
-    line_ends: str,
+    line_ends: str, lots: bool,
 ) -> None:  # fmt: skip
     """Pair the round after the last one in the TRF file PATH (- for standard input).
 
@@ -105,8 +108,10 @@ def pair_command(
             players, rounds, seed, baku, prohibited, half_byes, zero_byes, forfeits,
             system or "dutch", full_byes, listed,
         )  # fmt: skip
-        _generated(settings, dialect, LINE_ENDS[line_ends])
+        _generated(settings, dialect, LINE_ENDS[line_ends], lots)
         return
+    if lots:
+        raise click.UsageError("--lots goes with --generate")
     if path is None:
         raise click.UsageError("Missing argument 'PATH'.")
     text = _text(path)
@@ -130,7 +135,7 @@ def pair_command(
     click.echo(json.dumps(pairing_document(found)) if as_json else pairing_text(found, chosen))
 
 
-def _generated(settings: Settings, dialect: Dialect, line_end: str) -> None:
+def _generated(settings: Settings, dialect: Dialect, line_end: str, lots: bool) -> None:
     """Write the tournament of ``settings`` on standard output, or say why not (a usage
     error for settings that cannot be, exit status 1 for a round with no pairing)."""
     problem = settings.problem()
@@ -141,7 +146,8 @@ def _generated(settings: Settings, dialect: Dialect, line_end: str) -> None:
     except PairingError as err:
         _fail("--generate", 0, err.code, err.message)
     name = f"Random {settings.system} tournament (seed {settings.seed})"
-    text = write_trf(made, name=name, dialect=dialect, line_end=line_end)
+    drawn = ranks(made, parse_tiebreaks(made.tiebreaks, made.system), lots=True) if lots else None
+    text = write_trf(made, name=name, dialect=dialect, line_end=line_end, ranks=drawn)
     click.echo(text.encode("utf-8"), nl=False)  # bytes: the line ends as written
 
 
