@@ -10,11 +10,12 @@ reads back from them to the same action."""
 from __future__ import annotations
 
 import json
+from dataclasses import MISSING, fields
 from typing import Any
 
 import pytest
 
-from arbiter.service.events.actions import ACTIONS, parse
+from arbiter.service.events.actions import ACTIONS, Action, parse
 from arbiter.service.events.chain import GENESIS, make_entry
 
 HASH = "dc732625cfbd285b4b95d0695ac8f18745018b75cf63402ef5b0acef89a1803f"
@@ -211,3 +212,18 @@ def test_details_without_a_key_every_entry_holds_describe_no_action(name: str) -
         lacking = {said: value for said, value in SAMPLES[name][0].items() if said != key}
         with pytest.raises((KeyError, TypeError, ValueError)):
             ACTIONS[name].from_details(lacking)
+
+
+@pytest.mark.parametrize("name", sorted(ACTIONS))
+def test_an_action_read_by_its_fields_has_no_default(name: str) -> None:
+    # An action writes its own details exactly when it reads its own. One that takes the
+    # base's (each field under its name, as it is) has no field with a default: a field
+    # added since its first entries, with a default, is a key those entries lack, and
+    # its action reads them itself.
+    kind = ACTIONS[name]
+    own = "details" in vars(kind)
+    assert ("from_details" in vars(kind)) == own
+    if not own:
+        assert kind.details is Action.details
+        for one in fields(kind):
+            assert one.default is MISSING and one.default_factory is MISSING, one.name
