@@ -69,6 +69,11 @@ def test_only_the_players_checked_in_are_paired_and_the_others_are_absent(
     assert again.status_code == 200 and again.headers.get("Idempotent-Replayed") == "true"
     undone = call(client, "DELETE", f"{base}/players/5/check-in", director)
     assert undone.status_code == 200 and body(undone)["checked_in"] is False
+    twice = call(client, "DELETE", f"{base}/players/5/check-in", director)  # sent again
+    assert twice.status_code == 200 and twice.headers.get("Idempotent-Replayed") == "true"
+    assert body(twice)["receipt"] == body(undone)["receipt"]
+    never = call(client, "DELETE", f"{base}/players/6/check-in", director)
+    assert never.status_code == 404 and body(never)["error"]["code"] == "not-checked-in"
     listed = {p["number"]: p["checked_in"] for p in body(client.get(f"{base}/players"))["players"]}
     assert listed == {1: True, 2: True, 3: True, 4: True, 5: False, 6: False}
     paired = call(client, "POST", f"{base}/rounds", director)

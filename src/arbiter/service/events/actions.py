@@ -11,9 +11,10 @@ machine, run forward and replayed.
 
 To add an action: a frozen dataclass here, subclass of :class:`Action` (or of
 :class:`Correction` when it changes whether a record counts or its result), with its
-``NAME``, :meth:`~Action.details`, :meth:`~Action.from_details` and
-:meth:`~Action.effect`; list it in :data:`ACTIONS`. Its details are hashed into the chain:
-once entries of it exist, they can never change.
+``NAME`` and :meth:`~Action.effect`; list it in :data:`ACTIONS`. Its details are its fields
+by name, as they are (:meth:`Action.details`, :meth:`Action.from_details`), unless it writes
+and reads its own. They are hashed into the chain: once entries of it exist, they can never
+change.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import Field, dataclass, field, fields, replace
 from typing import Any, ClassVar, Self, TypeVar
 
 from arbiter.notation.sources import Notation
@@ -389,10 +390,13 @@ class State:
 
 
 class Action(ABC):
-    """One kind of change, as the trail records it."""
+    """One kind of change, as the trail records it: a frozen dataclass, whose fields are its
+    entry's details unless it writes and reads its own."""
 
     __slots__ = ()
 
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+    """Every action is a dataclass (:func:`dataclasses.fields` reads its fields)."""
     NAME: ClassVar[str]
     """The entry's ``action``."""
     CORRECTION: ClassVar[bool] = False
@@ -402,16 +406,20 @@ class Action(ABC):
     """Whether the public page shows its reason beside the record (why it stopped counting,
     why its result is not the adjudicator's)."""
 
-    @abstractmethod
     def details(self) -> dict[str, Any]:
-        """The entry's ``details``: covered by its hash, so never to change."""
+        """The entry's ``details``: covered by its hash, so never to change. Here each field
+        under its name, in their order, as it is; an action whose details say anything
+        else (a value converted, a key renamed, one said only when set) writes its own."""
+        return {one.name: getattr(self, one.name) for one in fields(self)}
 
     @classmethod
-    @abstractmethod
     def from_details(cls, details: Mapping[str, Any]) -> Self:
         """The action an entry's ``details`` describe: every key its :meth:`details` writes
         must be there (``KeyError``, ``TypeError`` or ``ValueError`` for details that do
-        not describe one)."""
+        not describe one). Here each field from the key of its name, as it is, with no
+        default for a key missing: an action whose entries may lack a key (one added
+        since, said only when set) reads its own, as it writes its own."""
+        return cls(*(details[one.name] for one in fields(cls)))
 
     @abstractmethod
     def effect(self, state: State, at: str) -> Effect:
@@ -560,13 +568,6 @@ class Finalised(Action):
 
     NAME: ClassVar[str] = "finalised"
 
-    def details(self) -> dict[str, Any]:
-        return {}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls()
-
     def effect(self, state: State, at: str) -> Effect:
         return Effect(event=state.event.saying(finalised_at=at))
 
@@ -597,13 +598,6 @@ class TokenRevoked(Action):
     NAME: ClassVar[str] = "token-revoked"
 
     token: int
-
-    def details(self) -> dict[str, Any]:
-        return {"token": self.token}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["token"])
 
     def effect(self, state: State, at: str) -> Effect:
         return Effect(tokens={self.token: replace(state.tokens[self.token], revoked_at=at)})
@@ -719,13 +713,6 @@ class Confirmed(Action):
 
     record: int
 
-    def details(self) -> dict[str, Any]:
-        return {"record": self.record}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["record"])
-
     def effect(self, state: State, at: str) -> Effect:
         return _record_now(state, self.record, status=ACCEPTED)
 
@@ -739,13 +726,6 @@ class Excluded(Correction):
 
     record: int
     was: str
-
-    def details(self) -> dict[str, Any]:
-        return {"record": self.record, "was": self.was}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["record"], details["was"])
 
     def effect(self, state: State, at: str) -> Effect:
         return _record_now(state, self.record, status=EXCLUDED)
@@ -761,13 +741,6 @@ class Reinstated(Correction):
     NAME: ClassVar[str] = "reinstated"
 
     record: int
-
-    def details(self) -> dict[str, Any]:
-        return {"record": self.record}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["record"])
 
     def effect(self, state: State, at: str) -> Effect:
         return _record_now(state, self.record, status=ACCEPTED)
@@ -790,25 +763,6 @@ class ResultSet(Correction):
     valid: bool
     was: str | None
 
-    def details(self) -> dict[str, Any]:
-        return {
-            "record": self.record,
-            "result": self.result,
-            "adjudicated": self.adjudicated,
-            "valid": self.valid,
-            "was": self.was,
-        }
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(
-            record=details["record"],
-            result=details["result"],
-            adjudicated=details["adjudicated"],
-            valid=details["valid"],
-            was=details["was"],
-        )
-
     def effect(self, state: State, at: str) -> Effect:
         return _record_now(state, self.record, official_result=self.result)
 
@@ -825,13 +779,6 @@ class ResultCleared(Correction):
 
     record: int
     was: str | None
-
-    def details(self) -> dict[str, Any]:
-        return {"record": self.record, "was": self.was}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["record"], details["was"])
 
     def effect(self, state: State, at: str) -> Effect:
         return _record_now(state, self.record, official_result=None)
@@ -887,20 +834,6 @@ class PlayerAdded(Paired):
     rating: int | None
     federation: str | None
     fide_id: str | None
-
-    def details(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "name": self.name,
-            "rating": self.rating,
-            "federation": self.federation,
-            "fide_id": self.fide_id,
-        }
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["player"], details["name"], details["rating"],
-                   details["federation"], details["fide_id"])  # fmt: skip
 
     def effect(self, state: State, at: str) -> Effect:
         if self.player in state.players:
@@ -986,13 +919,6 @@ class PlayerRemoved(Paired):
     player: int
     name: str
 
-    def details(self) -> dict[str, Any]:
-        return {"player": self.player, "name": self.name}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["player"], details["name"])
-
     def effect(self, state: State, at: str) -> Effect:
         gone = state.players[self.player]
         if gone.number in _in_pairings(state):
@@ -1026,13 +952,6 @@ class ByeCancelled(Paired):
     round: int
     was: str
 
-    def details(self) -> dict[str, Any]:
-        return {"player": self.player, "round": self.round, "was": self.was}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["player"], details["round"], details["was"])
-
     def effect(self, state: State, at: str) -> Effect:
         if (self.round, self.player) not in state.requests:
             raise KeyError((self.round, self.player))
@@ -1059,13 +978,6 @@ class WithdrawalCancelled(Paired):
     player: int
     was: int
 
-    def details(self) -> dict[str, Any]:
-        return {"player": self.player, "was": self.was}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["player"], details["was"])
-
     def effect(self, state: State, at: str) -> Effect:
         return Effect(
             players={self.player: replace(state.players[self.player], withdrawn_from=None)}
@@ -1089,13 +1001,6 @@ class PlayerWithdrawn(Paired):
     player: int
     round: int
 
-    def details(self) -> dict[str, Any]:
-        return {"player": self.player, "round": self.round}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["player"], details["round"])
-
     def effect(self, state: State, at: str) -> Effect:
         return Effect(
             players={self.player: replace(state.players[self.player], withdrawn_from=self.round)}
@@ -1117,13 +1022,6 @@ class ByeRequested(Paired):
     player: int
     round: int
     kind: str
-
-    def details(self) -> dict[str, Any]:
-        return {"player": self.player, "round": self.round, "kind": self.kind}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["player"], details["round"], details["kind"])
 
     def effect(self, state: State, at: str) -> Effect:
         if self.player not in state.players:
@@ -1256,13 +1154,6 @@ class RoundUnpaired(Paired):
 
     round: int
 
-    def details(self) -> dict[str, Any]:
-        return {"round": self.round}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["round"])
-
     def effect(self, state: State, at: str) -> Effect:
         if self.round not in state.pairings:
             raise KeyError(self.round)
@@ -1281,13 +1172,6 @@ class RoundPublished(Paired):
     TRF_CODE: ClassVar[str] = "PUB"
 
     round: int
-
-    def details(self) -> dict[str, Any]:
-        return {"round": self.round}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["round"])
 
     def effect(self, state: State, at: str) -> Effect:
         facts = state.pairings[self.round]
@@ -1310,13 +1194,6 @@ class CheckedIn(Paired):
     player: int
     round: int
 
-    def details(self) -> dict[str, Any]:
-        return {"player": self.player, "round": self.round}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["player"], details["round"])
-
     def effect(self, state: State, at: str) -> Effect:
         if self.player not in state.players:
             raise KeyError(self.player)
@@ -1336,13 +1213,6 @@ class CheckInCancelled(Paired):
 
     player: int
     round: int
-
-    def details(self) -> dict[str, Any]:
-        return {"player": self.player, "round": self.round}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["player"], details["round"])
 
     def effect(self, state: State, at: str) -> Effect:
         if (self.round, self.player) not in state.checkins:
@@ -1372,13 +1242,6 @@ class BoardResultSet(Paired):
     result: str
     was: str | None
 
-    def details(self) -> dict[str, Any]:
-        return {"round": self.round, "board": self.board, "result": self.result, "was": self.was}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["round"], details["board"], details["result"], details["was"])
-
     def effect(self, state: State, at: str) -> Effect:
         if self.result not in BOARD_RESULTS:
             raise ValueError(f"{self.result!r} is no board result")
@@ -1398,13 +1261,6 @@ class BoardResultCleared(Paired):
     round: int
     board: int
     was: str
-
-    def details(self) -> dict[str, Any]:
-        return {"round": self.round, "board": self.board, "was": self.was}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["round"], details["board"], details["was"])
 
     def effect(self, state: State, at: str) -> Effect:
         return Effect(results={(self.round, self.board): None})
@@ -1485,14 +1341,6 @@ class ResultReported(Paired):
     board: int
     player: int
     result: str
-
-    def details(self) -> dict[str, Any]:
-        return {"round": self.round, "board": self.board, "player": self.player,
-                "result": self.result}  # fmt: skip
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["round"], details["board"], details["player"], details["result"])
 
     def effect(self, state: State, at: str) -> Effect:
         if self.player not in state.players:
@@ -1589,13 +1437,6 @@ class ProhibitionRemoved(Paired):
 
     prohibition: int
 
-    def details(self) -> dict[str, Any]:
-        return {"prohibition": self.prohibition}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["prohibition"])
-
     def effect(self, state: State, at: str) -> Effect:
         facts = state.prohibitions[self.prohibition]
         if facts.removed_at is not None:
@@ -1654,13 +1495,6 @@ class WebhookRemoved(Action):
     NAME: ClassVar[str] = "webhook-removed"
 
     webhook: int
-
-    def details(self) -> dict[str, Any]:
-        return {"webhook": self.webhook}
-
-    @classmethod
-    def from_details(cls, details: Mapping[str, Any]) -> Self:
-        return cls(details["webhook"])
 
     def effect(self, state: State, at: str) -> Effect:
         return Effect(webhooks={self.webhook: replace(state.webhooks[self.webhook], removed_at=at)})

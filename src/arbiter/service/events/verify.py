@@ -14,9 +14,9 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from arbiter.service.events import storage
 from arbiter.service.events.actions import (
@@ -41,6 +41,10 @@ from arbiter.service.events.store import Store
 from arbiter.service.events.webhooks import facts_of
 
 __all__ = ["Verdict", "receipts_held", "verify_all", "verify_event", "verify_on"]
+
+K = TypeVar("K")
+R = TypeVar("R")
+F = TypeVar("F")
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,16 +214,8 @@ def _paired_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
     problems = []
     players = {row.id: PlayerFacts.of(row) for row in storage.player_rows(tx, event_id)}
     problems += _facts_compare("player", players, expected.players)
-    paired = {}
-    damaged = set()
-    for row in storage.pairing_rows(tx, event_id):
-        try:
-            paired[row.round] = pairing_facts(row)
-        except DamagedRow as err:
-            problems.append(f"round {row.round}: {err.why}")
-            damaged.add(row.round)
-    said = {key: facts for key, facts in expected.pairings.items() if key not in damaged}
-    problems += _facts_compare("round", paired, said)
+    rounds = ((row.round, row) for row in storage.pairing_rows(tx, event_id))
+    problems += _read_compare("round", rounds, pairing_facts, expected.pairings)
     asked = {(r.round, r.player): r.kind for r in storage.request_rows(tx, event_id)}
     problems += _facts_compare("bye asked in round, by player", asked, expected.requests)
     given = {(r.round, r.board): r.result for r in storage.result_rows(tx, event_id)}
@@ -228,16 +224,28 @@ def _paired_problems(tx: Tx, event_id: str, expected: State) -> list[str]:
     problems += _facts_compare("check-in for round, by player", present, expected.checkins)
     told = {(r.round, r.board, r.player): r.result for r in storage.report_rows(tx, event_id)}
     problems += _facts_compare("report of round, board, by player", told, expected.reports)
-    prohibitions, unread = {}, set()
-    for one in storage.prohibition_rows(tx, event_id):
-        try:
-            prohibitions[one.number] = prohibition_facts(one)
-        except DamagedRow as err:
-            problems.append(f"prohibition {one.number}: {err.why}")
-            unread.add(one.number)
-    said_of = {key: facts for key, facts in expected.prohibitions.items() if key not in unread}
-    problems += _facts_compare("prohibition", prohibitions, said_of)
+    prohibited = ((row.number, row) for row in storage.prohibition_rows(tx, event_id))
+    problems += _read_compare("prohibition", prohibited, prohibition_facts, expected.prohibitions)
     return problems
+
+
+def _read_compare(
+    what: str, rows: Iterable[tuple[K, R]], read: Callable[[R], F], expected: Mapping[K, F]
+) -> list[str]:
+    """Rows, by key, read as facts by ``read`` and compared with the trail's
+    (:func:`_facts_compare`): a row that cannot be read (:class:`DamagedRow`) is a problem
+    of its own, and is not compared."""
+    problems = []
+    facts: dict[K, F] = {}
+    damaged: set[K] = set()
+    for key, row in rows:
+        try:
+            facts[key] = read(row)
+        except DamagedRow as err:
+            problems.append(f"{what} {key}: {err.why}")
+            damaged.add(key)
+    said = {key: one for key, one in expected.items() if key not in damaged}
+    return problems + _facts_compare(what, facts, said)
 
 
 def _webhook_problems(tx: Tx, event_id: str, expected: State) -> list[str]:

@@ -18,7 +18,7 @@ from arbiter.service.events.common import (
     EventError,
 )
 from arbiter.service.events.paired import rules as paired_rules
-from arbiter.service.events.paired.players import PlayerView, player_of, view_of
+from arbiter.service.events.paired.players import PlayerView, cancelled_already, player_of, view_of
 from arbiter.service.events.paired.rounds import RoundView, board_of, round_of
 from arbiter.service.events.paired.state import Paired, outcome, read_paired
 from arbiter.service.events.rows import (
@@ -72,10 +72,8 @@ def cancel_check_in(
     with changing(store, event_id, secret, UPLOAD) as change:
         paired, player, round_number = _checking(change, number, fields)
         if (round_number, player) not in paired.checkins:
-            last = change.made_by(("check-in-cancelled", "checked-in"), player=player,
-                                  round=round_number)  # fmt: skip
-            if last is not None and last.action == "check-in-cancelled":
-                change.repeat(last)
+            if cancelled_already(change, "check-in-cancelled", "checked-in", player=player,
+                                 round=round_number):  # fmt: skip
                 return player_of(paired, number)
             raise EventError(
                 "not-checked-in", f"player {number} is not checked in for round {round_number}"

@@ -239,6 +239,18 @@ def remove_player(
         return _players(read_paired(change.tx, change.event))
 
 
+def cancelled_already(change: Change, cancellation: str, cancelled: str, **about: int) -> bool:
+    """Whether the cancellation asked for was made already: of the entries of
+    ``cancellation`` and of ``cancelled`` (what it takes back) about ``about``
+    (``player=3``), the last is a cancellation. It is then answered as that one was
+    (:meth:`Change.repeat`)."""
+    last = change.made_by((cancellation, cancelled), **about)
+    if last is None or last.action != cancellation:
+        return False
+    change.repeat(last)
+    return True
+
+
 def cancel_bye(
     store: Store, event_id: str, secret: str | None, number: int, round_number: int,
     fields: Mapping[str, object],
@@ -250,12 +262,9 @@ def cancel_bye(
         paired = read_paired(change.tx, paired_rules.paired(change.event))
         player = paired.id_of(number)
         kind = paired.requests.get((round_number, player))
-        if kind is None:
-            last = change.made_by(("bye-cancelled", "bye-requested"), player=player,
-                                  round=round_number)  # fmt: skip
-            if last is not None and last.action == "bye-cancelled":
-                change.repeat(last)
-                return player_of(paired, number)
+        if kind is None and cancelled_already(change, "bye-cancelled", "bye-requested",
+                                              player=player, round=round_number):  # fmt: skip
+            return player_of(paired, number)
         paired_rules.cancellable_bye(kind, round_number, paired.rounds_paired, number)
         assert kind is not None  # checked
         action = ByeCancelled(player, round_number, kind)
@@ -276,9 +285,7 @@ def cancel_withdrawal(
         player = paired.id_of(number)
         facts = paired.players[player]
         if facts.withdrawn_from is None:
-            last = change.made_by(("withdrawal-cancelled", "player-withdrawn"), player=player)
-            if last is not None and last.action == "withdrawal-cancelled":
-                change.repeat(last)
+            if cancelled_already(change, "withdrawal-cancelled", "player-withdrawn", player=player):
                 return player_of(paired, number)
             raise EventError("not-withdrawn", f"player {number} is not withdrawn")
         paired_rules.open_rounds(change.event, paired.rounds_paired)
