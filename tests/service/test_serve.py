@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from arbiter.service.cli.main import main
+from arbiter.service.events.migrate import head
 from arbiter.service.web import DEFAULT_MAX_BODY
 from tests.service.records import FINISHED_GRN
 
@@ -321,7 +322,7 @@ def test_serve_keeps_events_where_told_and_hashes_the_creation_key(
     assert config["DATABASE"] == url and (tmp_path / "x.sqlite3").is_file()
     assert config["EVENT_CREATION_KEY_SHA256"] == hashlib.sha256(b"s3cret").hexdigest()
     assert "s3cret" not in result.stderr and "s3cret" not in repr(dict(config))
-    assert f"events kept in {url} (schema created -> 0007)" in result.stderr
+    assert f"events kept in {url} (schema created -> {head()})" in result.stderr
     again = runner.invoke(main, ["serve"], env={"ARBITER_DATABASE": url})
     assert f"events kept in {url}\n" in again.stderr  # up to date: nothing to say
 
