@@ -388,3 +388,34 @@ def test_the_slips_of_level_1_are_read_only_when_their_pass_comes() -> None:
     level_one = search._leveled(28, 1.0, 1)  # noqa: SLF001
     assert all(option.changed & search.around and not option.changed & search.touched
                for option in level_one)  # fmt: skip
+
+
+def in_corner(word: str) -> bool:
+    """Whether the placement or flip ``word`` is on files a to m and ranks 1 to 12."""
+    return word[0] <= "m" and int(word.rstrip("x")[1:]) <= 12
+
+
+def taken_far_back(gap: int) -> Record:
+    """A Pletore game on 19×19 in which Black meant r19 at ply 11 and wrote s19, a legal
+    move; Black's s19 ``gap`` plies later is then refused, its point taken. The other moves
+    keep to files a to m and ranks 1 to 12, off the lines of r19 and s19."""
+    game = arbiter.Game("Pletore", 19, komi=0)
+    slip, refused = 11, 11 + gap
+    for ply in range(1, refused + 5):
+        if ply in (slip, refused):
+            game.play("r19" if ply == slip else "s19")
+            continue
+        game.play(next(move for move in game.legal_moves() if in_corner(str(move))))
+    record = game.record()
+    turns = list(record.turns)
+    turns[slip - 1] = turns[refused - 1]  # s19 written for r19
+    return record.replace(turns=tuple(turns))
+
+
+def test_a_slip_as_far_back_as_the_window_reaches_is_found() -> None:
+    # The earlier plies of the window go up to 60 back, that one included.
+    gap = hints.WINDOW
+    error: dict[str, Any] = arbiter.adjudicate(taken_far_back(gap)).errors[0]
+    assert (error["ply"], error["message"]) == (11 + gap, "s19 is occupied")
+    found = [(s["ply"], s["move"], s["claimed"]) for s in error["suggestions"]]
+    assert found[:2] == [(11, "r19", True), (11 + gap, "r19", True)]  # the earlier one first

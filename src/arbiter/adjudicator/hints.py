@@ -375,9 +375,9 @@ class _Search:
         """The refused ply and the earlier plies whose moves touch a square on or next to
         one the refused move touches, or one a slip away from those (``b8`` for ``b3``, and
         ``b4`` for ``b3``'s neighbour ``c4``), or that come just before it; then the other
-        earlier plies of the window."""
+        earlier plies of the window, which reaches :data:`WINDOW` plies back."""
         near = self.around | _mask(self._slip_away(_bits(self.around)))
-        earlier = range(self.refused - 1, max(0, self.refused - WINDOW), -1)
+        earlier = range(self.refused - 1, max(0, self.refused - WINDOW - 1), -1)
         close = [self.refused]
         for ply in earlier:
             if ply >= self.refused - 2 or near & self.squares[ply - 1]:
