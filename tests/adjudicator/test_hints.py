@@ -419,3 +419,10 @@ def test_a_slip_as_far_back_as_the_window_reaches_is_found() -> None:
     assert (error["ply"], error["message"]) == (11 + gap, "s19 is occupied")
     found = [(s["ply"], s["move"], s["claimed"]) for s in error["suggestions"]]
     assert found[:2] == [(11, "r19", True), (11 + gap, "r19", True)]  # the earlier one first
+
+
+def test_a_moves_text_is_kept_with_the_move() -> None:
+    moves = [*RECORD.moves, *random_record("Implo", 1, 30).moves]
+    assert [hints._text(move) for move in moves] == [str(move) for move in moves]  # noqa: SLF001
+    move = RECORD.moves[0]
+    assert hints._TEXTS[id(move)] == (move, str(move))  # noqa: SLF001  # the move held

@@ -263,7 +263,7 @@ class _Search:
         """What stands at each ply of the window, by ply - 1: the record's moves, and at the
         refused ply ``written`` when given (the word a reading stopped at)."""
         for ply in range(window, refused + 1):
-            self.written[ply - 1] = str(self.moves[ply - 1])
+            self.written[ply - 1] = _text(self.moves[ply - 1])
         if written is not None:
             self.written[refused - 1] = written
         self.game: GameDescription = find_game(record.game)
@@ -289,7 +289,7 @@ class _Search:
         placed = 0
         for ply in range(refused, window - 1, -1):
             move = self.moves[ply - 1]
-            text = self.written[ply - 1] if ply < refused or written is None else str(move)
+            text = self.written[ply - 1] if ply < refused or written is None else _text(move)
             self.squares[ply - 1] = _squares(text, self.size)
             self.placed[ply - 1] = placed
             if move.type == "place" and ply < refused:
@@ -935,6 +935,25 @@ def _read(text: str, game: str, size: int) -> Move | None:
         table.clear()
     table[text] = move
     return move
+
+
+def _text(move: Move) -> str:
+    """The text of ``move`` (its ``str``), kept by the move object itself: a record's moves
+    are interned by their words (the GRN reader's), so the same few hundred come back ply
+    after ply and record after record, and writing one out costs more than finding it. The
+    table holds the move with its text, so no other object takes its id while it is there."""
+    key = id(move)
+    found = _TEXTS.get(key)
+    if found is not None and found[0] is move:
+        return found[1]
+    text = str(move)
+    if len(_TEXTS) >= MAX_READ:
+        _TEXTS.clear()
+    _TEXTS[key] = (move, text)
+    return text
+
+
+_TEXTS: dict[int, tuple[Move, str]] = {}
 
 
 MAX_READ = 65_536
