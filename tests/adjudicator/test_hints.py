@@ -412,9 +412,10 @@ def taken_far_back(gap: int) -> Record:
     return record.replace(turns=tuple(turns))
 
 
-def test_a_slip_as_far_back_as_the_window_reaches_is_found() -> None:
-    # The earlier plies of the window go up to 60 back, that one included.
-    gap = hints.WINDOW
+@pytest.mark.parametrize("gap", [hints.WINDOW, hints.WINDOW + 10])
+def test_the_move_that_took_a_refused_point_is_searched_however_far_back(gap: int) -> None:
+    # The earlier plies of the window go up to 60 back, that one included; further back, the
+    # move that last touched the refused move's square is searched as a close ply's.
     error: dict[str, Any] = arbiter.adjudicate(taken_far_back(gap)).errors[0]
     assert (error["ply"], error["message"]) == (11 + gap, "s19 is occupied")
     found = [(s["ply"], s["move"], s["claimed"]) for s in error["suggestions"]]

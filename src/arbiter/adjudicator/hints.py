@@ -297,6 +297,10 @@ class _Search:
         self.touched = self.squares[refused - 1] | _mask(_named(said[:MAX_SAID], self.size))
         """The squares the refused move touches, and those its refusal names (``cannot
         pass: e1 is not controlled``; a pass touches none)."""
+        self.window = window
+        self.taker = 0
+        """The ply before the window whose move last touched a square of the refused move,
+        when no ply of the window did, or 0 (:meth:`_taker`)."""
         self.generation = _read_afresh()
         self.endings: dict[Any, tuple[int, str | None]] = {}
         """How the record ends from each position after the refused move tried so far."""
@@ -339,6 +343,45 @@ class _Search:
             edge = step
         return found
 
+    def _taker(self) -> int:
+        """The latest ply before the window whose move touches a square the refused move
+        touches, when none of the window's plies does, or 0: a placement refused because its
+        point is taken is explained as well by the move that took it, miscopied, however far
+        back (its cheap slips are tried as a close ply's, :meth:`run`). Its written move,
+        its squares, the squares named by the placements after it and the position before
+        it are then kept as a ply of the window's are, the position found by playing the
+        record from its start (those plies counted in the budget)."""
+        touched, window = self.touched, self.window
+        if not touched or window <= 1:
+            return 0
+        if any(self.squares[ply - 1] & touched for ply in range(window, self.refused)):
+            return 0
+        first = self.moves[window - 1]
+        placed = self.placed[window - 1] | (
+            self.squares[window - 1] if first.type == "place" else 0
+        )
+        for ply in range(window - 1, 0, -1):
+            move = self.moves[ply - 1]
+            text = _text(move)
+            squares = _squares(text, self.size)
+            if squares & touched:
+                self.written[ply - 1] = text
+                self.squares[ply - 1] = squares
+                self.placed[ply - 1] = placed
+                self.budget -= ply - 1
+                self.states[ply - 1] = self._position_before(ply)
+                return ply
+            if move.type == "place":
+                placed |= squares
+        return 0
+
+    def _position_before(self, ply: int) -> Any:
+        """The position before ``ply``, the record played from its start."""
+        state = starting_state(self.record)[1]
+        for before in range(1, ply):
+            state = self.rules.play(state, self.moves[before - 1])
+        return state
+
     def _replay_window(self, window: int) -> None:
         """Find the positions before the plies of the window by replaying the record."""
         state = starting_state(self.record)[1]
@@ -352,16 +395,20 @@ class _Search:
         """First the likeliest corrections: at the refused ply, every slip; at the earlier
         plies (with ``earlier``) whose moves touch a square on or next to the refused
         move's, or one a slip away, the slips up to :data:`CHEAP_COST` that change what
-        stands on the refused move's squares and whose new squares stay clear until then.
-        Then, when none of those makes the game replay to its claimed result, those that
+        stands on the refused move's squares and whose new squares stay clear until then,
+        and those of the move before the window that last touched a square of the refused
+        move, when none of the window's did (:meth:`_taker`). Then, when none of those
+        makes the game replay to its claimed result, those that
         change what stands next to them; then the other slips of the window's plies. The
         best correction comes first, then the best at another ply than it (the two ways a
         later refusal is explained: the refused move miscopied, or an earlier one), then
         the others."""
+        if earlier:
+            self.taker = self._taker()
         close, others = self._plies()
         if not earlier:
             close, others = close[:1], []
-        found = self._search(close, 0)
+        found = self._search([*close, self.taker] if self.taker else close, 0)
         if earlier and not any(candidate.rank[0] == 0 for candidate in found):
             found += self._search(close[1:], 1)
         if earlier and not any(candidate.rank[0] == 0 for candidate in found):
@@ -375,14 +422,15 @@ class _Search:
         """The refused ply and the earlier plies whose moves touch a square on or next to
         one the refused move touches, or one a slip away from those (``b8`` for ``b3``, and
         ``b4`` for ``b3``'s neighbour ``c4``), or that come just before it; then the other
-        earlier plies of the window, which reaches :data:`WINDOW` plies back."""
+        earlier plies of the window, which reaches :data:`WINDOW` plies back. The ply of
+        :meth:`_taker`, if any, is close too, but not among those returned."""
         near = self.around | _mask(self._slip_away(_bits(self.around)))
         earlier = range(self.refused - 1, max(0, self.refused - WINDOW - 1), -1)
         close = [self.refused]
         for ply in earlier:
             if ply >= self.refused - 2 or near & self.squares[ply - 1]:
                 close.append(ply)
-        self.close = frozenset(close)
+        self.close = frozenset([*close, self.taker] if self.taker else close)
         return close, [ply for ply in earlier if ply not in self.close]
 
     def _slip_away(self, squares: Iterable[int] | None = None) -> set[int]:
