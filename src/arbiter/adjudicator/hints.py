@@ -310,8 +310,8 @@ class _Search:
         self.fits = self._fits()
         """The sowings whose path the height of the refused move's stack calls for."""
         self.around = _mask(_around(_bits(self.touched), self.size) | self._region())
-        """The squares on or next to those the refused move touches, and the empty squares
-        joined to them (:meth:`_region`)."""
+        """The squares on or next to those the refused move touches, the empty squares
+        joined to them and those in line with them (:meth:`_region`)."""
         self.close: frozenset[int] = frozenset()
         self.split: dict[tuple[int, float, int], tuple[_Option, ...]] = {}
         """The slips at each earlier ply, cost and level (:meth:`_level`), read."""
@@ -323,7 +323,11 @@ class _Search:
         """The empty squares at most :data:`REACH` steps from a square the refused move
         touches, through empty squares, in the position before it: a territory whose size
         or shape decides the refused move (an Implo patch) is changed by a stone put in it
-        or left out of it, a few squares away."""
+        or left out of it, a few squares away. In a game whose points are decided by the
+        stones they see (:attr:`Rules.sight`: who controls a point of Pletore), also the
+        squares in line with one, along its rank and its file through empty squares, up to
+        the first stone each way (that stone too): a stone put on such a line or taken off
+        it changes what the point sees, however far."""
         grid = self.rules.position(self.states[self.refused - 1])
         size = self.size
         empty = [not grid[square // size][square % size] for square in range(size * size)]
@@ -341,6 +345,12 @@ class _Search:
                         found.add(other)
                         step.append(other)
             edge = step
+        for square in _bits(self.touched) if self.rules.sight else []:
+            for ray in _rays(square, size):
+                for other in ray:
+                    found.add(other)
+                    if not empty[other]:
+                        break
         return found
 
     def _taker(self) -> int:
@@ -855,6 +865,25 @@ def _around(squares: Iterable[int], size: int) -> set[int]:
         for dr in (-1, 0, 1)
         if 0 <= file + df < size and 0 <= rank + dr < size
     }
+
+
+def _rays(square: int, size: int) -> tuple[tuple[int, ...], ...]:
+    """The squares in line with ``square`` on a board of ``size``, each way along its rank
+    and its file, nearest first (:meth:`Point.index` numbers), kept."""
+    key = square * 32 + size
+    found = _RAYS.get(key)
+    if found is None:
+        file = square % size
+        found = _RAYS[key] = (
+            tuple(range(square + 1, square + size - file)),
+            tuple(range(square - 1, square - file - 1, -1)),
+            tuple(range(square + size, size * size, size)),
+            tuple(range(square - size, -1, -size)),
+        )
+    return found
+
+
+_RAYS: dict[int, tuple[tuple[int, ...], ...]] = {}
 
 
 def _squares(text: str, size: int) -> int:
