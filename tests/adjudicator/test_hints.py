@@ -388,3 +388,66 @@ def test_the_slips_of_level_1_are_read_only_when_their_pass_comes() -> None:
     level_one = search._leveled(28, 1.0, 1)  # noqa: SLF001
     assert all(option.changed & search.around and not option.changed & search.touched
                for option in level_one)  # fmt: skip
+
+
+def in_corner(word: str) -> bool:
+    """Whether the placement or flip ``word`` is on files a to m and ranks 1 to 12."""
+    return word[0] <= "m" and int(word.rstrip("x")[1:]) <= 12
+
+
+def taken_far_back(gap: int) -> Record:
+    """A Pletore game on 19×19 in which Black meant r19 at ply 11 and wrote s19, a legal
+    move; Black's s19 ``gap`` plies later is then refused, its point taken. The other moves
+    keep to files a to m and ranks 1 to 12, off the lines of r19 and s19."""
+    game = arbiter.Game("Pletore", 19, komi=0)
+    slip, refused = 11, 11 + gap
+    for ply in range(1, refused + 5):
+        if ply in (slip, refused):
+            game.play("r19" if ply == slip else "s19")
+            continue
+        game.play(next(move for move in game.legal_moves() if in_corner(str(move))))
+    record = game.record()
+    turns = list(record.turns)
+    turns[slip - 1] = turns[refused - 1]  # s19 written for r19
+    return record.replace(turns=tuple(turns))
+
+
+@pytest.mark.parametrize("gap", [hints.WINDOW, hints.WINDOW + 10])
+def test_the_move_that_took_a_refused_point_is_searched_however_far_back(gap: int) -> None:
+    # The earlier plies of the window go up to 60 back, that one included; further back, the
+    # move that last touched the refused move's square is searched as a close ply's.
+    error: dict[str, Any] = arbiter.adjudicate(taken_far_back(gap)).errors[0]
+    assert (error["ply"], error["message"]) == (11 + gap, "s19 is occupied")
+    found = [(s["ply"], s["move"], s["claimed"]) for s in error["suggestions"]]
+    assert found[:2] == [(11, "r19", True), (11 + gap, "r19", True)]  # the earlier one first
+
+
+def test_a_moves_text_is_kept_with_the_move() -> None:
+    moves = [*RECORD.moves, *random_record("Implo", 1, 30).moves]
+    assert [hints._text(move) for move in moves] == [str(move) for move in moves]  # noqa: SLF001
+    move = RECORD.moves[0]
+    assert hints._TEXTS[id(move)] == (move, str(move))  # noqa: SLF001  # the move held
+
+
+def test_a_far_stone_in_line_with_a_refused_point_of_pletore_is_around_it() -> None:
+    # White's a9 at ply 10 is refused, a9 controlled by Black: it sees Black's b9 along its
+    # rank and Black's a2 down its file. a2 was written for b2 at ply 7. The stone on a9's
+    # line, seven squares away, decides its control as much as b9 next to it: a slip that
+    # moves it is of level 1, as one that moves b9 is. (b8 for b9 at ply 1 mends the record
+    # too; were a2 not around a9, that would be the only slip of level 1, and come first.)
+    meant = "b9 h5 f3 h4 f4 h3 b2 h2 f5 a9 d9 g5 c9 g4 e9 g3 a8 g2 a7 g1 a4".split()
+    game = arbiter.Game("Pletore", 9, komi=0)
+    for move in meant:
+        game.play(move)
+    record = game.record()
+    a2 = arbiter.parse_record('[Game "Pletore"]\n[Size "9"]\n[Komi "0"]\n\n1. a2 *').turns[0]
+    record = record.replace(turns=(*record.turns[:6], a2, *record.turns[7:]))
+    error: dict[str, Any] = arbiter.adjudicate(record).errors[0]
+    assert (error["ply"], error["message"]) == (10, "a9 is controlled by Black")
+    best = error["suggestions"][0]
+    assert (best["ply"], best["move"], best["slip"], best["claimed"]) == (
+        7, "b2", "file off by one", True
+    )  # fmt: skip
+    search = hints._Search(record, 10)  # noqa: SLF001
+    assert search.around & 1 << arbiter.Point.parse("a2").index(9)
+    assert get_rules("Pletore").sight and not get_rules("Pilo").sight

@@ -85,6 +85,10 @@ class Rules(ABC, Generic[S]):
     """
 
     description: ClassVar[GameDescription]
+    sight: ClassVar[bool] = False
+    """Whether what a point is worth to a player is decided by the stones it sees along its
+    rank and its file, up to the first each way, however far (Pletore's control): the repair
+    hints then look along those lines from a refused move (``spec/hints.md``, "Where")."""
 
     def __init__(self) -> None:
         game = self.description

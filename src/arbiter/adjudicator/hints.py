@@ -263,7 +263,7 @@ class _Search:
         """What stands at each ply of the window, by ply - 1: the record's moves, and at the
         refused ply ``written`` when given (the word a reading stopped at)."""
         for ply in range(window, refused + 1):
-            self.written[ply - 1] = str(self.moves[ply - 1])
+            self.written[ply - 1] = _text(self.moves[ply - 1])
         if written is not None:
             self.written[refused - 1] = written
         self.game: GameDescription = find_game(record.game)
@@ -289,7 +289,7 @@ class _Search:
         placed = 0
         for ply in range(refused, window - 1, -1):
             move = self.moves[ply - 1]
-            text = self.written[ply - 1] if ply < refused or written is None else str(move)
+            text = self.written[ply - 1] if ply < refused or written is None else _text(move)
             self.squares[ply - 1] = _squares(text, self.size)
             self.placed[ply - 1] = placed
             if move.type == "place" and ply < refused:
@@ -297,6 +297,10 @@ class _Search:
         self.touched = self.squares[refused - 1] | _mask(_named(said[:MAX_SAID], self.size))
         """The squares the refused move touches, and those its refusal names (``cannot
         pass: e1 is not controlled``; a pass touches none)."""
+        self.window = window
+        self.taker = 0
+        """The ply before the window whose move last touched a square of the refused move,
+        when no ply of the window did, or 0 (:meth:`_taker`)."""
         self.generation = _read_afresh()
         self.endings: dict[Any, tuple[int, str | None]] = {}
         """How the record ends from each position after the refused move tried so far."""
@@ -306,8 +310,8 @@ class _Search:
         self.fits = self._fits()
         """The sowings whose path the height of the refused move's stack calls for."""
         self.around = _mask(_around(_bits(self.touched), self.size) | self._region())
-        """The squares on or next to those the refused move touches, and the empty squares
-        joined to them (:meth:`_region`)."""
+        """The squares on or next to those the refused move touches, the empty squares
+        joined to them and those in line with them (:meth:`_region`)."""
         self.close: frozenset[int] = frozenset()
         self.split: dict[tuple[int, float, int], tuple[_Option, ...]] = {}
         """The slips at each earlier ply, cost and level (:meth:`_level`), read."""
@@ -319,7 +323,11 @@ class _Search:
         """The empty squares at most :data:`REACH` steps from a square the refused move
         touches, through empty squares, in the position before it: a territory whose size
         or shape decides the refused move (an Implo patch) is changed by a stone put in it
-        or left out of it, a few squares away."""
+        or left out of it, a few squares away. In a game whose points are decided by the
+        stones they see (:attr:`Rules.sight`: who controls a point of Pletore), also the
+        squares in line with one, along its rank and its file through empty squares, up to
+        the first stone each way (that stone too): a stone put on such a line or taken off
+        it changes what the point sees, however far."""
         grid = self.rules.position(self.states[self.refused - 1])
         size = self.size
         empty = [not grid[square // size][square % size] for square in range(size * size)]
@@ -337,7 +345,52 @@ class _Search:
                         found.add(other)
                         step.append(other)
             edge = step
+        for square in _bits(self.touched) if self.rules.sight else []:
+            for ray in _rays(square, size):
+                for other in ray:
+                    found.add(other)
+                    if not empty[other]:
+                        break
         return found
+
+    def _taker(self) -> int:
+        """The latest ply before the window whose move touches a square the refused move
+        touches, when none of the window's plies does, or 0: a placement refused because its
+        point is taken is explained as well by the move that took it, miscopied, however far
+        back (its cheap slips are tried as a close ply's, :meth:`run`). Its written move,
+        its squares, the squares named by the placements after it and the position before
+        it are then kept as a ply of the window's are, the position found by playing the
+        record from its start (those plies counted in the budget)."""
+        touched, window = self.touched, self.window
+        if not touched or window <= 1:
+            return 0
+        if any(self.squares[ply - 1] & touched for ply in range(window, self.refused)):
+            return 0
+        first = self.moves[window - 1]
+        placed = self.placed[window - 1] | (
+            self.squares[window - 1] if first.type == "place" else 0
+        )
+        for ply in range(window - 1, 0, -1):
+            move = self.moves[ply - 1]
+            text = _text(move)
+            squares = _squares(text, self.size)
+            if squares & touched:
+                self.written[ply - 1] = text
+                self.squares[ply - 1] = squares
+                self.placed[ply - 1] = placed
+                self.budget -= ply - 1
+                self.states[ply - 1] = self._position_before(ply)
+                return ply
+            if move.type == "place":
+                placed |= squares
+        return 0
+
+    def _position_before(self, ply: int) -> Any:
+        """The position before ``ply``, the record played from its start."""
+        state = starting_state(self.record)[1]
+        for before in range(1, ply):
+            state = self.rules.play(state, self.moves[before - 1])
+        return state
 
     def _replay_window(self, window: int) -> None:
         """Find the positions before the plies of the window by replaying the record."""
@@ -352,16 +405,20 @@ class _Search:
         """First the likeliest corrections: at the refused ply, every slip; at the earlier
         plies (with ``earlier``) whose moves touch a square on or next to the refused
         move's, or one a slip away, the slips up to :data:`CHEAP_COST` that change what
-        stands on the refused move's squares and whose new squares stay clear until then.
-        Then, when none of those makes the game replay to its claimed result, those that
+        stands on the refused move's squares and whose new squares stay clear until then,
+        and those of the move before the window that last touched a square of the refused
+        move, when none of the window's did (:meth:`_taker`). Then, when none of those
+        makes the game replay to its claimed result, those that
         change what stands next to them; then the other slips of the window's plies. The
         best correction comes first, then the best at another ply than it (the two ways a
         later refusal is explained: the refused move miscopied, or an earlier one), then
         the others."""
+        if earlier:
+            self.taker = self._taker()
         close, others = self._plies()
         if not earlier:
             close, others = close[:1], []
-        found = self._search(close, 0)
+        found = self._search([*close, self.taker] if self.taker else close, 0)
         if earlier and not any(candidate.rank[0] == 0 for candidate in found):
             found += self._search(close[1:], 1)
         if earlier and not any(candidate.rank[0] == 0 for candidate in found):
@@ -375,14 +432,15 @@ class _Search:
         """The refused ply and the earlier plies whose moves touch a square on or next to
         one the refused move touches, or one a slip away from those (``b8`` for ``b3``, and
         ``b4`` for ``b3``'s neighbour ``c4``), or that come just before it; then the other
-        earlier plies of the window."""
+        earlier plies of the window, which reaches :data:`WINDOW` plies back. The ply of
+        :meth:`_taker`, if any, is close too, but not among those returned."""
         near = self.around | _mask(self._slip_away(_bits(self.around)))
-        earlier = range(self.refused - 1, max(0, self.refused - WINDOW), -1)
+        earlier = range(self.refused - 1, max(0, self.refused - WINDOW - 1), -1)
         close = [self.refused]
         for ply in earlier:
             if ply >= self.refused - 2 or near & self.squares[ply - 1]:
                 close.append(ply)
-        self.close = frozenset(close)
+        self.close = frozenset([*close, self.taker] if self.taker else close)
         return close, [ply for ply in earlier if ply not in self.close]
 
     def _slip_away(self, squares: Iterable[int] | None = None) -> set[int]:
@@ -809,6 +867,25 @@ def _around(squares: Iterable[int], size: int) -> set[int]:
     }
 
 
+def _rays(square: int, size: int) -> tuple[tuple[int, ...], ...]:
+    """The squares in line with ``square`` on a board of ``size``, each way along its rank
+    and its file, nearest first (:meth:`Point.index` numbers), kept."""
+    key = square * 32 + size
+    found = _RAYS.get(key)
+    if found is None:
+        file = square % size
+        found = _RAYS[key] = (
+            tuple(range(square + 1, square + size - file)),
+            tuple(range(square - 1, square - file - 1, -1)),
+            tuple(range(square + size, size * size, size)),
+            tuple(range(square - size, -1, -size)),
+        )
+    return found
+
+
+_RAYS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
 def _squares(text: str, size: int) -> int:
     """The squares the move written ``text`` touches on a board of ``size``: those it names
     (an Implo placement's resolution steps too), and those a sowing's path goes through, as
@@ -935,6 +1012,25 @@ def _read(text: str, game: str, size: int) -> Move | None:
         table.clear()
     table[text] = move
     return move
+
+
+def _text(move: Move) -> str:
+    """The text of ``move`` (its ``str``), kept by the move object itself: a record's moves
+    are interned by their words (the GRN reader's), so the same few hundred come back ply
+    after ply and record after record, and writing one out costs more than finding it. The
+    table holds the move with its text, so no other object takes its id while it is there."""
+    key = id(move)
+    found = _TEXTS.get(key)
+    if found is not None and found[0] is move:
+        return found[1]
+    text = str(move)
+    if len(_TEXTS) >= MAX_READ:
+        _TEXTS.clear()
+    _TEXTS[key] = (move, text)
+    return text
+
+
+_TEXTS: dict[int, tuple[Move, str]] = {}
 
 
 MAX_READ = 65_536

@@ -87,6 +87,7 @@ class PletoreRules(Rules[State]):
     """Pletore as in ``spec/rules/pletore.md``: Black first, integer komi, optional button."""
 
     description = DESCRIPTION
+    sight = True  # a point is controlled by the stones it sees along its lines
 
     def to_move(self, state: State) -> str:
         return NAMES[state.mover]
