@@ -51,23 +51,10 @@ def _list_count(items: list[Any], depth: int, most: int) -> int:
         return -1
     total = 1
     for item in items:
-        kind = type(item)
-        if kind is str:
-            if not _plain_text(item):
-                return -1
-            total += 1
-        elif kind is list:
-            found = _list_count(item, depth + 1, _ITEMS)
-            if found < 0:
-                return -1
-            total += found
-        elif kind is dict:
-            found = _dict_count(item, depth + 1)
-            if found < 0:
-                return -1
-            total += found
-        elif not (item is None or kind is int or kind is float or kind is bool):
+        found = plain_count(item, depth + 1)
+        if found < 0:
             return -1
+        total += found
     return total
 
 
@@ -78,33 +65,20 @@ def _dict_count(members: dict[Any, Any], depth: int) -> int:
     for key, item in members.items():
         if type(key) is not str or not _plain_text(key):
             return -1
-        kind = type(item)
-        if kind is str:
-            if not _plain_text(item):
-                return -1
-            total += 1
-        elif kind is list:
-            # the record's own moves and tags have limits of their own
-            most = (
-                _ITEMS
-                if depth != 1
-                else _MOVES
-                if key == "moves"
-                else _TAGS
-                if key == "tags"
-                else _ITEMS
-            )
-            found = _list_count(item, depth + 1, most)
-            if found < 0:
-                return -1
-            total += found
-        elif kind is dict:
-            found = _dict_count(item, depth + 1)
-            if found < 0:
-                return -1
-            total += found
-        elif not (item is None or kind is int or kind is float or kind is bool):
+        # the record's own moves and tags have limits of their own
+        most = (
+            _ITEMS
+            if depth != 1
+            else _MOVES
+            if key == "moves"
+            else _TAGS
+            if key == "tags"
+            else _ITEMS
+        )
+        found = plain_count(item, depth + 1, most)
+        if found < 0:
             return -1
+        total += found
     return total
 
 
