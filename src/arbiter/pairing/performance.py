@@ -9,6 +9,7 @@ the point. Both are written here as FIDE prints them.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -41,8 +42,7 @@ to 50); below 50 the same with the sign turned."""
 def _expected_hundredths(difference: int) -> int:
     """The expected score, in hundredths, of the player rated ``difference`` points above
     the other (table 8.1b; below zero, its complement)."""
-    gap = abs(difference)
-    k = next((k for k, bound in enumerate(_PD_UPPER_BOUNDS) if gap <= bound), 50)
+    k = bisect_left(_PD_UPPER_BOUNDS, abs(difference))  # the first bound not below it
     return 50 + k if difference >= 0 else 50 - k
 
 

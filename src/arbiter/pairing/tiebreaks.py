@@ -460,9 +460,9 @@ _VALUES: dict[str, Callable[[_Field, Tiebreak], dict[int, Value]]] = {
     "ARO": _rated(lambda _, ratings: average_rating(ratings)),
     "TPR": _rated(performance_rating),
     "PTP": _rated(perfect_performance),
+    "APRO": _opponents_average("TPR"),
+    "APPO": _opponents_average("PTP"),
 }
-_VALUES["APRO"] = _opponents_average("TPR")
-_VALUES["APPO"] = _opponents_average("PTP")
 
 
 # --- the standings --------------------------------------------------------------------------
