@@ -18,8 +18,10 @@ one with an odd): with neither, every player meets every other exactly once a cy
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
+from arbiter.pairing.berger import cycle_length
 from arbiter.pairing.values import ROUND_ROBIN_SYSTEMS, Tournament
 
 __all__ = ["pairing_warnings"]
@@ -81,7 +83,7 @@ def _round_robin(
     cycle, forfeits included, and a player without a game in more of the cycle's rounds
     than the table gives (a player withdrawn by then is not counted)."""
     players = len(tournament.players)
-    per_cycle = players - 1 if players % 2 == 0 else players
+    per_cycle = cycle_length(players)
     if per_cycle < 1:
         return []
     start = (round_ - 1) // per_cycle * per_cycle + 1
@@ -95,11 +97,11 @@ def _round_robin(
             found.append(f"{first} - {second}: they met in round {met[pair]}, in this cycle")
         met.setdefault(pair, at)
     free_allowed = per_cycle - (players - 1)
+    playing = Counter(player for _, first, second in games for player in (first, second))
     for player in sorted(p.number for p in tournament.players):
         if tournament.withdrawn.get(player, round_ + 1) <= round_:
             continue  # withdrawn: out of the rounds from then on
-        playing = sum(1 for _, first, second in games if player in (first, second))
-        free = round_ - start + 1 - playing
+        free = round_ - start + 1 - playing[player]
         if free > free_allowed:
             found.append(
                 f"{player} would be without a game in {free} round(s) of this cycle, where "
