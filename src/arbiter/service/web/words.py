@@ -586,13 +586,7 @@ def colour_legend(shown: Mapping[str, str]) -> str:
     return ", ".join(f"{letter} {colour(name)}" for name, letter in shown.items())
 
 
-KIND_WORDS: Mapping[str, str] = {
-    "none": N_("none: records are uploaded"),
-    "dutch": N_("Swiss (FIDE Dutch)"),
-    "round-robin": N_("round robin"),
-    "double-round-robin": N_("double round robin"),
-    "double-round-robin-plain": N_("double round robin, the table's order"),
-}
+KIND_WORDS: Mapping[str, str] = {"none": N_("none: records are uploaded"), **SYSTEMS}
 """Each kind of event as the creation form offers it (a kind without words here is offered
 by its own, in English: :attr:`~arbiter.service.events.kind.EventKind.words`)."""
 
