@@ -289,15 +289,31 @@ def _rewrite(text: str, where: Any, word: str) -> str | None:
     return "\n".join(lines)
 
 
-def rank_of(case: Case) -> int | None:
-    """Where the move meant stands among the suggestions (1 = first), or None."""
+def rank_of(case: Case) -> tuple[int | None, bool]:
+    """Where the move meant stands among the suggestions (1 = first), or None; and whether
+    the first suggestion, another, is a tie: the record it mends ends in the very position
+    the record as written does (the same move at two plies of one player, say: no replay
+    tells them apart)."""
     errors = report_of(case.text).errors
     suggestions = errors[0].get("suggestions", []) if errors else []
     assert isinstance(suggestions, list)
     for number, found in enumerate(suggestions, 1):
         if found["ply"] == case.ply and found["move"].lower() == case.meant.lower():
-            return number
-    return None
+            return number, number > 1 and _same_end(case, suggestions[0])
+    return None, bool(suggestions) and _same_end(case, suggestions[0])
+
+
+def _same_end(case: Case, suggestion: dict[str, Any]) -> bool:
+    """Whether the record slipped, mended by ``suggestion``, replays to the result and the
+    final position of the record as written."""
+    where = arbiter.parse_record(case.text).turns[suggestion["ply"] - 1].where
+    mended = _rewrite(case.text, where, suggestion["move"])
+    if mended is None:
+        return False
+    ends = [report_of(text).to_dict() for text in (mended, case.written)]
+    return all(not end["errors"] for end in ends) and (
+        ends[0]["final_position"], ends[0]["result"]
+    ) == (ends[1]["final_position"], ends[1]["result"])  # fmt: skip
 
 
 def whole_process(path: Path) -> float:
@@ -352,13 +368,15 @@ def run(model: Model, seed: int, records: int, cut: bool) -> bool:
     rng = random.Random(seed)
     every: list[Case] = []
     ranks: Counter[tuple[str, str, str]] = Counter()
+    ties: Counter[str] = Counter()
     for name in SIZES:
         for kind in KINDS:
             for case in cases(name, kind, records, rng, cut, model):
                 every.append(case)
-                found = rank_of(case)
-                verdict = "first" if found == 1 else "top 3" if found and found <= 3 else "no"
+                rank, tie = rank_of(case)
+                verdict = "first" if rank == 1 else "top 3" if rank and rank <= 3 else "no"
                 ranks[(name, kind, verdict)] += 1
+                ties[name] += tie
     print("| game | kind | records | first | top 3 |")
     print("|---|---|---|---|---|")
     for name in SIZES:
@@ -390,14 +408,15 @@ def run(model: Model, seed: int, records: int, cut: bool) -> bool:
         print(f"  {kind}, {rate}: {found:.1%} (target {least:.0%}): "
               f"{'met' if found >= least else 'MISSED'}")  # fmt: skip
     for name in SIZES:
-        met = per_game(ranks, name) and met
+        met = per_game(ranks, name, ties[name]) and met
     verdict = "met" if bad / good <= MOST_TIME else "MISSED"
     print(f"  time: {bad / good:.2f}× (target {MOST_TIME:.0f}×): {verdict}")
     return met
 
 
-def per_game(ranks: Counter[tuple[str, str, str]], name: str) -> bool:
-    """The targets for the game ``name`` alone, each printed met or missed."""
+def per_game(ranks: Counter[tuple[str, str, str]], name: str, ties: int) -> bool:
+    """The targets for the game ``name`` alone, each printed met or missed, and how many of
+    its records whose first suggestion is not the move meant are ``ties``."""
     met = True
     said = []
     for kind, rate, least in TARGETS:
@@ -407,6 +426,8 @@ def per_game(ranks: Counter[tuple[str, str, str]], name: str) -> bool:
         found = sum(ranks[key] for key in chosen if key[2] in verdicts) / max(1, total)
         met = met and found >= least
         said.append(f"{kind}, {rate}: {found:.1%}{'' if found >= least else ' MISSED'}")
+    misses = sum(ranks[key] for key in ranks if key[0] == name and key[2] != "first")
+    said.append(f"not first: {misses}, of them ties: {ties}")
     print(f"  {name}: {'; '.join(said)}")
     return met
 

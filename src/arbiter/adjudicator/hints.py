@@ -307,8 +307,19 @@ class _Search:
         self.lifted = 0
         """The square of the stack the refused sowing lifts, when its path does not fit it
         (as a mask)."""
+        self.since = 0
+        """The latest ply before the refused one whose sowing lifted that stack too, or 0
+        (:meth:`_last_lift`)."""
         self.fits = self._fits()
         """The sowings whose path the height of the refused move's stack calls for."""
+        self.short = 0
+        """How many men the refused sowing's stack lacks for its path (:meth:`_lifts`)."""
+        self.refused_from = -1
+        """The square the refused move sows from, in a game of sowings (:meth:`_lifts`)."""
+        self.lifts = self._lifts()
+        """The plies of the window, the refused one too, that sow each square's stack, by
+        square, in a game of sowings; else empty (:meth:`_heights_fit`)."""
+        self.wanted: dict[int, dict[int, int]] = {}
         self.around = _mask(_around(_bits(self.touched), self.size) | self._region())
         """The squares on or next to those the refused move touches, the empty squares
         joined to them and those in line with them (:meth:`_region`)."""
@@ -476,6 +487,8 @@ class _Search:
                     continue  # no path fitted but at the refused ply
                 if ply == self.refused and (level > 0 or fitted):
                     continue
+                if fitted and ply < self.since:
+                    continue  # the stack refused was lifted since: its height is not that slip's
                 for option in self._leveled(ply, cost, level):
                     if self.budget <= 0:
                         return found
@@ -543,12 +556,15 @@ class _Search:
         not even made (most close plies, whose moves are close to the refused one's
         neighbours only)."""
         written = self.written[ply - 1]
-        if not _has_path(written) and not _reach(self.squares[ply - 1], self.size) & self.touched:
+        if _has_path(written):
+            if not _sowing_reach(written, self.size, cost) & self.touched:
+                return ()
+        elif not _reach(self.squares[ply - 1], self.size) & self.touched:
             return ()
         meant = self.moves[ply - 1]
         found: list[_Option] = []
         for text, what, added, changed in _changes(written, self.size, cost):
-            if self._level(ply, added, changed) == 0:
+            if self._level(ply, added, changed) == 0 and self._heights_fit(ply, text):
                 move = _read(text, self.game.name, self.size)
                 if move is not None and move != meant:
                     found.append(_Option(move, text, what, changed))
@@ -599,12 +615,77 @@ class _Search:
         if abs(len(stack) - len(path)) != 1:
             return ()
         self.lifted = 1 << point.index(self.size)
+        self.since = self._last_lift(point.index(self.size))
         found: list[_Option] = []
         for text, what in _fitted(written, len(stack)):
             move = _read(text, self.game.name, self.size)
             if move is not None:
                 found.append(_Option(move, text, what))
         return tuple(found)
+
+    def _lifts(self) -> dict[int, list[int]]:
+        """The plies of the window and the refused one that sow the stack on each square, as
+        written, by square (:meth:`Point.index`), when every one of their moves is a sowing
+        (none when one is not: its effect on the stacks is not known from its text), and
+        :attr:`short` set."""
+        lifts: dict[int, list[int]] = {}
+        for ply in range(self.window, self.refused + 1):
+            origin = _sown_from(self.written[ply - 1], self.size)
+            if origin < 0:
+                return {}
+            lifts.setdefault(origin, []).append(ply)
+        written = self.written[self.refused - 1]
+        origin = self.refused_from = _sown_from(written, self.size)
+        stack = self.rules.position(self.states[self.refused - 1])[origin // self.size]
+        self.short = len(written) - written.rfind(":") - 1 - len(stack[origin % self.size])
+        return lifts
+
+    def _heights_fit(self, ply: int, text: str) -> bool:
+        """Whether the sowing ``text``, written at the earlier ``ply`` in place of the sowing
+        written there, leaves every stack sown after it and up to the refused ply as high
+        as that sowing's path is long, the refused stack as high as its path, as written
+        (in a game of sowings; True in another). A sowing lifts its whole stack, which its
+        path is as long as, and drops one man on each square of its path, so the slip
+        changes the height of a square by what the two sowings lift and drop there; where
+        a stack is sown later, that change must be none, or, for the refused stack, what it
+        lacks (:attr:`short`). Most slips of an earlier sowing fail so, and are neither
+        read (:meth:`_level_zero`) nor replayed (:meth:`_try`)."""
+        if not self.lifts or ply < self.window:
+            return True
+        change = _sown_change(self.written[ply - 1], text, self.size)
+        if change is None:
+            return True
+        wanted = self._wanted(ply)
+        for square, men in change.items():
+            if men != wanted.get(square, men):
+                return False
+        return self.refused_from in change or not wanted.get(self.refused_from, 0)
+
+    def _wanted(self, ply: int) -> dict[int, int]:
+        """The change of height each square sown after ``ply``, up to the refused ply, may
+        take (:meth:`_heights_fit`), by square; kept by ply."""
+        found = self.wanted.get(ply)
+        if found is None:
+            found = self.wanted[ply] = {}
+            for square, plies in self.lifts.items():
+                later = next((sown for sown in plies if sown > ply), 0)
+                if later:
+                    found[square] = self.short if later == self.refused else 0
+        return found
+
+    def _last_lift(self, square: int) -> int:
+        """The latest ply of the window before the refused one whose move, as written, sows
+        the stack on ``square`` (:meth:`Point.index`), or 0. A sowing lifts its whole stack
+        and its path is as long as the stack is high, so a slip before that ply that made
+        the stack one man higher or lower there would have had that sowing refused: the
+        other way the refused stack's height was miscopied is a slip at that ply or after
+        it (:meth:`_search`)."""
+        for ply in range(self.refused - 1, self.window - 1, -1):
+            text = self.written[ply - 1]
+            colon = text.rfind(":")
+            if _has_path(text) and _named(text[:colon], self.size) == [square]:
+                return ply
+        return 0
 
     def _level(self, ply: int, added: int, changed: int) -> int:
         """How likely a correction at the earlier ``ply`` is, by the squares its slip
@@ -622,6 +703,8 @@ class _Search:
         """Play ``option`` at ``ply`` and the record's moves after it up to the refused one,
         then the rest (:meth:`_ending`), within the budget: what the correction achieves,
         or None if the refused move stays refused."""
+        if ply < self.refused and not self._heights_fit(ply, option.text):
+            return None
         move = option.move
         self.budget -= 1
         try:
@@ -833,21 +916,38 @@ def _interleaved(ranked: list[_Candidate]) -> list[_Candidate]:
     return [first, other, *rest]
 
 
+def _away_tiers(square: int, size: int) -> dict[float, tuple[int, ...]]:
+    """The squares a slip up to :data:`CHEAP_COST` makes of ``square`` on a board of
+    ``size`` (:meth:`Point.index` numbers), by the slip's cost, kept."""
+    key = square * 32 + size
+    found = _AWAY_TIERS.get(key)
+    if found is None:
+        found = {}
+        text = str(Point(square % size, square // size))
+        for cost, tier in _tiers(text, True, size).items():
+            away: list[int] = []
+            for slip, _ in tier:
+                if _SQUARE.fullmatch(slip):
+                    point = Point.parse(slip)
+                    if point.file < size and point.rank < size:
+                        away.append(point.index(size))
+            found[cost] = tuple(away)
+        _AWAY_TIERS[key] = found
+    return found
+
+
+_AWAY_TIERS: dict[int, dict[float, tuple[int, ...]]] = {}
+
+
 def _away(square: int, size: int) -> tuple[int, ...]:
     """The squares a slip up to :data:`CHEAP_COST` makes of ``square`` on a board of
     ``size`` (:meth:`Point.index` numbers), kept."""
     key = square * 32 + size
     found = _AWAY.get(key)
     if found is None:
-        away: list[int] = []
-        text = str(Point(square % size, square // size))
-        for tier in _tiers(text, True, size).values():
-            for slip, _ in tier:
-                if _SQUARE.fullmatch(slip):
-                    point = Point.parse(slip)
-                    if point.file < size and point.rank < size:
-                        away.append(point.index(size))
-        found = _AWAY[key] = tuple(away)
+        found = _AWAY[key] = tuple(
+            [other for tier in _away_tiers(square, size).values() for other in tier]
+        )
     return found
 
 
@@ -937,6 +1037,121 @@ def _reach(squares: int, size: int) -> int:
 
 
 _REACH: dict[int, dict[int, int]] = {}
+
+
+def _sowing_reach(text: str, size: int, cost: float) -> int:
+    """The squares a slip costing ``cost`` (up to :data:`CHEAP_COST`) of the sowing written
+    ``text`` (``c3:nne``) changes, on a board of ``size``, as a mask: those that the sowing
+    written or the slipped one goes through alone, over every such slip that moves its
+    stack's square (:func:`_away_tiers`) or reverses all its directions, one of them, or
+    swaps two next to each other (:func:`_path_slips`), as :func:`_changes` would find them,
+    without making the slips. A move none of whose slips changes a square the refused move
+    touches has no slip of level 0: at a close ply of Pilare, whose every move is a sowing,
+    most moves are such. Every square, when the text names no one square before its path.
+    Kept, by board and text."""
+    table = _SOWN.get(size)
+    if table is None:
+        table = _SOWN[size] = {}
+    found = table.get(text)
+    if found is None:
+        if len(table) >= MAX_READ:
+            table.clear()
+        found = table[text] = _sowing_changes(text, size)
+    return found.get(cost, 0)
+
+
+_SOWN: dict[int, dict[str, dict[float, int]]] = {}
+
+
+def _sowing_changes(text: str, size: int) -> dict[float, int]:
+    """The masks of :func:`_sowing_reach`, by cost, worked out from the squares of the path
+    written (each slip's are those moved: all of them by a square slipped, those after a
+    direction reversed or two swapped, all turned about the start by the path reversed)."""
+    colon = text.rfind(":")
+    named = _named(text[:colon], size)
+    if len(named) != 1:
+        return dict.fromkeys((1.0, SWAP_COST, CHEAP_COST), (1 << (size * size)) - 1)
+    origin = named[0]
+    files, ranks = [origin % size], [origin // size]
+    for letter in text[colon + 1 :]:
+        step = STEPS[letter]
+        files.append(files[-1] + step[0])
+        ranks.append(ranks[-1] + step[1])
+    written = _walk_of(files, ranks, 0, 0, 0, size)
+    found: dict[float, int] = {}
+    for cost, squares in _away_tiers(origin, size).items():
+        for start in squares:
+            moved = _walk_of(
+                files, ranks, 0, start % size - files[0], start // size - ranks[0], size
+            )
+            found[cost] = found.get(cost, 0) | (moved ^ written)
+    turned = _walk_of(
+        [2 * files[0] - f for f in files], [2 * ranks[0] - r for r in ranks], 0, 0, 0, size
+    )
+    turned ^= written
+    swapped = 0
+    for index in range(1, len(files)):
+        file_step, rank_step = files[index] - files[index - 1], ranks[index] - ranks[index - 1]
+        turned |= _walk_of(files, ranks, index, -2 * file_step, -2 * rank_step, size) ^ written
+        if index + 1 < len(files):
+            after = files[index + 1] - files[index], ranks[index + 1] - ranks[index]
+            if after != (file_step, rank_step):
+                # two directions swapped: only the square between them moves
+                moved_files = [*files[:index], files[index - 1] + after[0], *files[index + 1 :]]
+                moved_ranks = [*ranks[:index], ranks[index - 1] + after[1], *ranks[index + 1 :]]
+                swapped |= _walk_of(moved_files, moved_ranks, 0, 0, 0, size) ^ written
+    found[1.0] = found.get(1.0, 0) | turned
+    found[CHEAP_COST] = found.get(CHEAP_COST, 0) | swapped
+    return found
+
+
+def _walk_of(
+    files: list[int], ranks: list[int], moved: int, file_by: int, rank_by: int, size: int
+) -> int:
+    """The squares of the path ``files``, ``ranks`` (its start first) as far as it stays on a
+    board of ``size``, those from index ``moved`` on moved by ``file_by`` and ``rank_by``, as
+    a mask."""
+    found = 0
+    for index in range(len(files)):
+        file, rank = files[index], ranks[index]
+        if index >= moved:
+            file, rank = file + file_by, rank + rank_by
+        if not (0 <= file < size and 0 <= rank < size):
+            break
+        found |= 1 << (rank * size + file)
+    return found
+
+
+def _sown_from(text: str, size: int) -> int:
+    """The square (:meth:`Point.index`) whose stack the move written ``text`` sows, when it
+    is a sowing naming one square of a board of ``size`` before its path; else -1."""
+    if not _has_path(text):
+        return -1
+    named = _named(text[: text.rfind(":")], size)
+    return named[0] if len(named) == 1 else -1
+
+
+def _sown_change(written: str, slipped: str, size: int) -> dict[int, int] | None:
+    """How many more men each square holds after the sowing ``slipped`` than after the
+    sowing ``written``, played from one position on a board of ``size`` (each lifts the
+    whole stack on its square, as high as its path is long, and drops a man on each
+    square of its path), by square; None when either is no sowing."""
+    change: dict[int, int] = {}
+    for text, sign in ((slipped, 1), (written, -1)):
+        origin = _sown_from(text, size)
+        if origin < 0:
+            return None
+        path = text[text.rfind(":") + 1 :]
+        change[origin] = change.get(origin, 0) - sign * len(path)
+        file, rank = origin % size, origin // size
+        for letter in path:
+            step = STEPS[letter]
+            file, rank = file + step[0], rank + step[1]
+            if not (0 <= file < size and 0 <= rank < size):
+                break
+            square = rank * size + file
+            change[square] = change.get(square, 0) + sign
+    return change
 
 
 def _mask(squares: Iterable[int]) -> int:
