@@ -58,21 +58,47 @@ def refused_records(count: int, *, short: bool) -> list[tuple[Record, int]]:
     return found
 
 
-def test_what_a_slip_of_a_sowing_changes_is_known_from_its_text() -> None:
-    # c3:ne for c3:nn: both lift c3's two men; c5 gets one fewer, d4 one more.
-    change = hints._sown_change("c3:nn", "c3:ne", 8)  # noqa: SLF001
-    assert change is not None
-    assert {at: men for at, men in change.items() if men} == {
-        square("c5"): -1, square("d4"): 1
-    }  # fmt: skip
-    # d3:nn for c3:nn: c3 keeps its two men, d3 loses its own; c4, c5 lose one, d4, d5 gain.
-    change = hints._sown_change("c3:nn", "d3:nn", 8)  # noqa: SLF001
-    assert change is not None
-    assert {at: men for at, men in change.items() if men} == {
-        square("c3"): 2, square("d3"): -2, square("c4"): -1, square("c5"): -1,
-        square("d4"): 1, square("d5"): 1,
-    }  # fmt: skip
-    assert hints._sown_change("c3", "c3:n", 8) is None  # noqa: SLF001  # a placement: unknown
+def test_what_a_sowing_does_to_the_stacks_is_known_from_its_text() -> None:
+    def sown(text: str) -> dict[str, int]:
+        found = hints._sown(text, 8)  # noqa: SLF001
+        assert found is not None
+        return {str(Point(at % 8, at // 8)): men for at, men in found.items()}
+
+    # c3:nn lifts c3's two men and drops one on c4, one on c5; c3:ne, one on c4, one on d4
+    assert sown("c3:nn") == {"c3": -2, "c4": 1, "c5": 1}
+    assert sown("c3:ne") == {"c3": -2, "c4": 1, "d4": 1}
+    # a stack of four goes round and drops its last man where it was lifted
+    assert sown("c3:nesw") == {"c3": -3, "c4": 1, "d4": 1, "d3": 1}
+    assert hints._sown("c3", 8) is None  # noqa: SLF001  # a placement: not known
+
+
+def test_what_a_sowing_does_to_the_stacks_is_what_the_rules_do() -> None:
+    """Played from one position, a sowing and each legal cheap slip of it leave every
+    square's stack higher or lower by what their texts say (:func:`_sown`)."""
+    compared = 0
+    for record, refused in refused_records(6, short=False):
+        search = hints._Search(record, refused)  # noqa: SLF001
+        for ply in range(search.window, refused):
+            written, before = search.moves[ply - 1], search.states[ply - 1]
+            after = search.rules.play(before, written)
+            sown = hints._sown(str(written), 8)  # noqa: SLF001
+            assert sown is not None
+            for cost in CHEAP:
+                for option in hints._options(str(written), "Pilare", 8, cost, search.generation):  # noqa: SLF001
+                    try:
+                        slipped = search.rules.play(before, option.move)
+                    except IllegalMoveError:
+                        continue
+                    other = hints._sown(option.text, 8)  # noqa: SLF001
+                    assert other is not None
+                    for at in range(64):
+                        rank, file = divmod(at, 8)
+                        found = len(search.rules.position(slipped)[rank][file]) - len(
+                            search.rules.position(after)[rank][file]
+                        )
+                        assert found == other.get(at, 0) - sown.get(at, 0), (option.text, at)
+                    compared += 1
+    assert compared > 100
 
 
 @pytest.mark.parametrize("size", [6, 8])

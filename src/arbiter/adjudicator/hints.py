@@ -652,14 +652,20 @@ class _Search:
         read (:meth:`_level_zero`) nor replayed (:meth:`_try`)."""
         if not self.lifts or ply < self.window:
             return True
-        change = _sown_change(self.written[ply - 1], text, self.size)
-        if change is None:
+        slipped, written = _sown(text, self.size), _sown(self.written[ply - 1], self.size)
+        if slipped is None or written is None:
             return True
         wanted = self._wanted(ply)
-        for square, men in change.items():
-            if men != wanted.get(square, men):
+        for square, men in slipped.items():
+            need = wanted.get(square)
+            if need is not None and men - written.get(square, 0) != need:
                 return False
-        return self.refused_from in change or not wanted.get(self.refused_from, 0)
+        for square, men in written.items():
+            need = wanted.get(square)
+            if need is not None and square not in slipped and -men != need:
+                return False
+        refused = self.refused_from
+        return refused in slipped or refused in written or not wanted.get(refused, 0)
 
     def _wanted(self, ply: int) -> dict[int, int]:
         """The change of height each square sown after ``ply``, up to the refused ply, may
@@ -1131,18 +1137,21 @@ def _sown_from(text: str, size: int) -> int:
     return named[0] if len(named) == 1 else -1
 
 
-def _sown_change(written: str, slipped: str, size: int) -> dict[int, int] | None:
-    """How many more men each square holds after the sowing ``slipped`` than after the
-    sowing ``written``, played from one position on a board of ``size`` (each lifts the
-    whole stack on its square, as high as its path is long, and drops a man on each
-    square of its path), by square; None when either is no sowing."""
-    change: dict[int, int] = {}
-    for text, sign in ((slipped, 1), (written, -1)):
-        origin = _sown_from(text, size)
-        if origin < 0:
-            return None
+def _sown(text: str, size: int) -> dict[int, int] | None:
+    """How many men each square gains (or loses) by the sowing written ``text`` on a board
+    of ``size``: its whole stack lifted, as high as its path is long, and one man dropped on
+    each square of its path (as far as it stays on the board), by square; None when it is
+    no sowing. Kept, by board and text."""
+    table = _SOWINGS.get(size)
+    if table is None:
+        table = _SOWINGS[size] = {}
+    if text in table:
+        return table[text]
+    origin = _sown_from(text, size)
+    found: dict[int, int] | None = None
+    if origin >= 0:
         path = text[text.rfind(":") + 1 :]
-        change[origin] = change.get(origin, 0) - sign * len(path)
+        found = {origin: -len(path)}
         file, rank = origin % size, origin // size
         for letter in path:
             step = STEPS[letter]
@@ -1150,8 +1159,14 @@ def _sown_change(written: str, slipped: str, size: int) -> dict[int, int] | None
             if not (0 <= file < size and 0 <= rank < size):
                 break
             square = rank * size + file
-            change[square] = change.get(square, 0) + sign
-    return change
+            found[square] = found.get(square, 0) + 1
+    if len(table) >= MAX_READ:
+        table.clear()
+    table[text] = found
+    return found
+
+
+_SOWINGS: dict[int, dict[str, dict[int, int] | None]] = {}
 
 
 def _mask(squares: Iterable[int]) -> int:
