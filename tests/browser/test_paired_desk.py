@@ -147,3 +147,35 @@ def test_the_desk_warns_of_a_change_of_tiebreaks_after_round_one_and_asks_why(
     assert len(asked) == 1 and page.locator("#settings-why").is_hidden()
     context.close()
     assert errors == []
+
+
+def test_a_round_robin_is_offered_its_own_tie_breaks_when_created(browser: Any, site: str) -> None:
+    """The form offers the tie-breaks of the kind chosen: a round robin's have no Buchholz
+    (FIDE C.07; the server refuses it for a round robin), so one is created as it comes; the
+    director's own order is kept whatever kind is chosen after."""
+    context, page, problems = watched(browser, PHONE, site)
+    page.goto(f"{site}/events")
+
+    def offered() -> list[str]:
+        return [page.locator(f"#new-tiebreaks select[name=tiebreak-{n}]").input_value()
+                for n in range(1, 6)]  # fmt: skip
+
+    assert offered() == ["buchholz", "sonneborn-berger", "wins", "direct", "margin"]
+    page.select_option("#new-pairing", "round-robin")
+    assert offered() == ["direct", "sonneborn-berger", "wins", "margin", ""]
+    page.fill("#new-name", "Spring round robin")
+    page.select_option("#new-game", "Pletore")
+    screenshot(page, "events-round-robin-390", "#create")
+    page.click("#create button[type=submit]")
+    link = page.locator("#created a:text('Go to the director')")
+    link.wait_for()
+    event = (link.get_attribute("href") or "").split("/")[2]
+    made = api(site, f"/api/v1/events/{event}")
+    assert (made["pairing"], made["tiebreaks"]) == (
+        "round-robin", ["direct", "sonneborn-berger", "wins", "margin"]
+    )  # fmt: skip
+    page.select_option("#new-tiebreaks select[name=tiebreak-1]", "margin")
+    page.select_option("#new-pairing", "dutch")  # the director picked: kept
+    assert offered() == ["margin", "sonneborn-berger", "wins", "margin", ""]
+    assert problems == []
+    context.close()

@@ -28,7 +28,7 @@ bp = Blueprint("event_pages", __name__)
 @bp.get("/events")
 def events_page() -> str:
     """The events kept here, newest first, and a form to create one."""
-    from arbiter.adjudicator.tiebreaks import TITLES
+    from arbiter.adjudicator.tiebreaks import TITLES, parse_order
     from arbiter.notation.games import all_games
     from arbiter.service.events.kinds import KINDS
     from arbiter.service.events.reading import list_events
@@ -42,6 +42,10 @@ def events_page() -> str:
         tiebreaks=list(TITLES.items()),
         kinds=list(KINDS.values()),
         kind_words=kind_words,
+        orders={  # the order each kind keeps when given none: the form's first choice
+            kind.stored: ",".join(parse_order(kind.tiebreaks(None, 0, None, None)))
+            for kind in KINDS.values()
+        },
     )
 
 

@@ -60,6 +60,23 @@
       busy(create, createEvent);
     });
 
+    // The tie-breaks offered first are those of the kind chosen (a round robin's have no
+    // Buchholz, which it may not use), until the director picks some.
+    const orderSelects = () => Array.from(document.querySelectorAll("#new-tiebreaks select"));
+    let orderPicked = false;
+    orderSelects().forEach((select) => select.addEventListener("change", () => { orderPicked = true; }));
+    const kindChoice = $("new-pairing");
+    const offerOrder = () => {
+      const chosen = kindChoice.selectedOptions[0];
+      if (orderPicked || !chosen || chosen.dataset.tiebreaks === undefined) return;
+      const order = chosen.dataset.tiebreaks ? chosen.dataset.tiebreaks.split(",") : [];
+      orderSelects().forEach((select, place) => { select.value = order[place] || ""; });
+    };
+    if (kindChoice) {
+      kindChoice.addEventListener("change", offerOrder);
+      offerOrder();
+    }
+
     async function createEvent() {
       const name = $("new-name").value.trim().replace(/\s+/g, " ");
       if (takenNames().includes(name.toLowerCase()) && warned !== name) {
