@@ -93,6 +93,27 @@ def test_a_path_is_fitted_to_its_stack_before_an_earlier_ply_is_suggested() -> N
     assert all(ply == 10 for ply, _, _ in found[:1])
 
 
+@pytest.mark.parametrize(
+    ("sample", "ply", "written", "meant", "refused", "first"),
+    [
+        # f5 for g5, a legal move, refused two plies later: f4 (rank off by one) and g5 (file
+        # off by one) at ply 52 both replay to the claimed result
+        ("implo/valid/01-club-ladder-8x8.grn", 52, "f5", "g5", 54, "f4"),
+        # c1 for a1 (a look-alike), refused 15 plies later: b1, one file off, mends it too
+        ("implo/valid/02-swap-6x6-stones-tiebreak.grn", 4, "c1", "a1", 19, "b1"),
+    ],
+)  # fmt: skip
+def test_a_second_mending_of_an_earlier_move_is_listed(
+    sample: str, ply: int, written: str, meant: str, refused: int, first: str
+) -> None:
+    # The search used to end at the first correction of the earlier move that replays as
+    # claimed, and list no other way of mending that move.
+    error, found = suggestions_for(sample, ply, written)
+    assert error["ply"] == refused
+    assert found[0][:2] == (ply, first)
+    assert found[1][:2] == (ply, meant)
+
+
 def test_a_pass_refused_is_searched_around_the_square_its_refusal_names() -> None:
     # e5 for f5 at ply 20 leaves f5 uncontrolled; the pass at ply 39 is then refused. A pass
     # touches no square: the search looks around f5, which the refusal names.

@@ -469,9 +469,10 @@ class _Search:
         0, and at the earlier plies those of ``level`` (:meth:`_level`). Once a correction
         replays to the claimed result, the search ends with the slips of that cost, or
         sooner once one at an earlier ply does (the refused ply's come first: the other
-        corrections would only take the third place); but for the refused ply's other
-        slips up to :data:`CHEAP_COST`, until :data:`LIMIT` of them replay to the claimed
-        result (:meth:`_after_claimed`), when one of its slips already does."""
+        corrections would only take the third place), with that ply's other cheap slips
+        (:meth:`_also_at`); but for the refused ply's other slips up to
+        :data:`CHEAP_COST`, until :data:`LIMIT` of them replay to the claimed result
+        (:meth:`_after_claimed`), when one of its slips already does."""
         found: list[_Candidate] = []
         nearest_first = sorted(plies, key=lambda ply: (ply not in self.close, self.refused - ply))
         claimed = fitted = before = False  # before: an earlier ply's correction replays as claimed
@@ -503,11 +504,36 @@ class _Search:
                         claimed = True
                         if ply == self.refused:
                             here += 1
-                        elif not here or fitted:
+                        elif fitted:
                             return found
+                        elif not here:
+                            return found + self._also_at(ply, option, cost, level)
                         else:
                             before = True  # the refused ply's other slips may take the third place
                             break
+        return found
+
+    def _also_at(self, ply: int, tried: _Option, cost: float, level: int) -> list[_Candidate]:
+        """The other corrections of the move at the earlier ``ply`` that replay to the
+        claimed result, when its slip ``tried`` (costing ``cost``) does and none of the
+        refused ply's slips do: its slips after that one up to :data:`CHEAP_COST`, until
+        :data:`LIMIT` corrections in all. Two ways of mending one move often both do (an
+        Implo stone a file off, or its rank a look-alike), and the likelier slip is not
+        always the one made; the other plies' would only be a second explanation."""
+        found: list[_Candidate] = []
+        for other in COSTS:
+            if not cost <= other <= CHEAP_COST:
+                continue
+            after = other > cost
+            for option in self._leveled(ply, other, level):
+                if not after:
+                    after = option is tried
+                    continue
+                if self.budget <= 0 or len(found) >= LIMIT - 1:
+                    return found
+                candidate = self._try(ply, option, other)
+                if candidate is not None and candidate.rank[0] == 0:
+                    found.append(candidate)
         return found
 
     @staticmethod
