@@ -22,7 +22,7 @@ import gc
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypeVar
 
 from arbiter.adjudicator.base import Rules, get_rules
 from arbiter.adjudicator.verdict import KEPT_STATES, settle, starting_state
@@ -115,6 +115,9 @@ the others would cost most of the search."""
 SWAP_COST: Final = 1.2
 """The cost of two squares of a move of several parts exchanged that do not stand next to
 each other in it (two next to each other cost 1.0, as the two squares of a capture)."""
+B = TypeVar("B")
+K = TypeVar("K")
+V = TypeVar("V")
 _MOVE_POINTER = re.compile(r"/moves/(0|[1-9][0-9]{0,8})")
 _SQUARE = re.compile(r"([a-s])(1[0-9]|[1-9])")
 
@@ -655,13 +658,14 @@ class _Search:
         (none when one is not: its effect on the stacks is not known from its text), and
         :attr:`short` set."""
         lifts: dict[int, list[int]] = {}
+        origin = -1
         for ply in range(self.window, self.refused + 1):
             origin = _sown_from(self.written[ply - 1], self.size)
             if origin < 0:
                 return {}
             lifts.setdefault(origin, []).append(ply)
         written = self.written[self.refused - 1]
-        origin = self.refused_from = _sown_from(written, self.size)
+        self.refused_from = origin  # the last ply's: the refused one
         stack = self.rules.position(self.states[self.refused - 1])[origin // self.size]
         self.short = len(written) - written.rfind(":") - 1 - len(stack[origin % self.size])
         return lifts
@@ -713,9 +717,7 @@ class _Search:
         other way the refused stack's height was miscopied is a slip at that ply or after
         it (:meth:`_search`)."""
         for ply in range(self.refused - 1, self.window - 1, -1):
-            text = self.written[ply - 1]
-            colon = text.rfind(":")
-            if _has_path(text) and _named(text[:colon], self.size) == [square]:
+            if _sown_from(self.written[ply - 1], self.size) == square:
                 return ply
         return 0
 
@@ -1025,14 +1027,10 @@ def _squares(text: str, size: int) -> int:
     give), read from the text alone. As a mask, bit :meth:`Point.index` for each square;
     kept, by board and text (a plain table of numbers, which the cycle collector lets be):
     the same moves come back ply after ply and record after record."""
-    table = _SQUARES.get(size)
-    if table is None:
-        table = _SQUARES[size] = {}
+    table = _board_table(_SQUARES, size)
     found = table.get(text)
     if found is None:
-        if len(table) >= MAX_READ:
-            table.clear()
-        found = table[text] = _mask(_walked(text, size))
+        found = _keep(table, text, _mask(_walked(text, size)))
     return found
 
 
@@ -1053,18 +1051,14 @@ def _reach(squares: int, size: int) -> int:
     but for a sowing's path (a file or rank off by one or a look-alike puts a square a cheap
     slip away; two squares exchanged leave the move on the same squares). Kept, by board and
     squares (plain numbers)."""
-    table = _REACH.get(size)
-    if table is None:
-        table = _REACH[size] = {}
+    table = _board_table(_REACH, size)
     found = table.get(squares)
     if found is None:
         found = squares
         for square in _bits(squares):
             for other in _away(square, size):
                 found |= 1 << other
-        if len(table) >= MAX_READ:
-            table.clear()
-        table[squares] = found
+        _keep(table, squares, found)
     return found
 
 
@@ -1081,14 +1075,10 @@ def _sowing_reach(text: str, size: int, cost: float) -> int:
     touches has no slip of level 0: at a close ply of Pilare, whose every move is a sowing,
     most moves are such. Every square, when the text names no one square before its path.
     Kept, by board and text."""
-    table = _SOWN.get(size)
-    if table is None:
-        table = _SOWN[size] = {}
+    table = _board_table(_SOWN, size)
     found = table.get(text)
     if found is None:
-        if len(table) >= MAX_READ:
-            table.clear()
-        found = table[text] = _sowing_changes(text, size)
+        found = _keep(table, text, _sowing_changes(text, size))
     return found.get(cost, 0)
 
 
@@ -1168,28 +1158,16 @@ def _sown(text: str, size: int) -> dict[int, int] | None:
     of ``size``: its whole stack lifted, as high as its path is long, and one man dropped on
     each square of its path (as far as it stays on the board), by square; None when it is
     no sowing. Kept, by board and text."""
-    table = _SOWINGS.get(size)
-    if table is None:
-        table = _SOWINGS[size] = {}
+    table = _board_table(_SOWINGS, size)
     if text in table:
         return table[text]
     origin = _sown_from(text, size)
     found: dict[int, int] | None = None
     if origin >= 0:
-        path = text[text.rfind(":") + 1 :]
-        found = {origin: -len(path)}
-        file, rank = origin % size, origin // size
-        for letter in path:
-            step = STEPS[letter]
-            file, rank = file + step[0], rank + step[1]
-            if not (0 <= file < size and 0 <= rank < size):
-                break
-            square = rank * size + file
+        found = {origin: text.rfind(":") + 1 - len(text)}  # the stack, as high as its path
+        for square in _walked(text, size)[1:]:
             found[square] = found.get(square, 0) + 1
-    if len(table) >= MAX_READ:
-        table.clear()
-    table[text] = found
-    return found
+    return _keep(table, text, found)
 
 
 _SOWINGS: dict[int, dict[str, dict[int, int] | None]] = {}
@@ -1254,20 +1232,14 @@ def _named(text: str, size: int) -> list[int]:
 def _read(text: str, game: str, size: int) -> Move | None:
     """The move ``text`` writes in ``game`` on a board of ``size``, or None (kept: the
     same slips of the same moves come back record after record)."""
-    board = (game, size)
-    table = _READ.get(board)
-    if table is None:
-        table = _READ[board] = {}
+    table = _board_table(_READ, (game, size))
     found = table.get(text)
     if found is not None or text in table:
         return found
     move = move_of_text(text)
     if move is not None:
         move = move_in_game(move, find_game(game), size)
-    if len(table) >= MAX_READ:
-        table.clear()
-    table[text] = move
-    return move
+    return _keep(table, text, move)
 
 
 def _text(move: Move) -> str:
@@ -1290,6 +1262,28 @@ _TEXTS: dict[int, tuple[Move, str]] = {}
 
 
 MAX_READ = 65_536
+"""The most entries each kept table holds: a full one is emptied (:func:`_keep`)."""
+
+
+def _board_table(tables: dict[B, dict[K, V]], board: B) -> dict[K, V]:
+    """The kept table of ``board`` (a size, or a game and a size) in ``tables``, made empty
+    the first time."""
+    table = tables.get(board)
+    if table is None:
+        table = tables[board] = {}
+    return table
+
+
+def _keep(table: dict[K, V], key: K, value: V) -> V:
+    """``value`` kept under ``key`` in ``table``, emptied first when it holds
+    :data:`MAX_READ` entries (a plain table of numbers and texts, bounded, rather than an
+    LRU cache: the cycle collector lets it be)."""
+    if len(table) >= MAX_READ:
+        table.clear()
+    table[key] = value
+    return value
+
+
 _READ: dict[tuple[str, int], dict[str, Move | None]] = {}
 """The words read so far, by game and board, then by text (a plain table rather than an
 LRU cache, keyed by strings: its entries are not objects the cycle collector must visit,
