@@ -106,7 +106,8 @@ bench-phases: bench-venv
 # The repair hints on slipped records, on three corpora (the one the search was tuned on, a
 # copying hand's, and a copying hand's in one part of a move), three seeds each: how often
 # the move meant comes first or among the first three, the time against the same records as
-# written, and each target met or missed, over all games and for each game.
+# written, each run's; then each target met or missed over a corpus's three seeds together,
+# over all games and for each game.
 bench-hints: bench-venv
 	$(BENCH_VENV)/bin/python bench/hints.py --seed 1 2 3
 	$(BENCH_VENV)/bin/python bench/hints.py --corpus hand --seed 1 2 3
