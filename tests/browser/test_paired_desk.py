@@ -169,6 +169,7 @@ def test_a_round_robin_is_offered_its_own_tie_breaks_when_created(browser: Any, 
     page.click("#create button[type=submit]")
     link = page.locator("#created a:text('Go to the director')")
     link.wait_for()
+    assert split_words(page, "#events-list td:not(.name)") == []  # the row the page adds
     event = (link.get_attribute("href") or "").split("/")[2]
     made = api(site, f"/api/v1/events/{event}")
     assert (made["pairing"], made["tiebreaks"]) == (
@@ -177,5 +178,33 @@ def test_a_round_robin_is_offered_its_own_tie_breaks_when_created(browser: Any, 
     page.select_option("#new-tiebreaks select[name=tiebreak-1]", "margin")
     page.select_option("#new-pairing", "dutch")  # the director picked: kept
     assert offered() == ["margin", "sonneborn-berger", "wins", "margin", ""]
+    page.goto(f"{site}/events")
+    screenshot(page, "events-list-390", "#events-box")
+    assert split_words(page, "#events-list td:not(.name)") == []
     assert problems == []
     context.close()
+
+
+def split_words(page: Any, cells: str) -> list[str]:
+    """The words of ``cells`` that the page breaks across two lines (a short cell, a game's
+    name or "in progress", must not be cut inside a word to make room for a long name)."""
+    found: list[str] = page.evaluate(
+        """(selector) => {
+            const split = [];
+            for (const cell of document.querySelectorAll(selector)) {
+                const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                    for (const match of node.data.matchAll(/\\S+/g)) {
+                        const range = document.createRange();
+                        range.setStart(node, match.index);
+                        range.setEnd(node, match.index + match[0].length);
+                        const lines = new Set([...range.getClientRects()].map(r => r.top));
+                        if (lines.size > 1) split.push(match[0]);
+                    }
+                }
+            }
+            return split;
+        }""",
+        cells,
+    )
+    return found

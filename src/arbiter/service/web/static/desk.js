@@ -129,9 +129,10 @@
     name.appendChild(link);
     const created = element("time", arbiterTimes.day(made.created_at));
     created.setAttribute("datetime", made.created_at);
-    const day = element("td");
+    const day = element("td", null, "nums");
     day.appendChild(created);
-    row.append(name, element("td", made.game), day, element("td", t("in progress")));
+    row.append(name, element("td", made.game, "word"), day,
+               element("td", t("in progress"), "word"));
     body.prepend(row);
   }
 
