@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.adjudicator.standings import BoardResult, ByeRound, EventStandings, paired_standings
+from arbiter.adjudicator.standings import (
+    BoardResult,
+    ByeRound,
+    EventStandings,
+    LeftOutPlayer,
+    paired_standings,
+)
 from arbiter.adjudicator.tiebreaks import adjusted_score, bye_result
 from arbiter.service.core.standings_formats import csv_text, table_text, trf_text
 
@@ -107,3 +113,23 @@ def test_the_json_crosstable_names_the_bye(table: EventStandings) -> None:
     assert rows["E"]["results"][0] == {"round": 1, "bye": "pairing", "points": 1, "result": "U"}
     assert rows["D"]["results"][1]["points"] == 0.5
     assert table.to_dict()["standings"][-1]["points"] == 0.5
+
+
+def test_a_player_left_out_counts_for_nobody() -> None:
+    """D is left out (a round robin left early, spec/standings.md §3): D's boards and byes
+    count for nobody, D is not ranked, and the table says why, in its JSON and its notes.
+    By hand, without D: C has no game in round 1 (its win over D is gone) and wins none;
+    B's forfeit win over D in round 3 is gone, so B has 0; A 2, E 3 as before."""
+    gone = LeftOutPlayer("D", 2, 1, 4)
+    table = paired_standings("Club", "Pilo", PLAYERS, BOARDS, BYES, left_out=[gone])
+    points = {line.player: line.points for line in table.standings}
+    assert points == {"A": 2, "B": 0, "C": 0, "E": 3}
+    line = {s.player: s for s in table.standings}
+    assert (line["C"].games, line["B"].forfeit_wins) == (1, 0)
+    assert table.to_dict()["left_out"] == [
+        {"player": "D", "withdrew_from": 2, "played": 1, "games": 4}
+    ]
+    assert table.warnings[0].startswith("D withdrew from round 2 having played 1 of 4 games")
+    assert "D withdrew from round 2 having played 1 of 4 games" in table_text([table])
+    plain = paired_standings("Club", "Pilo", PLAYERS, BOARDS, BYES)
+    assert plain.to_dict()["left_out"] == [] and len(plain.standings) == 5

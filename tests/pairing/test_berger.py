@@ -16,9 +16,12 @@ import pytest
 from arbiter.pairing import (
     DOUBLE_ROUND_ROBIN_SYSTEMS,
     ROUND_ROBIN_SYSTEMS,
+    Bye,
     Game,
+    LeftOut,
     Player,
     Tournament,
+    left_out,
     pair,
     read_trf,
     write_trf,
@@ -258,3 +261,56 @@ def test_every_round_robin_pairs_as_gacrux_reads_its_trf(players: int, system: s
         assert {(b.first, b.second) for b in found.boards} == theirs, found.round
         games = tuple(Game(found.round, b.first, b.second, "1-0") for b in found.boards)
         t = replace(t, games=t.games + games, byes=t.byes + found.byes)
+
+
+def _round_robin_of(
+    count: int, system: str, games: tuple[Game, ...], gone: dict[int, int]
+) -> Tournament:
+    return Tournament(
+        players=tuple(Player(n, f"p{n}") for n in range(1, count + 1)),
+        games=games,
+        withdrawn=gone,
+        system=system,  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    )
+
+
+def test_the_round_off_is_no_bye_for_a_player_absent_or_given_another() -> None:
+    """Round 1 of five: the player the table gives the round off has the pairing-allocated
+    bye, unless withdrawn by then or given a bye of that round already (an absence)."""
+    off = next(min(p) for p in berger_rounds(5)[0] if 6 in p)  # place 6: the dummy
+    plain = _round_robin_of(5, "round-robin", (), {})
+    assert [(b.player, b.kind) for b in pair(plain, "round-robin").byes] == [(off, "pairing")]
+    assert pair(replace(plain, withdrawn={off: 1}), "round-robin").byes == ()
+    absent = replace(plain, byes=(Bye(1, off, "zero", 0.0),))
+    assert pair(absent, "round-robin").byes == ()
+
+
+@pytest.mark.parametrize(
+    ("system", "played", "left"),
+    [
+        ("round-robin", 1, True),  # 1 of 3: fewer than half
+        ("round-robin", 2, False),  # 2 of 3: more than half
+        ("double-round-robin", 2, True),  # 2 of 6
+        ("double-round-robin-plain", 3, False),  # 3 of 6: half
+        ("dutch", 0, False),  # a Swiss leaves nobody out
+    ],
+)
+def test_a_round_robin_leaves_out_a_player_who_played_fewer_than_half(
+    system: str, played: int, left: bool
+) -> None:
+    """Four players: player 4 plays ``played`` rounds (winning each), then withdraws; the
+    forfeits lost after it are not games played."""
+    cycle = berger_rounds(4, double=system in DOUBLE_ROUND_ROBIN_SYSTEMS)
+    games = []
+    for round_, boards in enumerate(cycle[: played + 1], 1):
+        for first, second in boards:
+            if 4 not in (first, second):
+                games.append(Game(round_, first, second, "1-0"))
+            elif round_ <= played:
+                games.append(Game(round_, first, second, "1-0" if first == 4 else "0-1"))
+            else:
+                games.append(Game(round_, first, second, "-+" if first == 4 else "+-"))
+    t = _round_robin_of(4, system, tuple(games), {4: played + 1})
+    expected = (LeftOut(4, played + 1, played, 3 * (2 if "double" in system else 1)),)
+    assert left_out(t) == (expected if left else ())
+    assert left_out(t, upto=played) == ()  # before the withdrawal took effect

@@ -52,7 +52,17 @@ BAD = [
     ({"games": (Game(1, 1, 2, "1-0"),), "byes": (Bye(1, 1, "zero", 0.0),)}, "two games or byes"),
     ({"withdrawn": {7: 2}}, "no such player"),
     ({"games": (Game(2, 1, 2, "1-0"),), "withdrawn": {1: 2}}, "withdrew"),
+    ({"games": (Game(2, 1, 2, "+-"),), "withdrawn": {1: 2}}, "withdrew"),  # a forfeit won
+    ({"games": (Game(2, 1, 2, None),), "withdrawn": {1: 2}}, "withdrew"),  # still going
 ]
+
+
+@pytest.mark.parametrize("game", [Game(2, 1, 2, "-+"), Game(2, 2, 1, "+-"), Game(2, 1, 2, "--")])
+def test_a_withdrawn_player_may_lose_by_forfeit_after_the_withdrawal(game: Game) -> None:
+    """A round robin's table keeps a withdrawn player's boards: the forfeits they lose (a
+    double forfeit too) are the only games they have after the withdrawal."""
+    players = tuple(Player(n, f"p{n}") for n in (1, 2, 3))
+    assert Tournament(players=players, games=(game,), withdrawn={1: 2}).withdrawn == {1: 2}
 
 
 @pytest.mark.parametrize(("parts", "reason"), BAD)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from arbiter.adjudicator.replay import Report
@@ -35,6 +35,36 @@ MAX_ROUND = 999
 """The highest round number a record may give (a bound on the size of every table)."""
 
 _ROUND = re.compile(r"[0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOutPlayer:
+    """A player of a round robin the standings leave out (``spec/standings.md`` section 3):
+    withdrawn from round ``withdrew_from`` on, having played ``played`` of their ``games``
+    over the board, fewer than half."""
+
+    player: str
+    withdrew_from: int
+    played: int
+    games: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``left_out``."""
+        return {
+            "player": self.player,
+            "withdrew_from": self.withdrew_from,
+            "played": self.played,
+            "games": self.games,
+        }
+
+    @property
+    def sentence(self) -> str:
+        """Why the player is left out, as the table's warnings say it."""
+        return (
+            f"{self.player} withdrew from round {self.withdrew_from} having played "
+            f"{self.played} of {self.games} games, fewer than half: no game of theirs counts "
+            "in the standings, for them or for their opponents (FIDE's rule for a round robin)"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +138,8 @@ class EventStandings:
     no event, when there is not exactly one event to list them with. ``rounds`` is the
     highest round with a counted game; ``tiebreak_order`` the tie-breaks applied, in order;
     ``standings`` best first; ``excluded`` the records that do not count, in input order;
-    ``warnings`` sentences about things a director should look at."""
+    ``warnings`` sentences about things a director should look at; ``left_out`` the players
+    of a round robin who withdrew having played fewer than half their games, not ranked."""
 
     event: str | None
     game: str | None
@@ -117,6 +148,7 @@ class EventStandings:
     standings: tuple[Standing, ...]
     excluded: tuple[Exclusion, ...]
     warnings: tuple[str, ...] = ()
+    left_out: tuple[LeftOutPlayer, ...] = ()
 
     def rank_of(self, player: str) -> int:
         """The place of ``player``; raises ``KeyError`` for a name not in the table."""
@@ -133,6 +165,7 @@ class EventStandings:
             "standings": [s.to_dict() for s in self.standings],
             "crosstable": [_crosstable_row(s, ranks) for s in self.standings],
             "excluded": [e.to_dict() for e in self.excluded],
+            "left_out": [one.to_dict() for one in self.left_out],
             "warnings": list(self.warnings),
         }
 
@@ -193,17 +226,20 @@ def paired_standings(
     *,
     tiebreaks: str | Sequence[str] | None = None,
     excluded: Sequence[Exclusion] = (),
+    left_out: Sequence[LeftOutPlayer] = (),
 ) -> EventStandings:
     """The standings of a paired event: its players, the boards that have a result, and
     the byes, rather than records grouped by their tags. Each player has at most one
     result a round (the event's pairing sees to it); a board's colours are the game's
-    colours by seat. ``excluded`` lists the records that do not count, as the event says.
+    colours by seat. ``excluded`` lists the records that do not count, as the event says;
+    ``left_out`` the players not ranked, whose boards and byes count for nobody.
 
     Raises ``ValueError`` for an unknown tie-break or bye kind, or a player given two
     results in one round."""
     order = parse_order(tiebreaks)
     colours = find_game(game).colours
-    results: dict[str, dict[int, RoundResult]] = {player: {} for player in players}
+    gone = {one.player for one in left_out}
+    results: dict[str, dict[int, RoundResult]] = {p: {} for p in players if p not in gone}
 
     def put(player: str, result: RoundResult) -> None:
         own = results.setdefault(player, {})
@@ -214,6 +250,8 @@ def paired_standings(
     for board in boards:
         margin = board.margin
         seats = (board.first, board.second)
+        if gone.intersection(seats):
+            continue
         for side in (0, 1):
             won = board.winner == seats[side]
             put(seats[side], RoundResult(
@@ -228,9 +266,14 @@ def paired_standings(
                 index=board.index,
             ))  # fmt: skip
     for bye in byes:
-        put(bye.player, bye_result(bye.round, bye.kind, bye.points))
+        if bye.player not in gone:
+            put(bye.player, bye_result(bye.round, bye.kind, bye.points))
     rounds = max((n for own in results.values() for n in own), default=0)
-    return _ranked(event, game, results, rounds, order, tuple(excluded))
+    table = _ranked(event, game, results, rounds, order, tuple(excluded))
+    if not left_out:
+        return table
+    said = tuple(one.sentence for one in left_out)
+    return replace(table, warnings=said + table.warnings, left_out=tuple(left_out))
 
 
 def standings_document(tables: Sequence[EventStandings]) -> dict[str, Any] | list[dict[str, Any]]:

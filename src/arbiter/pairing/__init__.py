@@ -7,7 +7,8 @@ FIDE's TRF read and written (``spec/pairings.md``).
   ``"double-round-robin"``, ``"double-round-robin-plain"``); :func:`check` pairs every
   round again and gives each :class:`RoundDifference`; :func:`initial_order` numbers new
   players in FIDE's order; :func:`pairing_warnings` says what a pairing given by hand
-  breaks.
+  breaks; :func:`left_out` names the players a round robin's standings leave out (withdrawn
+  having played fewer than half their games).
 - :func:`read_trf` reads a TRF (raising a located :class:`TrfError`); :func:`write_trf`
   writes one.
 
@@ -16,6 +17,7 @@ The Dutch engine (gacrux) is loaded at the first Dutch pairing only.
 
 from __future__ import annotations
 
+from arbiter.pairing.berger import LeftOut, left_out
 from arbiter.pairing.bounded import Limits
 from arbiter.pairing.engine import (
     MAX_DUTCH_PLAYERS,
@@ -64,6 +66,7 @@ __all__ = [
     "ByeKind",
     "Colour",
     "Game",
+    "LeftOut",
     "Limits",
     "Pairing",
     "PairingError",
@@ -76,6 +79,7 @@ __all__ = [
     "TrfError",
     "check",
     "initial_order",
+    "left_out",
     "pair",
     "pairing_warnings",
     "read_trf",

@@ -11,7 +11,11 @@ place ``k - b + 1`` (both modulo ``m``, in ``1..m``).
 
 from __future__ import annotations
 
-__all__ = ["berger_round", "berger_rounds", "cycle_length"]
+from dataclasses import dataclass
+
+from arbiter.pairing.values import DOUBLE_ROUND_ROBIN_SYSTEMS, ROUND_ROBIN_SYSTEMS, Tournament
+
+__all__ = ["LeftOut", "berger_round", "berger_rounds", "cycle_length", "left_out"]
 
 
 def cycle_length(players: int) -> int:
@@ -65,4 +69,39 @@ def berger_rounds(
     rounds = cycle_length(players) * (2 if double else 1)
     return tuple(
         berger_round(players, r, double=double, exchanged=exchanged) for r in range(1, rounds + 1)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOut:
+    """A player of a round robin whom the standings leave out: withdrawn from
+    ``withdrew_from`` on, having played ``played`` of the ``games`` the table gives them."""
+
+    player: int
+    withdrew_from: int
+    played: int
+    games: int
+
+
+def left_out(tournament: Tournament, *, upto: int | None = None) -> tuple[LeftOut, ...]:
+    """The players of a round robin whose results the standings do not count: those who
+    withdrew having played over the board fewer than half of the games the table gives them
+    (FIDE's rule for a round robin left early: the results stay in the tournament table, for
+    rating, but count neither for them nor for their opponents). With ``upto``, as the
+    standings after that round see it: a withdrawal counts from the round it takes effect.
+    None in a Swiss, or a tournament of no known system."""
+    if tournament.system not in ROUND_ROBIN_SYSTEMS:
+        return ()
+    last = tournament.rounds_paired if upto is None else upto
+    cycles = 2 if tournament.system in DOUBLE_ROUND_ROBIN_SYSTEMS else 1
+    games = (len(tournament.players) - 1) * cycles
+    played: dict[int, int] = {}
+    for game in tournament.games:
+        if game.played and game.round <= last:
+            for player in (game.first, game.second):
+                played[player] = played.get(player, 0) + 1
+    return tuple(
+        LeftOut(player, start, played.get(player, 0), games)
+        for player, start in sorted(tournament.withdrawn.items())
+        if start <= last and 2 * played.get(player, 0) < games
     )

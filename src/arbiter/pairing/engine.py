@@ -156,12 +156,14 @@ def _pair_round(
         raise PairingError("no-players", "a tournament needs two players to pair")
     if system == "dutch":
         return _dutch(tournament, round_, absent, checking=checking, limits=limits)
-    return _round_robin(tournament, round_, system)
+    return _round_robin(tournament, round_, system, absent)
 
 
-def _round_robin(tournament: Tournament, round_: int, system: System) -> Pairing:
+def _round_robin(tournament: Tournament, round_: int, system: System, absent: set[int]) -> Pairing:
     """Round ``round_`` of the Berger table, places 1 to N being the players in order of
-    pairing number."""
+    pairing number. The table pairs every player, present or not; the player it gives the
+    round off has the pairing-allocated bye unless absent (withdrawn) or given another bye
+    of that round (an absence, a bye asked for)."""
     numbers = tournament.numbers
     double = system in DOUBLE_ROUND_ROBIN_SYSTEMS
     exchanged = system == "double-round-robin"
@@ -170,10 +172,12 @@ def _round_robin(tournament: Tournament, round_: int, system: System) -> Pairing
         raise PairingError("complete", f"all {rounds} rounds of the round robin are paired")
     boards: list[Board] = []
     byes: list[Bye] = []
+    off = absent | {b.player for b in tournament.byes if b.round == round_ and b.kind != "pairing"}
     for first, second in berger_round(len(numbers), round_, double=double, exchanged=exchanged):
         if max(first, second) > len(numbers):
             player = numbers[min(first, second) - 1]
-            byes.append(Bye(round_, player, "pairing", tournament.bye_points))
+            if player not in off:
+                byes.append(Bye(round_, player, "pairing", tournament.bye_points))
         else:
             boards.append(Board(len(boards) + 1, numbers[first - 1], numbers[second - 1]))
     return Pairing(round_, tuple(boards), tuple(byes))

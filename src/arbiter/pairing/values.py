@@ -195,7 +195,8 @@ class Tournament:
     Sequences are kept as tuples and ``withdrawn`` as a read-only mapping. Raises
     ``ValueError`` when the parts do not fit together (an unknown player, a player twice in
     a round, a bye worth other than its kind's points, two pairing-allocated byes in a
-    round, a round outside the plan)."""
+    round, a round outside the plan, a game of a withdrawn player after the withdrawal but
+    a forfeit they lose)."""
 
     players: tuple[Player, ...]
     rounds_planned: int | None = None
@@ -274,12 +275,25 @@ def _check(t: Tournament) -> None:
     for player, start in t.withdrawn.items():
         if player not in known or not 1 <= start <= MAX_ROUNDS + 1:
             raise ValueError(f"withdrawal of {player} from round {start}: no such player or round")
-        if any(g.round >= start and player in (g.first, g.second) for g in t.games):
+        if any(
+            g.round >= start and player in (g.first, g.second) and not lost_by_forfeit(g, player)
+            for g in t.games
+        ):
             raise ValueError(f"player {player} withdrew from round {start} but plays after it")
     for acceleration in t.accelerations:
         _check_acceleration(acceleration, planned)
     for prohibition in t.prohibited:
         _check_prohibition(prohibition, known, planned)
+
+
+def lost_by_forfeit(game: Game, player: int) -> bool:
+    """Whether ``player`` lost ``game`` by forfeit (a double forfeit too): the only game a
+    withdrawn player has after the withdrawal, where a round robin's table keeps their
+    boards (``spec/pairings.md`` §6)."""
+    return game.result == "--" or (game.result, player) in (
+        ("+-", game.second),
+        ("-+", game.first),
+    )
 
 
 def _check_acceleration(a: Acceleration, planned: int) -> None:

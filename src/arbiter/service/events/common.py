@@ -125,6 +125,7 @@ Code = Literal[
     "board-has-a-result",
     "no-board-result",
     "already-withdrawn",
+    "player-withdrawn",
     "too-many-players",
     "cannot-place",
     "player-was-paired",

@@ -88,6 +88,7 @@ STATUS: dict[Code, int] = {
     "board-has-a-result": 409,
     "no-board-result": 409,
     "already-withdrawn": 409,
+    "player-withdrawn": 409,
     "too-many-players": 422,
     "cannot-place": 422,
     "player-was-paired": 409,

@@ -271,6 +271,9 @@ PHRASES: Sequence[str] = (
     N_("record %(record)s"),
     N_("the names %(names)s differ only in letter case; they are different players here"),
     N_("no game counts in round %(round)s"),
+    N_("%(player)s withdrew from round %(round)s having played %(played)s of %(games)s games, "
+       "fewer than half: no game of theirs counts in the standings, for them or for their "
+       "opponents (FIDE's rule for a round robin)"),
     # a player's round (events.pages.PlayerRound.outcome)
     N_("won"),
     N_("lost"),

@@ -59,6 +59,7 @@ from arbiter.service.events.paired.state import (
     results_in,
     tournament,
     waiting,
+    withdrawal_forfeit,
 )
 from arbiter.service.events.rows import (
     RecordRow,
@@ -455,13 +456,17 @@ def set_board_result(
     """Give a board its result (``{"result": "+-"|"-+"|"--"|"1-0"|"0-1", "reason"}``): a
     forfeit, a double forfeit or no-show, or a game decided without a record; also on a
     board where a record stands (the director's result counts in place of the record's,
-    which stays there). The same result given again is answered as the first time."""
+    which stays there). A round robin's board of a player withdrawn by then takes only the
+    forfeit they lose, or a double forfeit. The same result given again is answered as the
+    first time."""
     result = paired_rules.board_result(fields.get("result"))
     why = rules.reason(fields.get("reason"))
     with changing(store, event_id, secret, DIRECTOR) as change:
         paired = read_paired(change.tx, paired_rules.paired(change.event))
-        board_of(paired, round_number, board)
+        seats = board_of(paired, round_number, board)
         paired_rules.not_a_draft(paired.pairings[round_number].draft, round_number)
+        forfeit = withdrawal_forfeit(paired, round_number, seats[0], seats[1])
+        paired_rules.withdrawn_seat(forfeit, result, round_number, board)
         was = paired.results.get((round_number, board))
         if was == result:
             change.repeat(change.made_by(("board-result-set",), round=round_number, board=board))

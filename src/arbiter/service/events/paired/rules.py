@@ -644,13 +644,29 @@ def draft_field(fields: Mapping[str, object]) -> bool:
     return flag(fields.get("draft", False), "draft")
 
 
+def withdrawn_seat(forfeit: str | None, result: str, round_number: int, board: int) -> None:
+    """A round robin's board of a player withdrawn by its round (``forfeit``: the forfeit
+    that player loses, None for a board of two players still in) takes that forfeit or a
+    double forfeit (``--``: the other player did not come either), no other result."""
+    if forfeit is None or result in (forfeit, "--"):
+        return
+    raise EventError(
+        "player-withdrawn",
+        f"round {round_number} board {board}: a player of it had withdrawn, so the board is a "
+        f"forfeit ({forfeit}) or a double forfeit (--); take the withdrawal back to give it "
+        "another result",
+    )
+
+
 def free_to_report(found: Any, round_number: int, board: int) -> None:
     """A board takes players' reports until it has a result (``found``: its outcome): the
     director's, a record's, or the one both players reported."""
     if found is not None:
-        whose = {"director": "the director's", "players": "both players'"}.get(
-            found.source, "its record's"
-        )
+        whose = {
+            "director": "the director's",
+            "players": "both players'",
+            "withdrawal": "a withdrawal's",
+        }.get(found.source, "its record's")
         raise EventError(
             "board-has-a-result",
             f"round {round_number} board {board} has {whose} result {found.result}: the "

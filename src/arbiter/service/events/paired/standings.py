@@ -13,9 +13,11 @@ from arbiter.adjudicator.standings import (
     ByeRound,
     EventStandings,
     Exclusion,
+    LeftOutPlayer,
     paired_standings,
 )
 from arbiter.pairing import (
+    left_out,
     write_trf,
 )
 from arbiter.service.events import rules, storage
@@ -36,7 +38,8 @@ def paired_table(tx: Tx, event: EventRow, *, upto: int | None = None) -> EventSt
     """The standings of a paired event: its players, the boards with a result, the byes;
     the records that stand on no board listed as not counted, with why. With ``upto``, the
     standings after that round: the rounds after it left out (the round page shows them).
-    A round paired as a draft is not shown."""
+    A round paired as a draft is not shown. In a round robin, a player who withdrew having
+    played fewer than half their games is left out, with every game of theirs."""
     paired = read_paired(tx, event).public()
     if upto is not None:
         kept = {r: f for r, f in paired.pairings.items() if r <= upto}
@@ -68,8 +71,11 @@ def paired_table(tx: Tx, event: EventRow, *, upto: int | None = None) -> EventSt
         for row in storage.record_rows(tx, event.id)
         if row.placement is not None and row.status != EXCLUDED
     ]
+    gone = left_out(tournament(paired), upto=upto) if paired.gone else ()
+    left = [LeftOutPlayer(name[o.player], o.withdrew_from, o.played, o.games) for o in gone]
     return paired_standings(event.name, event.game, [f.name for f in paired.players.values()],
-                            boards, byes, tiebreaks=event.tiebreaks, excluded=excluded)  # fmt: skip
+                            boards, byes, tiebreaks=event.tiebreaks, excluded=excluded,
+                            left_out=left)  # fmt: skip
 
 
 def _where(row: RecordRow) -> tuple[str | None, int]:

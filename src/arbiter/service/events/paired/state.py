@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from arbiter.adjudicator.replay import Report
 from arbiter.notation.games import find_game
 from arbiter.pairing import (
+    ROUND_ROBIN_SYSTEMS,
     Acceleration,
     Bye,
     Game,
@@ -80,6 +81,10 @@ class Paired:
     )
     """The reports by round and board, the first seat's first: made once from ``reports``,
     so that reading a board's costs no pass over the players."""
+    gone: Mapping[int, int] = field(init=False, default_factory=dict)
+    """In a round robin, the round each withdrawn player withdrew from, by number: the
+    table keeps their boards, each a forfeit they lose (:func:`outcome`). Empty in a Swiss,
+    which pairs them no more."""
 
     def __post_init__(self) -> None:
         seated: dict[tuple[int, int], tuple[str | None, str | None]] = {}
@@ -94,6 +99,13 @@ class Paired:
                 second = result
             seated[(round_number, board)] = (first, second)
         object.__setattr__(self, "seat_reports", seated)  # derived, once
+        if self.event.pairing in ROUND_ROBIN_SYSTEMS:
+            gone = {
+                facts.number: facts.withdrawn_from
+                for facts in self.players.values()
+                if facts.withdrawn_from is not None
+            }
+            object.__setattr__(self, "gone", gone)
 
     @property
     def state(self) -> State:
@@ -221,8 +233,9 @@ class Outcome:
     margin: float | None
     record: RecordRow | None
     source: str = "record"
-    """Whose result it is: ``record`` (the record counted on the board), ``director`` or
-    ``players`` (both players reported it)."""
+    """Whose result it is: ``record`` (the record counted on the board), ``director``,
+    ``players`` (both players reported it) or ``withdrawal`` (a round robin's board of a
+    player who withdrew)."""
 
 
 def _without_record(result: str, first: int, second: int, source: str) -> Outcome:
@@ -243,6 +256,9 @@ def outcome(paired: Paired, round_number: int, board: int) -> Outcome | None:
     given = paired.results.get((round_number, board))
     if given is not None:
         return _without_record(given, first, second, "director")
+    forfeit = withdrawal_forfeit(paired, round_number, first, second)
+    if forfeit is not None:
+        return _without_record(forfeit, first, second, "withdrawal")
     found = _record_outcome(paired, round_number, board, first, second)
     if found is not None:
         return found
@@ -250,6 +266,19 @@ def outcome(paired: Paired, round_number: int, board: int) -> Outcome | None:
     if reported[0] is not None and reported[0] == reported[1]:
         return _without_record(reported[0], first, second, "players")
     return None
+
+
+def withdrawal_forfeit(paired: Paired, round_number: int, first: int, second: int) -> str | None:
+    """The result a round robin's board has when a seat withdrew by its round: a forfeit
+    that seat loses (``--`` when both did), as FIDE's rules mark the unplayed games of a
+    player who left; None for a board of two players still in (and in a Swiss)."""
+    if not paired.gone:
+        return None
+    first_gone = paired.gone.get(first, round_number + 1) <= round_number
+    second_gone = paired.gone.get(second, round_number + 1) <= round_number
+    if first_gone and second_gone:
+        return "--"
+    return "-+" if first_gone else "+-" if second_gone else None
 
 
 def _record_outcome(
