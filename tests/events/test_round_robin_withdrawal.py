@@ -192,12 +192,19 @@ def test_a_withdrawn_players_board_takes_only_a_forfeit(
 def test_the_event_page_says_who_is_left_out_in_its_language(
     client: FlaskClient, code: str, said: str
 ) -> None:
-    """The standings on the event's page say why a player is not ranked, in the reader's
-    language (the phrase book knows the sentence), and do not rank them."""
+    """The standings on the event's page, and after a round on the round's page, say why a
+    player is not ranked, in the reader's language (the phrase book knows the sentence),
+    and do not rank them; the player's own page says it too."""
     base, _, _ = left_early(client)
-    words.MISSED.clear()
-    page = client.get(base.replace("/api/v1", "") + f"?lang={code}").get_data(as_text=True)
-    assert not words.MISSED
-    assert said in html.unescape(page)
-    ranked = html.unescape(page).split('id="standings-1"')[1].split("</table>")[0]
+    pages = base.replace("/api/v1", "")
+    ed = number_of(client, base, "Ed")
+    for path in ("", "/rounds/2", f"/players/{ed}"):
+        words.MISSED.clear()
+        page = html.unescape(client.get(f"{pages}{path}?lang={code}").get_data(as_text=True))
+        assert not words.MISSED, path
+        assert said in page, path
+    page = html.unescape(client.get(f"{pages}?lang={code}").get_data(as_text=True))
+    ranked = page.split('id="standings-1"')[1].split("</table>")[0]
     assert ">Ed<" not in ranked
+    before = html.unescape(client.get(f"{pages}/rounds/1?lang={code}").get_data(as_text=True))
+    assert said not in before  # after round 1, Ed had not withdrawn yet

@@ -538,7 +538,8 @@ class PlayerRound:
 
 @dataclass(frozen=True, slots=True)
 class PlayerPage:
-    """A player's page: their games round by round, their points and place."""
+    """A player's page: their games round by round, their points and place, or why a round
+    robin's standings leave them out (``left_out``: the table's sentence)."""
 
     summary: EventSummary
     number: int
@@ -546,6 +547,7 @@ class PlayerPage:
     rank: int | None
     points: float | None
     rounds: tuple[PlayerRound, ...]
+    left_out: str | None = None
 
 
 def player_page(store: Store, event_id: str, number: int) -> PlayerPage:
@@ -557,6 +559,7 @@ def player_page(store: Store, event_id: str, number: int) -> PlayerPage:
     name = named[number]
     summary, tables = event_standings(store, event_id)
     line = next((s for t in tables for s in t.standings if s.player == name), None)
+    gone = next((one for t in tables for one in t.left_out if one.player == name), None)
     if games.summary.paired:
         played = _paired_rounds(store, event_id, games, number)
     else:
@@ -568,6 +571,7 @@ def player_page(store: Store, event_id: str, number: int) -> PlayerPage:
         rank=line.rank if line else None,
         points=line.points if line else None,
         rounds=tuple(played),
+        left_out=gone.sentence if gone else None,
     )
 
 
