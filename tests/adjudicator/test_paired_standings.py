@@ -133,3 +133,15 @@ def test_a_player_left_out_counts_for_nobody() -> None:
     assert "D withdrew from round 2 having played 1 of 4 games" in table_text([table])
     plain = paired_standings("Club", "Pilo", PLAYERS, BOARDS, BYES)
     assert plain.to_dict()["left_out"] == [] and len(plain.standings) == 5
+
+
+def test_a_player_who_withdrew_is_marked_on_their_line() -> None:
+    """A Swiss keeps a withdrawn player ranked, with their points; their line says from
+    which round they withdrew, and only theirs."""
+    table = paired_standings("Club", "Pilo", PLAYERS, BOARDS, BYES, withdrawn={"C": 3})
+    lines = {s.player: s for s in table.standings}
+    assert lines["C"].withdrew_from == 3 and lines["C"].points == 1
+    assert [s.to_dict().get("withdrew_from") for s in table.standings] == [
+        3 if s.player == "C" else None for s in table.standings
+    ]
+    assert "withdrew_from" not in lines["A"].to_dict()

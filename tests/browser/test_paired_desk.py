@@ -208,3 +208,42 @@ def split_words(page: Any, cells: str) -> list[str]:
         cells,
     )
     return found
+
+
+def test_a_round_robin_left_early_reads_on_a_phone(browser: Any, site: str) -> None:
+    """Six players: Ed leaves after round 1 (left out of the standings, with the reason
+    shown), Flo after round 3 (half the games played: ranked, and marked as withdrawn);
+    their boards are forfeits, so every round is paired. The page fits a phone."""
+    base = f"{site}/api/v1/events"
+    status, made = call(base, "POST", {"name": "Spring round robin", "game": "Pilo",
+                                       "pairing": "round-robin"})  # fmt: skip
+    assert status == 201, made
+    event, director = made["id"], made["token"]
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+    status, added = call(f"{base}/{event}/players", "POST",
+                         {"players": [{"name": n} for n in names]}, director)  # fmt: skip
+    number = {p["name"]: p["number"] for p in added["players"]}
+    for round_number in range(1, 6):
+        if round_number in (2, 4):
+            name = "Ed" if round_number == 2 else "Flo"
+            gone = call(f"{base}/{event}/players/{number[name]}/withdraw", "POST",
+                        {"round": round_number, "reason": "left"}, director)  # fmt: skip
+            assert gone[0] == 200, gone
+        status, paired = call(f"{base}/{event}/rounds", "POST", {}, director)
+        assert status == 201, paired
+        for board in paired["boards"]:
+            if board["result"] is None:
+                done = call(f"{base}/{event}/rounds/{round_number}/boards/{board['board']}/result",
+                            "PUT", {"result": "1-0", "reason": "played"}, director)  # fmt: skip
+                assert done[0] == 200, done
+    reader, page, problems = watched(browser, PHONE, site)
+    page.goto(f"{site}/events/{event}")
+    ranked = page.locator("#standings-1 + div table.standings, section table.standings").first
+    assert "Ed" not in ranked.inner_text()
+    assert "withdrawn from round 4" in ranked.inner_text()
+    assert page.locator("p.note:has-text('Ed withdrew from round 2')").count() == 1
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1]
+    screenshot(page, "round-robin-left-early-390", "section[aria-labelledby=standings-1]")
+    reader.close()
+    assert problems == []

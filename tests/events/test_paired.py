@@ -219,6 +219,8 @@ def test_a_seven_round_swiss_of_thirteen_players(
     lines = {line["player"]: line for line in standings["standings"]}
     assert len(lines) == 14
     assert lines["Fink"]["games"] <= 3
+    marked = {n: line["withdrew_from"] for n, line in lines.items() if "withdrew_from" in line}
+    assert marked == {"Fink": 4}  # a withdrawn player is marked (FIDE's checklist, Q170)
     total = sum(line["points"] for line in lines.values())
     paired_byes = sum(
         1

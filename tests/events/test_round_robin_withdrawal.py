@@ -89,6 +89,10 @@ def test_a_round_robin_pairs_on_after_a_withdrawal_and_their_boards_are_forfeits
     assert table["left_out"] == []
     line = next(s for s in table["standings"] if s["player"] == name)
     assert (line["played"], line["forfeit_losses"], line["points"]) == (2, 2, 1)
+    assert line["withdrew_from"] == 3  # marked, and ranked
+    page = html.unescape(client.get(base.replace("/api/v1", "")).get_data(as_text=True))
+    ranked = page.split('id="standings-1"')[1].split("</table>")[0]
+    assert f'{name}</a> <span class="withdrew">withdrawn from round 3</span>' in ranked
     trf = client.get(f"{base}/standings?format=trf").data.decode()
     tournament = read_trf(trf)
     assert check(tournament, "round-robin") == []

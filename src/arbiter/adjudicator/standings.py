@@ -10,7 +10,7 @@ and :mod:`arbiter.service.core.standings_formats` writes its tables as text, CSV
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -96,7 +96,8 @@ class Exclusion:
 class Standing:
     """One player's line: place, points, game counts, tie-break values (in the order they
     were applied) and the results by round (``results[0]`` is round 1; None where the player
-    has no counted game)."""
+    has no counted game); in a paired event, the round a player withdrew from (None: still
+    in), which the standings mark (FIDE's checklist asks it)."""
 
     rank: int
     player: str
@@ -109,6 +110,7 @@ class Standing:
     forfeit_losses: int
     tiebreaks: tuple[tuple[str, TiebreakValue], ...]
     results: tuple[RoundResult | None, ...]
+    withdrew_from: int | None = None
 
     def tiebreak(self, name: str) -> TiebreakValue:
         """The player's value of one tie-break; raises ``KeyError`` if it was not applied."""
@@ -127,6 +129,7 @@ class Standing:
             "forfeit_wins": self.forfeit_wins,
             "forfeit_losses": self.forfeit_losses,
             "tiebreaks": {name: _number(value) for name, value in self.tiebreaks},
+            **({} if self.withdrew_from is None else {"withdrew_from": self.withdrew_from}),
         }
 
 
@@ -227,12 +230,14 @@ def paired_standings(
     tiebreaks: str | Sequence[str] | None = None,
     excluded: Sequence[Exclusion] = (),
     left_out: Sequence[LeftOutPlayer] = (),
+    withdrawn: Mapping[str, int] | None = None,
 ) -> EventStandings:
     """The standings of a paired event: its players, the boards that have a result, and
     the byes, rather than records grouped by their tags. Each player has at most one
     result a round (the event's pairing sees to it); a board's colours are the game's
     colours by seat. ``excluded`` lists the records that do not count, as the event says;
-    ``left_out`` the players not ranked, whose boards and byes count for nobody.
+    ``left_out`` the players not ranked, whose boards and byes count for nobody;
+    ``withdrawn`` the round each player who withdrew withdrew from, marked on their line.
 
     Raises ``ValueError`` for an unknown tie-break or bye kind, or a player given two
     results in one round."""
@@ -270,6 +275,11 @@ def paired_standings(
             put(bye.player, bye_result(bye.round, bye.kind, bye.points))
     rounds = max((n for own in results.values() for n in own), default=0)
     table = _ranked(event, game, results, rounds, order, tuple(excluded))
+    if withdrawn:
+        marked = tuple(
+            replace(line, withdrew_from=withdrawn.get(line.player)) for line in table.standings
+        )
+        table = replace(table, standings=marked)
     if not left_out:
         return table
     said = tuple(one.sentence for one in left_out)

@@ -38,7 +38,8 @@ def paired_table(tx: Tx, event: EventRow, *, upto: int | None = None) -> EventSt
     """The standings of a paired event: its players, the boards with a result, the byes;
     the records that stand on no board listed as not counted, with why. With ``upto``, the
     standings after that round: the rounds after it left out (the round page shows them).
-    A round paired as a draft is not shown. In a round robin, a player who withdrew having
+    A round paired as a draft is not shown. A player who withdrew is marked (after round
+    ``upto``, if they had withdrawn by then); in a round robin, one who withdrew having
     played fewer than half their games is left out, with every game of theirs."""
     paired = read_paired(tx, event).public()
     if upto is not None:
@@ -73,9 +74,14 @@ def paired_table(tx: Tx, event: EventRow, *, upto: int | None = None) -> EventSt
     ]
     gone = left_out(tournament(paired), upto=upto) if paired.gone else ()
     left = [LeftOutPlayer(name[o.player], o.withdrew_from, o.played, o.games) for o in gone]
+    withdrawn = {
+        f.name: f.withdrawn_from
+        for f in paired.players.values()
+        if f.withdrawn_from is not None and (upto is None or f.withdrawn_from <= upto)
+    }
     return paired_standings(event.name, event.game, [f.name for f in paired.players.values()],
                             boards, byes, tiebreaks=event.tiebreaks, excluded=excluded,
-                            left_out=left)  # fmt: skip
+                            left_out=left, withdrawn=withdrawn)  # fmt: skip
 
 
 def _where(row: RecordRow) -> tuple[str | None, int]:
