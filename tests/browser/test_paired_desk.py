@@ -247,3 +247,38 @@ def test_a_round_robin_left_early_reads_on_a_phone(browser: Any, site: str) -> N
     screenshot(page, "round-robin-left-early-390", "section[aria-labelledby=standings-1]")
     reader.close()
     assert problems == []
+
+
+def test_a_round_paired_by_hand_shows_the_systems_pairing_when_it_differs(
+    browser: Any, site: str
+) -> None:
+    """FIDE's checklist (Q69): a pairing by hand that differs from the system's is
+    warned of. The desk says the round is paired by hand and, when the system pairs it
+    otherwise, shows the system's pairing; when the hand gives the system's own, no more."""
+    base = f"{site}/api/v1/events"
+    status, made = call(base, "POST", {"name": "Hand Open", "game": "Pilo", "rounds": 3,
+                                       "pairing": "dutch"})  # fmt: skip
+    assert status == 201, made
+    event, director = made["id"], made["token"]
+    players = [{"name": name, "rating": rating} for name, rating in NAMES[:5]]
+    assert call(f"{base}/{event}/players", "POST", {"players": players}, director)[0] == 201
+    status, engine = call(f"{base}/{event}/rounds", "POST", {}, director)
+    assert status == 201, engine
+    pairs = ", ".join(f"{b['first_number']}-{b['second_number']}" for b in engine["boards"])
+    [bye] = [b["number"] for b in engine["byes"] if b["kind"] == "pairing"]
+    context, page, problems = watched(browser, DESKTOP, site)
+    page.goto(f"{site}/events/{event}/desk")
+    page.evaluate(f"sessionStorage.setItem('arbiter-token:{event}', '{director}')")
+    page.reload()
+    page.wait_for_selector("#who:text('Using a director')")
+    page.fill("#manual-boards", "1 2\n3 4\nbye 5")
+    page.fill("#manual-reason", "seeded by hand")
+    page.click("#manual button[type=submit]")
+    note = f"Round 1 is paired by hand. The system pairs it otherwise: {pairs}; bye {bye}."
+    page.wait_for_selector(f"#rounds-note:text('{note}')")
+    own = "\n".join(f"{b['first_number']} {b['second_number']}" for b in engine["boards"])
+    page.fill("#manual-boards", f"{own}\nbye {bye}")
+    page.click("#manual button[type=submit]")
+    page.wait_for_selector("#rounds-note:text-is('Round 1 is paired by hand.')")
+    context.close()
+    assert problems == []

@@ -258,6 +258,16 @@ def test_a_round_paired_by_hand_and_taken_back(client: FlaskClient, event: tuple
         (1, 2),
         (3, 4),
     ] and body(changed)["manual"] is True
+    system = body(changed)["system"]  # the director is shown the system's own pairing
+    ours = [[b["first_number"], b["second_number"]] for b in engine["boards"]]
+    assert [[b["first"], b["second"]] for b in system["boards"]] == ours
+    assert system["differs"] is True and system["bye"] is None
+    assert "1 - 2 played, not expected" in system["differences"]
+    same = {"boards": [{"first": a, "second": b} for a, b in ours], "reason": "as the system"}
+    kept = body(post(client, f"{base}/rounds/1", token, same, "PUT"))["system"]
+    assert (kept["differs"], kept["differences"]) == (False, [])
+    assert "system" not in body(client.get(f"{base}/rounds/1"))  # the answer's alone
+    changed = post(client, f"{base}/rounds/1", token, manual, "PUT")
     wrong = post(
         client,
         f"{base}/rounds/1",

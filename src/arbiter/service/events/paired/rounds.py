@@ -12,9 +12,13 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from arbiter.notation.games import find_game
+from arbiter.pairing import Board as PairedBoard
 from arbiter.pairing import (
+    Bye,
+    Pairing,
     pairing_warnings,
 )
+from arbiter.pairing.engine import compare
 from arbiter.service.events import rules, storage
 from arbiter.service.events.actions import (
     AS_PAIRED,
@@ -144,9 +148,11 @@ class RoundView:
     boards: tuple[BoardView, ...]
     byes: tuple[ByeView, ...]
     draft: bool = False
+    system: SystemPairing | None = None
+    """In the answer to a pairing by hand only: the system's own pairing of the round."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        shown = {
             "round": self.round,
             "paired_at": self.paired_at,
             "manual": self.manual,
@@ -155,6 +161,48 @@ class RoundView:
             "waiting": [board.board for board in self.boards if board.result is None],
             "byes": [bye.to_dict() for bye in self.byes],
         }
+        if self.system is not None:
+            shown["system"] = self.system.to_dict()
+        return shown
+
+
+@dataclass(frozen=True, slots=True)
+class SystemPairing:
+    """The pairing the event's system gives a round paired by hand, and what the pairing by
+    hand changes of it (board order aside: pairs the system has and the hand has not, a
+    pair with the seats the other way round, another player given the bye), so that the
+    director is warned of a pairing that differs (FIDE's checklist, Q69)."""
+
+    boards: tuple[Board, ...]
+    bye: int | None
+    differences: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "boards": [{"first": first, "second": second} for first, second in self.boards],
+            "bye": self.bye,
+            "differs": bool(self.differences),
+            "differences": list(self.differences),
+        }
+
+
+def system_pairing(
+    round_number: int, engine: tuple[tuple[Board, ...], tuple[ByeGiven, ...]],
+    boards: tuple[Board, ...], byes: tuple[ByeGiven, ...],
+) -> SystemPairing:  # fmt: skip
+    """The system's pairing ``engine`` of a round paired by hand as ``boards`` and
+    ``byes``, with the differences between the two."""
+
+    def as_pairing(boards: tuple[Board, ...], byes: tuple[ByeGiven, ...]) -> Pairing:
+        return Pairing(
+            round_number,
+            tuple(PairedBoard(n, first, second) for n, (first, second) in enumerate(boards, 1)),
+            tuple(Bye(round_number, n, "pairing", points) for n, kind, points in byes
+                  if kind == "pairing"),
+        )  # fmt: skip
+
+    system = as_pairing(*engine)
+    return SystemPairing(engine[0], system.bye, compare(system, as_pairing(boards, byes)))
 
 
 def round_of(
@@ -427,7 +475,8 @@ def replace_round(
         boards, byes, engine, warnings = made
         draft = paired.pairings[round_number].draft
         action = RoundReplaced(round_number, boards, byes, engine[0], engine[1], draft, warnings)
-        return _keep_pairing(change, round_number, action, paired, why)
+        shown = _keep_pairing(change, round_number, action, paired, why)
+        return replace(shown, system=system_pairing(round_number, engine, boards, byes))
 
     return _outside_the_lock(store, event_id, secret, compute, keep)
 

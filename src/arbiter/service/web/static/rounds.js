@@ -371,9 +371,18 @@
     const last = rounds[rounds.length - 1].round;
     const answer = await call("PUT", api + "/rounds/" + last,
                               { boards, bye, reason: $("manual-reason").value });
-    say("rounds-note", answer.ok ? t("Round %(round)s is paired by hand.", { round: last }) : refused(answer),
-        !answer.ok);
+    say("rounds-note", answer.ok ? byHand(last, answer.data.system) : refused(answer), !answer.ok);
     if (answer.ok) showRound(answer.data);
+  }
+
+  // What the desk says of a round paired by hand: when the system pairs it otherwise, its
+  // pairing, so that the director sees what the hand changed.
+  function byHand(round, system) {
+    const done = t("Round %(round)s is paired by hand.", { round });
+    if (!system || !system.differs) return done;
+    const pairs = system.boards.map((b) => b.first + "-" + b.second).join(", ");
+    const pairing = system.bye ? pairs + "; " + t("bye %(player)s", { player: system.bye }) : pairs;
+    return done + " " + t("The system pairs it otherwise: %(pairing)s.", { pairing });
   }
 
   // desk.js says when records came or changed: the boards they stand on may have results.
