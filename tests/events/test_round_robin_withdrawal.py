@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from arbiter.pairing import check, read_trf
 from arbiter.service.web import words
 from tests.events.conftest import body
-from tests.events.test_paired import post
+from tests.events.test_paired import game_text, post, upload
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
 
@@ -212,3 +212,23 @@ def test_the_event_page_says_who_is_left_out_in_its_language(
     assert ">Ed<" not in ranked
     before = html.unescape(client.get(f"{pages}/rounds/1?lang={code}").get_data(as_text=True))
     assert said not in before  # after round 1, Ed had not withdrawn yet
+
+
+def test_a_record_of_a_withdrawn_players_board_stands_on_no_board(client: FlaskClient) -> None:
+    """A record uploaded for a board whose player had withdrawn does not take the board (it
+    has its forfeit already), and the director cannot place it there."""
+    base, token = round_robin(client, NAMES[:4])
+    play_round(client, base, token, 1)
+    withdraw(client, base, token, "Di", 2)
+    paired = body(post(client, f"{base}/rounds", token))
+    di = number_of(client, base, "Di")
+    [board] = [b for b in paired["boards"] if di in (b["first_number"], b["second_number"])]
+    event = base.rsplit("/", 1)[1]
+    text = game_text("Club round robin", 2, board["first"], board["second"], board["first"])
+    kept = upload(client, event, token, text)
+    assert kept["placement"] == "board-has-a-result"
+    placed = post(client, f"{base}/records/{kept['record']}/place", token,
+                  {"round": 2, "board": board["board"], "reason": "it was played"})  # fmt: skip
+    assert placed.status_code == 409 and body(placed)["error"]["code"] == "player-withdrawn"
+    shown = body(client.get(f"{base}/rounds/2"))["boards"][board["board"] - 1]
+    assert shown["result"] == ("-+" if board["first_number"] == di else "+-")

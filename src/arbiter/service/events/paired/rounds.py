@@ -593,6 +593,8 @@ def place_record(
         header = paired_rules.placeable(found, json.loads(found.report))
         paired_rules.free_board(round_number, board, paired.results.get((round_number, board)),
                          paired.on_board(round_number, board), number)  # fmt: skip
+        paired_rules.withdrawn_seat(withdrawal_forfeit(paired, round_number, first, second),
+                                    None, round_number, board)  # fmt: skip
         names = board_names(paired, first, second)
         seats = asked or seats_by_names(header, names)
         colours = find_game(header["game"]).colours

@@ -644,10 +644,11 @@ def draft_field(fields: Mapping[str, object]) -> bool:
     return flag(fields.get("draft", False), "draft")
 
 
-def withdrawn_seat(forfeit: str | None, result: str, round_number: int, board: int) -> None:
+def withdrawn_seat(forfeit: str | None, result: str | None, round_number: int, board: int) -> None:
     """A round robin's board of a player withdrawn by its round (``forfeit``: the forfeit
     that player loses, None for a board of two players still in) takes that forfeit or a
-    double forfeit (``--``: the other player did not come either), no other result."""
+    double forfeit (``--``: the other player did not come either), no other result and no
+    record (``result`` None: a record placed there)."""
     if forfeit is None or result in (forfeit, "--"):
         return
     raise EventError(

@@ -14,7 +14,7 @@ from arbiter.service.events import storage
 from arbiter.service.events.actions import AS_PAIRED, Placement
 from arbiter.service.events.paired import rules as paired_rules
 from arbiter.service.events.paired.boards import BoardGuide, takes
-from arbiter.service.events.paired.state import Paired, read_paired
+from arbiter.service.events.paired.state import Paired, read_paired, withdrawal_forfeit
 from arbiter.service.events.rows import EventRow, RecordRow
 from arbiter.service.events.storage import Tx
 
@@ -41,6 +41,13 @@ def seats_of_paired(paired: Paired) -> Seats:
     """Where records find their boards in the event ``paired`` holds."""
     taken = {key for key in paired.results}
     taken |= {board for row in paired.placed if (board := takes(row))}
+    if paired.gone:  # a round robin's boards of a player who withdrew: forfeits already
+        taken |= {
+            (round_number, number)
+            for round_number, facts in paired.pairings.items()
+            for number, (first, second) in enumerate(facts.boards, 1)
+            if withdrawal_forfeit(paired, round_number, first, second)
+        }
     seating = paired_rules.Seating.of(
         {f.number: f.name for f in paired.players.values()},
         {r: f.boards for r, f in paired.pairings.items()},
