@@ -98,26 +98,38 @@ def test_a_swiss_run_from_the_desk(browser: Any, site: str, tmp_path: Path) -> N
     assert problems == []
 
 
+def dutch_event(base: str, name: str, players: int) -> tuple[str, str]:
+    """A three-round Dutch event of Pilo, made through the API at ``base``, with the first
+    ``players`` of the sample names: its id and its director's token."""
+    status, made = call(base, "POST", {"name": name, "game": "Pilo", "rounds": 3,
+                                       "pairing": "dutch"})  # fmt: skip
+    assert status == 201, made
+    event, director = str(made["id"]), str(made["token"])
+    listed = [{"name": n, "rating": rating} for n, rating in NAMES[:players]]
+    assert call(f"{base}/{event}/players", "POST", {"players": listed}, director)[0] == 201
+    return event, director
+
+
+def open_desk(page: Any, site: str, event: str, director: str) -> None:
+    """The event's desk, its director's token kept for the tab as the desk keeps it."""
+    page.goto(f"{site}/events/{event}/desk")
+    page.evaluate(f"sessionStorage.setItem('arbiter-token:{event}', '{director}')")
+    page.reload()
+    page.wait_for_selector("#who:text('Using a director')")
+
+
 def test_the_desk_warns_of_a_change_of_tiebreaks_after_round_one_and_asks_why(
     browser: Any, site: str
 ) -> None:
     base = f"{site}/api/v1/events"
-    status, made = call(base, "POST", {"name": "Tie Open", "game": "Pilo", "rounds": 3,
-                                       "pairing": "dutch"})  # fmt: skip
-    assert status == 201, made
-    event, director = made["id"], made["token"]
-    players = [{"name": name, "rating": rating} for name, rating in NAMES[:4]]
-    assert call(f"{base}/{event}/players", "POST", {"players": players}, director)[0] == 201
+    event, director = dutch_event(base, "Tie Open", 4)
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     errors: list[str] = []
     asked: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
-    page.goto(f"{site}/events/{event}/desk")
-    page.evaluate(f"sessionStorage.setItem('arbiter-token:{event}', '{director}')")
-    page.reload()
-    page.wait_for_selector("#who:text('Using a director')")
+    open_desk(page, site, event, director)
     # before round 1: saved at once, nothing asked
     page.select_option("#settings-tiebreaks select[name=tiebreak-1]", "wins")
     page.select_option("#settings-tiebreaks select[name=tiebreak-3]", "buchholz")
@@ -256,21 +268,13 @@ def test_a_round_paired_by_hand_shows_the_systems_pairing_when_it_differs(
     warned of. The desk says the round is paired by hand and, when the system pairs it
     otherwise, shows the system's pairing; when the hand gives the system's own, no more."""
     base = f"{site}/api/v1/events"
-    status, made = call(base, "POST", {"name": "Hand Open", "game": "Pilo", "rounds": 3,
-                                       "pairing": "dutch"})  # fmt: skip
-    assert status == 201, made
-    event, director = made["id"], made["token"]
-    players = [{"name": name, "rating": rating} for name, rating in NAMES[:5]]
-    assert call(f"{base}/{event}/players", "POST", {"players": players}, director)[0] == 201
+    event, director = dutch_event(base, "Hand Open", 5)
     status, engine = call(f"{base}/{event}/rounds", "POST", {}, director)
     assert status == 201, engine
     pairs = ", ".join(f"{b['first_number']}-{b['second_number']}" for b in engine["boards"])
     [bye] = [b["number"] for b in engine["byes"] if b["kind"] == "pairing"]
     context, page, problems = watched(browser, DESKTOP, site)
-    page.goto(f"{site}/events/{event}/desk")
-    page.evaluate(f"sessionStorage.setItem('arbiter-token:{event}', '{director}')")
-    page.reload()
-    page.wait_for_selector("#who:text('Using a director')")
+    open_desk(page, site, event, director)
     page.fill("#manual-boards", "1 2\n3 4\nbye 5")
     page.fill("#manual-reason", "seeded by hand")
     page.click("#manual button[type=submit]")

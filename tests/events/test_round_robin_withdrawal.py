@@ -163,18 +163,25 @@ def test_a_double_round_robin_counts_the_games_of_both_cycles(client: FlaskClien
     assert standings(client, base)["left_out"] == []
 
 
-@pytest.mark.parametrize(("given", "status"), [("1-0", 409), ("0-1", 409), ("--", 200)])
-def test_a_withdrawn_players_board_takes_only_a_forfeit(
-    client: FlaskClient, given: str, status: int
-) -> None:
-    """A board of a player withdrawn by its round is a forfeit that player loses: the
-    director may make it a double forfeit, not a game either side won."""
+def withdrawn_board(client: FlaskClient) -> tuple[str, str, dict[str, Any], int]:
+    """Four players: Di withdraws after round 1, and round 2 is paired. The event, its
+    token, Di's board of round 2 and Di's number."""
     base, token = round_robin(client, NAMES[:4])
     play_round(client, base, token, 1)
     withdraw(client, base, token, "Di", 2)
     paired = body(post(client, f"{base}/rounds", token))
     di = number_of(client, base, "Di")
     [board] = [b for b in paired["boards"] if di in (b["first_number"], b["second_number"])]
+    return base, token, board, di
+
+
+@pytest.mark.parametrize(("given", "status"), [("1-0", 409), ("0-1", 409), ("--", 200)])
+def test_a_withdrawn_players_board_takes_only_a_forfeit(
+    client: FlaskClient, given: str, status: int
+) -> None:
+    """A board of a player withdrawn by its round is a forfeit that player loses: the
+    director may make it a double forfeit, not a game either side won."""
+    base, token, board, di = withdrawn_board(client)
     answer = post(client, f"{base}/rounds/2/boards/{board['board']}/result", token,
                   {"result": given, "reason": "asked"}, "PUT")  # fmt: skip
     assert answer.status_code == status, answer.json
@@ -217,12 +224,7 @@ def test_the_event_page_says_who_is_left_out_in_its_language(
 def test_a_record_of_a_withdrawn_players_board_stands_on_no_board(client: FlaskClient) -> None:
     """A record uploaded for a board whose player had withdrawn does not take the board (it
     has its forfeit already), and the director cannot place it there."""
-    base, token = round_robin(client, NAMES[:4])
-    play_round(client, base, token, 1)
-    withdraw(client, base, token, "Di", 2)
-    paired = body(post(client, f"{base}/rounds", token))
-    di = number_of(client, base, "Di")
-    [board] = [b for b in paired["boards"] if di in (b["first_number"], b["second_number"])]
+    base, token, board, di = withdrawn_board(client)
     event = base.rsplit("/", 1)[1]
     text = game_text("Club round robin", 2, board["first"], board["second"], board["first"])
     kept = upload(client, event, token, text)
