@@ -186,23 +186,14 @@ class SystemPairing:
         }
 
 
-def system_pairing(
-    round_number: int, engine: tuple[tuple[Board, ...], tuple[ByeGiven, ...]],
-    boards: tuple[Board, ...], byes: tuple[ByeGiven, ...],
-) -> SystemPairing:  # fmt: skip
-    """The system's pairing ``engine`` of a round paired by hand as ``boards`` and
-    ``byes``, with the differences between the two."""
-
-    def as_pairing(boards: tuple[Board, ...], byes: tuple[ByeGiven, ...]) -> Pairing:
-        return Pairing(
-            round_number,
-            tuple(PairedBoard(n, first, second) for n, (first, second) in enumerate(boards, 1)),
-            tuple(Bye(round_number, n, "pairing", points) for n, kind, points in byes
-                  if kind == "pairing"),
-        )  # fmt: skip
-
-    system = as_pairing(*engine)
-    return SystemPairing(engine[0], system.bye, compare(system, as_pairing(boards, byes)))
+def _by_hand(round_number: int, boards: tuple[Board, ...], bye: int | None) -> Pairing:
+    """A pairing by hand as the pairing library compares pairings: its boards, and the
+    player it gives the pairing-allocated bye (its points play no part)."""
+    return Pairing(
+        round_number,
+        tuple(PairedBoard(n, first, second) for n, (first, second) in enumerate(boards, 1)),
+        () if bye is None else (Bye(round_number, bye, "pairing", 1.0),),
+    )
 
 
 def round_of(
@@ -434,9 +425,9 @@ def _keep_pairing(
 
 
 _Given = tuple[tuple[Board, ...], tuple[ByeGiven, ...]]
-_ByHand = tuple[tuple[Board, ...], tuple[ByeGiven, ...], _Given, tuple[str, ...]]
-"""A pairing by hand as computed outside the lock: its boards and byes, the system's, and
-what it breaks of the system's rules."""
+_ByHand = tuple[tuple[Board, ...], tuple[ByeGiven, ...], _Given, tuple[str, ...], SystemPairing]
+"""A pairing by hand as computed outside the lock: its boards and byes, the system's, what
+it breaks of the system's rules, and the system's pairing with what the hand changed."""
 
 
 def replace_round(
@@ -469,14 +460,17 @@ def replace_round(
         bye = next((n for n, kind, _ in byes if kind == "pairing"), None)
         warnings = pairing_warnings(tournament(earlier), round_number, boards, bye)
         paired_rules.warnings_confirmed(warnings, fields.get("confirm"))
-        return boards, byes, given_by_engine(engine_pairing(earlier), earlier), warnings
+        system = engine_pairing(earlier)
+        engine = given_by_engine(system, earlier)
+        differences = compare(system, _by_hand(round_number, boards, bye))
+        return boards, byes, engine, warnings, SystemPairing(engine[0], system.bye, differences)
 
     def keep(change: Change, paired: Paired, made: _ByHand) -> RoundView:
-        boards, byes, engine, warnings = made
+        boards, byes, engine, warnings, system = made
         draft = paired.pairings[round_number].draft
         action = RoundReplaced(round_number, boards, byes, engine[0], engine[1], draft, warnings)
         shown = _keep_pairing(change, round_number, action, paired, why)
-        return replace(shown, system=system_pairing(round_number, engine, boards, byes))
+        return replace(shown, system=system)
 
     return _outside_the_lock(store, event_id, secret, compute, keep)
 
