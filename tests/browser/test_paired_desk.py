@@ -259,6 +259,12 @@ def test_a_round_robin_left_early_reads_on_a_phone(browser: Any, site: str) -> N
     screenshot(page, "round-robin-left-early-390", "section[aria-labelledby=standings-1]")
     reader.close()
     assert problems == []
+    wide, page, problems = watched(browser, DESKTOP, site)
+    page.goto(f"{site}/events/{event}")
+    assert "withdrawn from round 4" in page.locator("section table.standings").first.inner_text()
+    screenshot(page, "round-robin-left-early-1280", "section[aria-labelledby=standings-1]")
+    wide.close()
+    assert problems == []
 
 
 def test_a_round_paired_by_hand_shows_the_systems_pairing_when_it_differs(

@@ -234,3 +234,51 @@ def test_a_record_of_a_withdrawn_players_board_stands_on_no_board(client: FlaskC
     assert placed.status_code == 409 and body(placed)["error"]["code"] == "player-withdrawn"
     shown = body(client.get(f"{base}/rounds/2"))["boards"][board["board"] - 1]
     assert shown["result"] == ("-+" if board["first_number"] == di else "+-")
+
+
+def test_a_withdrawal_made_by_mistake_is_taken_back_after_the_last_round_is_paired(
+    client: FlaskClient,
+) -> None:
+    """Di is withdrawn from the last round by mistake and the round is paired: the
+    withdrawal can still be taken back (a round robin's table has paired Di all along), and
+    Di's board then waits for the result the director gives it, sent twice alike."""
+    base, token = round_robin(client, NAMES[:4])
+    for number in (1, 2):
+        play_round(client, base, token, number)
+    withdraw(client, base, token, "Di", 3)
+    paired = body(post(client, f"{base}/rounds", token))
+    di = number_of(client, base, "Di")
+    [board] = [b for b in paired["boards"] if di in (b["first_number"], b["second_number"])]
+    assert board["result"] is not None
+    back = post(client, f"{base}/players/{di}/withdraw", token, {"reason": "a mistake"}, "DELETE")
+    assert back.status_code == 200, back.json
+    shown = body(client.get(f"{base}/rounds/3"))
+    assert board["board"] in shown["waiting"]
+    path = f"{base}/rounds/3/boards/{board['board']}/result"
+    won = "1-0" if board["first_number"] == di else "0-1"
+    for _ in range(2):
+        done = post(client, path, token, {"result": won, "reason": "Di played"}, "PUT")
+        assert done.status_code == 200, done.json
+    table = standings(client, base)
+    assert table["left_out"] == [] and "withdrew_from" not in next(
+        s for s in table["standings"] if s["player"] == "Di"
+    )
+    assert body(client.get(f"{base}/verify"))["problems"] == []
+
+
+@pytest.mark.parametrize("code", ["en", "fr"])
+def test_a_name_typed_as_html_is_shown_as_text_in_the_notes(client: FlaskClient, code: str) -> None:
+    """A player named like markup, left out of the standings: the note about them on the
+    event's page, its round's and their own shows the name as text, in every language."""
+    hostile = "<img src=x onerror=alert(1)>"
+    base, token = round_robin(client, [*NAMES[:4], hostile, "Flo"])
+    play_round(client, base, token, 1)
+    withdraw(client, base, token, hostile, 2)
+    play_round(client, base, token, 2)
+    assert standings(client, base)["left_out"][0]["player"] == hostile
+    pages = base.replace("/api/v1", "")
+    number = number_of(client, base, hostile)
+    for path in ("", "/rounds/2", f"/players/{number}"):
+        page = client.get(f"{pages}{path}?lang={code}").get_data(as_text=True)
+        assert hostile not in page, path
+        assert "&lt;img src=x onerror=alert(1)&gt;" in page, path
